@@ -1,0 +1,44 @@
+# Shared set-up for podnuma's scripts: picks a JDK >= 21 and checks the tools the build needs.
+# Sourced, not executed.
+
+podnuma_die() {
+  echo "podnuma: $*" >&2
+  exit 1
+}
+
+# The machine's default java may be 17; the build needs 21 or newer. Honour a JAVA_HOME that is already
+# new enough, otherwise take the newest JDK >= 21 under /usr/lib/jvm.
+podnuma_select_jdk() {
+  local candidate version
+  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/javac" ]; then
+    version=$("$JAVA_HOME/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
+    if [ "${version%%.*}" -ge 21 ] 2>/dev/null; then
+      export JAVA_HOME
+      return 0
+    fi
+  fi
+  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
+    [ -x "$candidate/bin/javac" ] || continue
+    version=$("$candidate/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
+    if [ "${version%%.*}" -ge 21 ] 2>/dev/null; then
+      export JAVA_HOME="${candidate%/}"
+      return 0
+    fi
+  done
+  podnuma_die "no JDK 21 or newer found (JAVA_HOME unset or too old, nothing suitable under /usr/lib/jvm). Install one, e.g. Temurin 25, and set JAVA_HOME."
+}
+
+podnuma_require_go() {
+  command -v go >/dev/null 2>&1 || podnuma_die "the Go toolchain is needed to build the local control plane from Go modules; install Go 1.26 or newer (https://go.dev/doc/install)."
+}
+
+# Builds (or finds in the cache) kube-apiserver, etcd, controller-manager, scheduler, kubectl, kwok and helm.
+podnuma_controlplane() {
+  podnuma_require_go
+  local out
+  out=$("$PODNUMA_ROOT/e2e/controlplane/build-controlplane.sh" | tee /dev/stderr | tail -n 1) || podnuma_die "building the local control plane failed (see above)"
+  export PODNUMA_CONTROLPLANE_BIN="$out"
+}
+
+PODNUMA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PODNUMA_ROOT
