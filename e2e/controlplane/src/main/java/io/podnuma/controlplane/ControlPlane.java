@@ -1,0 +1,54 @@
+package io.podnuma.controlplane;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A real local Kubernetes control plane (etcd, kube-apiserver v1.37.2 and, on demand, controller-manager,
+ * scheduler and kwok nodes), shared by every test class of one JVM. Obtain it as a test parameter with
+ * {@code @ExtendWith(ControlPlaneExtension.class)}.
+ *
+ * <p>Tests share one cluster, so each test should work in its own namespace (or clean up the cluster-scoped
+ * objects it creates).
+ */
+public interface ControlPlane {
+
+    /** A client authenticated as a member of {@code system:masters}. Do not close it: the plane owns it. */
+    KubernetesClient client();
+
+    /** The admin kubeconfig file (certificates embedded), usable by any tool. */
+    Path kubeconfig();
+
+    /**
+     * A kubeconfig that impersonates {@code system:serviceaccount:<namespace>:<serviceAccount>}, with the
+     * groups the API server gives that service account. The service account need not exist; its
+     * permissions are whatever RBAC grants that name.
+     */
+    Path kubeconfigFor(String namespace, String serviceAccount);
+
+    /** A client that impersonates the service account, like {@link #kubeconfigFor}. The caller closes it. */
+    KubernetesClient clientFor(String namespace, String serviceAccount);
+
+    /** Runs the real kubectl against the admin kubeconfig. */
+    CommandResult kubectl(String... args);
+
+    /** Runs the real kubectl against the admin kubeconfig with {@code stdin} as its standard input. */
+    CommandResult kubectlWithStdin(String stdin, String... args);
+
+    /** Runs the real helm against the admin kubeconfig, with helm's cache and config kept in the work dir. */
+    CommandResult helm(String... args);
+
+    /** The directory holding the built binaries (kube-apiserver, etcd, kubectl, helm, kwok, ...). */
+    Path binDir();
+
+    /**
+     * Makes sure at least {@code count} kwok nodes exist and are Ready and schedulable, starting
+     * kube-controller-manager, kube-scheduler and kwok on first use. Nodes are named {@code kwok-node-<i>},
+     * labelled {@value KwokNodes#KWOK_LABEL}{@code =true}, untainted, with the allocatable resources of
+     * {@link KwokNodes#DEFAULT_ALLOCATABLE}.
+     *
+     * @return the names of the first {@code count} kwok nodes
+     */
+    List<String> ensureNodes(int count);
+}

@@ -1,0 +1,21 @@
+package io.podnuma.controlplane;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+
+/** Picks loopback ports nobody listens on, so several planes (and other tests) can run side by side. */
+final class FreePorts {
+
+    private FreePorts() {}
+
+    static int next() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot find a free loopback port: " + e.getMessage(), e);
+        }
+    }
+}

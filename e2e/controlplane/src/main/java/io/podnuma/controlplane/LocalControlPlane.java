@@ -1,0 +1,367 @@
+package io.podnuma.controlplane;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Runs etcd and kube-apiserver as child processes on free loopback ports, and kube-controller-manager,
+ * kube-scheduler and kwok once a test asks for nodes. Everything it starts is stopped by {@link #close()},
+ * which also runs from a shutdown hook if the JVM exits first.
+ */
+public final class LocalControlPlane implements ControlPlane, AutoCloseable {
+
+    static final String SERVICE_CIDR = "10.96.0.0/16";
+    static final String SERVICE_IP = "10.96.0.1";
+    /** Pod addresses kwok hands out; apart from the service range so the two never collide. */
+    static final String POD_CIDR = "10.244.0.0/16";
+
+    static final String WORK_DIR_PROPERTY = "podnuma.controlplane.dir";
+    private static final Duration ETCD_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration APISERVER_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration CONTROLLER_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Path binDir;
+    private final Path workDir;
+    private final Path logDir;
+    private final List<ManagedProcess> processes = new ArrayList<>();
+    private final Thread shutdownHook = new Thread(this::close, "podnuma-controlplane-shutdown");
+
+    private Pki pki;
+    private String server;
+    private Kubeconfigs kubeconfigs;
+    private Path adminKubeconfig;
+    private KubernetesClient admin;
+    private KwokNodes kwokNodes;
+    private boolean closed;
+
+    private LocalControlPlane(Path binDir, Path workDir, Path logDir) {
+        this.binDir = binDir;
+        this.workDir = workDir;
+        this.logDir = logDir;
+    }
+
+    /**
+     * Starts a plane with the binaries {@link ControlPlaneBinaries} finds (building them if needed), working
+     * under {@code target/} of the current directory or {@code -Dpodnuma.controlplane.dir}.
+     *
+     * @throws ControlPlaneUnavailableException when this machine cannot run it (no Go, no openssl)
+     */
+    public static LocalControlPlane start() {
+        String base = System.getProperty(WORK_DIR_PROPERTY, "target");
+        return start(ControlPlaneBinaries.locate(), Path.of(base).toAbsolutePath());
+    }
+
+    /** Starts etcd and kube-apiserver from {@code binDir}; logs go to {@code baseDir/controlplane-logs}. */
+    public static LocalControlPlane start(Path binDir, Path baseDir) {
+        Path workDir =
+                baseDir.resolve("controlplane-work-" + ProcessHandle.current().pid());
+        LocalControlPlane plane = new LocalControlPlane(binDir, workDir, baseDir.resolve("controlplane-logs"));
+        Runtime.getRuntime().addShutdownHook(plane.shutdownHook);
+        try {
+            plane.startCore();
+            return plane;
+        } catch (RuntimeException | Error e) {
+            plane.close();
+            throw e;
+        }
+    }
+
+    private void startCore() {
+        String openssl = executableOnPath("openssl")
+                .orElseThrow(() -> new ControlPlaneUnavailableException(
+                        "no 'openssl' on PATH to generate the control plane's certificates; install openssl"));
+        deleteRecursively(workDir);
+        deleteRecursively(logDir);
+        pki = Pki.generate(workDir.resolve("pki"), openssl, SERVICE_IP);
+
+        int etcdPort = FreePorts.next();
+        int peerPort = FreePorts.next();
+        int apiPort = FreePorts.next();
+        String etcdUrl = "http://127.0.0.1:" + etcdPort;
+        String peerUrl = "http://127.0.0.1:" + peerPort;
+        ManagedProcess etcd = launch(
+                "etcd",
+                "--name=podnuma",
+                "--data-dir=" + workDir.resolve("etcd"),
+                "--listen-client-urls=" + etcdUrl,
+                "--advertise-client-urls=" + etcdUrl,
+                "--listen-peer-urls=" + peerUrl,
+                "--initial-advertise-peer-urls=" + peerUrl,
+                "--initial-cluster=podnuma=" + peerUrl,
+                // Test data is thrown away; skipping fsync makes every write several times faster.
+                "--unsafe-no-fsync=true",
+                "--log-level=warn");
+        HealthProbe.trusting(pki.caCert()).await(URI.create(etcdUrl + "/health"), etcd, ETCD_TIMEOUT);
+
+        server = "https://127.0.0.1:" + apiPort;
+        ManagedProcess apiserver = launch(
+                "kube-apiserver",
+                "--etcd-servers=" + etcdUrl,
+                "--bind-address=127.0.0.1",
+                "--advertise-address=127.0.0.1",
+                // The endpoint reconciler refuses a loopback address; nothing here routes to the apiserver
+                // through the kubernetes Service anyway.
+                "--endpoint-reconciler-type=none",
+                "--secure-port=" + apiPort,
+                "--cert-dir=" + workDir.resolve("apiserver"),
+                "--tls-cert-file=" + pki.serverCert(),
+                "--tls-private-key-file=" + pki.serverKey(),
+                "--client-ca-file=" + pki.caCert(),
+                "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+                "--service-account-key-file=" + pki.saPub(),
+                "--service-account-signing-key-file=" + pki.saKey(),
+                "--service-cluster-ip-range=" + SERVICE_CIDR,
+                "--authorization-mode=RBAC",
+                // No token controller runs, so pods must not wait for service-account tokens.
+                "--disable-admission-plugins=ServiceAccount",
+                // The node agent's DaemonSet is privileged.
+                "--allow-privileged=true",
+                "--profiling=false");
+        HealthProbe.trusting(pki.caCert()).await(URI.create(server + "/readyz"), apiserver, APISERVER_TIMEOUT);
+
+        kubeconfigs = new Kubeconfigs(workDir.resolve("kubeconfig"), server, pki);
+        adminKubeconfig = kubeconfigs.writeAdmin();
+        admin = clientFrom(adminKubeconfig, null);
+        kwokNodes = new KwokNodes(admin);
+    }
+
+    @Override
+    public KubernetesClient client() {
+        return admin;
+    }
+
+    @Override
+    public Path kubeconfig() {
+        return adminKubeconfig;
+    }
+
+    @Override
+    public Path kubeconfigFor(String namespace, String serviceAccount) {
+        return kubeconfigs.writeImpersonating(namespace, serviceAccount);
+    }
+
+    @Override
+    public KubernetesClient clientFor(String namespace, String serviceAccount) {
+        return clientFrom(adminKubeconfig, Kubeconfigs.serviceAccountUser(namespace, serviceAccount));
+    }
+
+    @Override
+    public CommandResult kubectl(String... args) {
+        return kubectlWithStdin(null, args);
+    }
+
+    @Override
+    public CommandResult kubectlWithStdin(String stdin, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(binDir.resolve("kubectl").toString());
+        command.addAll(List.of(args));
+        return Commands.run(
+                command,
+                Map.of(
+                        "KUBECONFIG",
+                        adminKubeconfig.toString(),
+                        "KUBECACHEDIR",
+                        workDir.resolve("kube-cache").toString()),
+                stdin,
+                Commands.DEFAULT_TIMEOUT);
+    }
+
+    @Override
+    public CommandResult helm(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(binDir.resolve("helm").toString());
+        command.addAll(List.of(args));
+        Path helmHome = workDir.resolve("helm");
+        return Commands.run(
+                command,
+                Map.of(
+                        "KUBECONFIG", adminKubeconfig.toString(),
+                        "HELM_CACHE_HOME", helmHome.resolve("cache").toString(),
+                        "HELM_CONFIG_HOME", helmHome.resolve("config").toString(),
+                        "HELM_DATA_HOME", helmHome.resolve("data").toString()),
+                null,
+                Commands.DEFAULT_TIMEOUT);
+    }
+
+    @Override
+    public Path binDir() {
+        return binDir;
+    }
+
+    @Override
+    public synchronized List<String> ensureNodes(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be at least 1, was " + count);
+        }
+        startNodeComponents();
+        return kwokNodes.ensure(count);
+    }
+
+    /** The API server's URL, e.g. {@code https://127.0.0.1:41234}. */
+    public String server() {
+        return server;
+    }
+
+    /** Where each process writes its log ({@code <name>.log}). */
+    public Path logDir() {
+        return logDir;
+    }
+
+    /** Prints the last {@code lines} lines of every process's log, to explain a failed test. */
+    public synchronized void printLogTails(PrintStream out, int lines) {
+        for (ManagedProcess process : processes) {
+            out.println("----- last " + lines + " lines of " + process.log().toAbsolutePath()
+                    + (process.isAlive() ? "" : " (process has exited)") + " -----");
+            out.println(process.tail(lines));
+        }
+    }
+
+    private void startNodeComponents() {
+        if (processes.stream().anyMatch(p -> p.name().equals("kwok"))) {
+            processes.forEach(ManagedProcess::requireAlive);
+            return;
+        }
+        HealthProbe selfSigned = HealthProbe.trustingSelfSigned();
+        String kubeconfig = adminKubeconfig.toString();
+
+        int kcmPort = FreePorts.next();
+        ManagedProcess kcm = launch(
+                "kube-controller-manager",
+                "--kubeconfig=" + kubeconfig,
+                "--authentication-kubeconfig=" + kubeconfig,
+                "--authorization-kubeconfig=" + kubeconfig,
+                "--leader-elect=false",
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + kcmPort,
+                "--cert-dir=" + workDir.resolve("kube-controller-manager"),
+                "--root-ca-file=" + pki.caCert(),
+                "--service-cluster-ip-range=" + SERVICE_CIDR,
+                "--profiling=false");
+        int schedulerPort = FreePorts.next();
+        ManagedProcess scheduler = launch(
+                "kube-scheduler",
+                "--kubeconfig=" + kubeconfig,
+                "--authentication-kubeconfig=" + kubeconfig,
+                "--authorization-kubeconfig=" + kubeconfig,
+                "--leader-elect=false",
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + schedulerPort,
+                "--cert-dir=" + workDir.resolve("kube-scheduler"),
+                "--profiling=false");
+        ManagedProcess kwok = launch(
+                "kwok",
+                "--kubeconfig=" + kubeconfig,
+                "--config=" + writeKwokStages(),
+                "--manage-all-nodes=false",
+                "--manage-nodes-with-label-selector=" + KwokNodes.KWOK_LABEL + "=true",
+                "--cidr=" + POD_CIDR);
+        selfSigned.await(URI.create("https://127.0.0.1:" + kcmPort + "/healthz"), kcm, CONTROLLER_TIMEOUT);
+        selfSigned.await(URI.create("https://127.0.0.1:" + schedulerPort + "/healthz"), scheduler, CONTROLLER_TIMEOUT);
+        kwok.requireAlive();
+    }
+
+    private Path writeKwokStages() {
+        Path file = workDir.resolve("kwok-stages.yaml");
+        try (InputStream in = LocalControlPlane.class.getResourceAsStream("kwok-stages.yaml")) {
+            if (in == null) {
+                throw new IllegalStateException("kwok-stages.yaml is missing from the podnuma-controlplane jar");
+            }
+            Files.write(file, in.readAllBytes());
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private synchronized ManagedProcess launch(String tool, String... args) {
+        if (closed) {
+            throw new IllegalStateException("the control plane is closed; cannot start " + tool);
+        }
+        List<String> command = new ArrayList<>();
+        command.add(binDir.resolve(tool).toString());
+        command.addAll(List.of(args));
+        ManagedProcess process = ManagedProcess.start(tool, command, logDir);
+        processes.add(process);
+        return process;
+    }
+
+    private static KubernetesClient clientFrom(Path kubeconfig, String impersonate) {
+        try {
+            Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
+            if (impersonate != null) {
+                config.setImpersonateUsername(impersonate);
+            }
+            return new KubernetesClientBuilder().withConfig(config).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + kubeconfig + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Stops every process, newest first, and removes the work directory; logs stay for the post-mortem. */
+    @Override
+    public void close() {
+        List<ManagedProcess> toStop;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            toStop = new ArrayList<>(processes);
+        }
+        if (admin != null) {
+            admin.close();
+        }
+        for (int i = toStop.size() - 1; i >= 0; i--) {
+            toStop.get(i).close();
+        }
+        try {
+            deleteRecursively(workDir);
+        } catch (UncheckedIOException e) {
+            System.err.println("[controlplane] " + e.getMessage());
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // we are running inside the hook
+        }
+    }
+
+    private static Optional<String> executableOnPath(String name) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate.toString());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + dir + ": " + e.getMessage(), e);
+        }
+    }
+}

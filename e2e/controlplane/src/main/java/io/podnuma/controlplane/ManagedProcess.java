@@ -1,0 +1,94 @@
+package io.podnuma.controlplane;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** One long-running control-plane process whose output goes to its own log file. */
+final class ManagedProcess implements AutoCloseable {
+
+    private static final long STOP_GRACE_SECONDS = 10;
+    private static final int TAIL_BYTES = 64 * 1024;
+
+    private final String name;
+    private final Path log;
+    private final Process process;
+
+    private ManagedProcess(String name, Path log, Process process) {
+        this.name = name;
+        this.log = log;
+        this.process = process;
+    }
+
+    static ManagedProcess start(String name, List<String> command, Path logDir) {
+        Path log = logDir.resolve(name + ".log");
+        try {
+            Files.createDirectories(logDir);
+            Files.writeString(log, "$ " + String.join(" ", command) + System.lineSeparator());
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .start();
+            return new ManagedProcess(name, log, process);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    Path log() {
+        return log;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Fails with the log's tail when the process has exited, which is always a fault for a server. */
+    void requireAlive() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException(name + " exited with code " + process.exitValue() + "; its log "
+                    + log.toAbsolutePath() + " ends with:" + System.lineSeparator() + tail(40));
+        }
+    }
+
+    /** The last {@code lines} lines of the log. */
+    String tail(int lines) {
+        try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
+            long start = Math.max(0, file.length() - TAIL_BYTES);
+            byte[] bytes = new byte[(int) (file.length() - start)];
+            file.seek(start);
+            file.readFully(bytes);
+            List<String> all = new String(bytes, StandardCharsets.UTF_8).lines().toList();
+            return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(cannot read " + log + ": " + e.getMessage() + ")";
+        }
+    }
+
+    /** Asks the process to stop (SIGTERM), and kills it if it is still there after a grace period. */
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(STOP_GRACE_SECONDS, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}
