@@ -1,0 +1,123 @@
+package io.podnuma.podresources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
+import io.podnuma.podresources.v1.AllocatableResourcesRequest;
+import io.podnuma.podresources.v1.GetPodResourcesRequest;
+import io.podnuma.podresources.v1.ListPodResourcesRequest;
+import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import io.podnuma.podresources.v1.PodResourcesListerGrpc.PodResourcesListerBlockingStub;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Java server and client talking over a real unix domain socket, and the socket file's lifecycle. */
+class DomainSocketServerTest {
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void needsEpoll() {
+        Assumptions.assumeTrue(
+                Epoll.isAvailable(),
+                () -> "skipped: Netty epoll is unavailable here (" + Epoll.unavailabilityCause()
+                        + "); PodResourcesWireFormatTest still covers the messages");
+    }
+
+    @Test
+    void servesAllThreeMethodsOverTheSocket() throws Exception {
+        FixtureLister lister = new FixtureLister();
+        try (DomainSocketServer server = DomainSocketServer.start(dir.resolve("pr.sock"), List.of(lister))) {
+            withClient(server.socket(), stub -> {
+                assertThat(stub.list(ListPodResourcesRequest.getDefaultInstance()))
+                        .isEqualTo(WireFixtures.listResponse());
+                assertThat(stub.get(WireFixtures.getRequest())).isEqualTo(WireFixtures.getResponse());
+                assertThat(stub.getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance()))
+                        .isEqualTo(WireFixtures.allocatableResponse());
+                assertThatThrownBy(() -> stub.get(GetPodResourcesRequest.newBuilder()
+                                .setPodName("absent")
+                                .setPodNamespace("prod")
+                                .build()))
+                        .isInstanceOfSatisfying(
+                                StatusRuntimeException.class,
+                                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
+            });
+            assertThat(lister.getRequests).extracting(r -> r.getPodName()).containsExactly("numa-db", "absent");
+        }
+    }
+
+    @Test
+    void replacesAStaleSocketAndRemovesItsOwnOnClose() throws Exception {
+        Path socket = dir.resolve("stale.sock");
+        try (ServerSocketChannel previous = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            previous.bind(UnixDomainSocketAddress.of(socket));
+        }
+        assertThat(socket)
+                .as("closing a JDK listener leaves its socket file behind")
+                .exists();
+
+        try (DomainSocketServer server = DomainSocketServer.start(socket, List.of(new FixtureLister()))) {
+            withClient(
+                    server.socket(),
+                    stub -> assertThat(stub.getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance())
+                                    .getCpuIdsCount())
+                            .isEqualTo(14));
+        }
+        assertThat(socket).doesNotExist();
+    }
+
+    @Test
+    void refusesToDeleteARegularFileInTheWay() throws IOException {
+        Path socket = Files.writeString(dir.resolve("config.yaml"), "keep me");
+        assertThatThrownBy(() -> DomainSocketServer.start(socket, List.of(new FixtureLister())))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(socket.toString())
+                .hasMessageContaining("regular file");
+        assertThat(socket).hasContent("keep me");
+    }
+
+    @Test
+    void namesAMissingDirectory() {
+        Path socket = dir.resolve("missing/pr.sock");
+        assertThatThrownBy(() -> DomainSocketServer.start(socket, List.of(new FixtureLister())))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(dir.resolve("missing").toString())
+                .hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void rejectsPathsLongerThanTheKernelAllows() {
+        Path socket = dir.resolve("s".repeat(DomainSocketPaths.MAX_PATH_BYTES) + ".sock");
+        assertThatThrownBy(() -> DomainSocketChannels.open(socket))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 107");
+    }
+
+    private interface StubUse {
+        void accept(PodResourcesListerBlockingStub stub) throws Exception;
+    }
+
+    private static void withClient(Path socket, StubUse use) throws Exception {
+        ManagedChannel channel = DomainSocketChannels.open(socket);
+        try {
+            use.accept(PodResourcesListerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS));
+        } finally {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+}
