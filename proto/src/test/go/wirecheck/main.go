@@ -22,6 +22,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	podresourcesv1 "k8s.io/kubelet/pkg/apis/podresources/v1"
 )
@@ -30,7 +31,8 @@ const usage = `usage:
   wirecheck encode <dir>            write every fixture, encoded by the upstream Go types, to <dir>/<name>.bin
   wirecheck decode <name> <file>    decode <file> as fixture <name>'s type and report it
   wirecheck client <socket>         call List, Get and GetAllocatableResources on a server at <socket>
-  wirecheck server <socket>         serve the fixtures at <socket> until stdin closes`
+  wirecheck server <socket>         serve the fixtures at <socket> until stdin closes
+  wirecheck descriptor              print the upstream api.proto file descriptor`
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
@@ -40,10 +42,12 @@ func main() {
 }
 
 func run(args []string) error {
-	if len(args) < 2 {
+	if len(args) == 0 {
 		return errors.New(usage)
 	}
 	switch {
+	case args[0] == "descriptor" && len(args) == 1:
+		return printDescriptor()
 	case args[0] == "encode" && len(args) == 2:
 		return encode(args[1])
 	case args[0] == "decode" && len(args) == 3:
@@ -206,4 +210,17 @@ func serve(socket string) error {
 	}()
 	fmt.Printf("listening %s\n", socket)
 	return server.Serve(listener)
+}
+
+// printDescriptor prints the schema compiled into the upstream Go package, so the Java test can compare
+// it with ours message by message, without trusting a hand-written table.
+func printDescriptor() error {
+	file := (&podresourcesv1.PodResources{}).ProtoReflect().Descriptor().ParentFile()
+	body, err := protojson.Marshal(protodesc.ToFileDescriptorProto(file))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("descriptor.path %s\n", file.Path())
+	fmt.Printf("descriptor.json %s\n", body)
+	return nil
 }

@@ -20,7 +20,10 @@ import java.util.stream.Stream;
  */
 final class GoWireCheck {
 
-    static final Path MODULE = Path.of("src/test/go/wirecheck").toAbsolutePath();
+    /** Surefire and Failsafe set {@code basedir}; an IDE usually runs tests from the module directory. */
+    static final Path BASEDIR = Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
+
+    static final Path MODULE = BASEDIR.resolve("src/test/go/wirecheck");
 
     /** A cold build downloads the modules in go.sum and compiles gRPC; later builds hit Go's cache. */
     private static final long BUILD_TIMEOUT_MINUTES = 15;

@@ -3,6 +3,8 @@ package io.podnuma.podresources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.DescriptorProtos;
+import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
@@ -18,6 +20,7 @@ import io.podnuma.podresources.v1.GetPodResourcesRequest;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.PodResources;
+import io.podnuma.podresources.v1.PodResourcesApi;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc.PodResourcesListerBlockingStub;
 import java.io.BufferedReader;
@@ -55,7 +58,21 @@ class WireCompatibilityIT {
                 go != null,
                 "skipped: no 'go' on PATH or in /usr/local/go/bin; the cross-language check needs Go 1.26+."
                         + " PodResourcesWireFormatTest and PodResourcesDescriptorTest still pin the encoding.");
-        wirecheck = GoWireCheck.build(go, Path.of("target", "wirecheck").toAbsolutePath());
+        wirecheck = GoWireCheck.build(go, GoWireCheck.BASEDIR.resolve("target/wirecheck"));
+    }
+
+    @Test
+    void theSchemaMatchesTheDescriptorCompiledIntoTheKubeletPackage() throws Exception {
+        Report report = wirecheck.run("descriptor");
+        DescriptorProtos.FileDescriptorProto.Builder upstreamProto = DescriptorProtos.FileDescriptorProto.newBuilder();
+        JsonFormat.parser().merge(report.get("descriptor.json"), upstreamProto);
+        FileDescriptor upstream = FileDescriptor.buildFrom(upstreamProto.build(), new FileDescriptor[0]);
+
+        Map<String, String> ours = SchemaShape.of(PodResourcesApi.getDescriptor());
+        assertThat(ours).containsKeys("v1.PodResources.cpu_ids", "v1.PodResources.memory", "v1.PodResourcesLister/Get");
+        assertThat(SchemaShape.differences(ours, SchemaShape.of(upstream)))
+                .as("our api.proto against upstream %s", report.get("descriptor.path"))
+                .isEmpty();
     }
 
     @Test
