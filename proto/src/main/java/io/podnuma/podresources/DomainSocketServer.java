@@ -1,7 +1,7 @@
 package io.podnuma.podresources;
 
-import io.grpc.BindableService;
 import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -36,23 +36,24 @@ public final class DomainSocketServer implements AutoCloseable {
     }
 
     /**
-     * Binds {@code socket} (replacing a stale socket file) and starts serving {@code services}.
+     * Binds {@code socket} (replacing a stale socket file) and starts serving {@code services}: a
+     * service's {@code bindService()}, or its definition wrapped by {@code ServerInterceptors}.
      *
      * @throws IllegalStateException if the epoll transport cannot load (not Linux, or no native library)
      */
-    public static DomainSocketServer start(Path socket, List<? extends BindableService> services) throws IOException {
+    public static DomainSocketServer start(Path socket, List<ServerServiceDefinition> services) throws IOException {
         requireEpoll();
         DomainSocketPaths.prepareForBind(socket);
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, EpollIoHandler.newFactory());
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
-                .channelType(EpollServerDomainSocketChannel.class)
-                .bossEventLoopGroup(boss)
-                .workerEventLoopGroup(workers);
-        services.forEach(builder::addService);
-        Server server = builder.build();
+        Server server;
         try {
-            server.start();
+            NettyServerBuilder builder = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
+                    .channelType(EpollServerDomainSocketChannel.class)
+                    .bossEventLoopGroup(boss)
+                    .workerEventLoopGroup(workers);
+            services.forEach(builder::addService);
+            server = builder.build().start();
         } catch (IOException | RuntimeException e) {
             boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);

@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
@@ -19,6 +25,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,7 +49,17 @@ class DomainSocketServerTest {
     @Test
     void servesAllThreeMethodsOverTheSocket() throws Exception {
         FixtureLister lister = new FixtureLister();
-        try (DomainSocketServer server = DomainSocketServer.start(dir.resolve("pr.sock"), List.of(lister))) {
+        List<String> seenMethods = new CopyOnWriteArrayList<>();
+        ServerInterceptor recordMethod = new ServerInterceptor() {
+            @Override
+            public <Q, R> ServerCall.Listener<Q> interceptCall(
+                    ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+                seenMethods.add(call.getMethodDescriptor().getFullMethodName());
+                return next.startCall(call, headers);
+            }
+        };
+        ServerServiceDefinition intercepted = ServerInterceptors.intercept(lister, recordMethod);
+        try (DomainSocketServer server = DomainSocketServer.start(dir.resolve("pr.sock"), List.of(intercepted))) {
             withClient(server.socket(), stub -> {
                 assertThat(stub.list(ListPodResourcesRequest.getDefaultInstance()))
                         .isEqualTo(WireFixtures.listResponse());
@@ -58,6 +75,12 @@ class DomainSocketServerTest {
                                 e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
             });
             assertThat(lister.getRequests).extracting(r -> r.getPodName()).containsExactly("numa-db", "absent");
+            assertThat(seenMethods)
+                    .containsExactly(
+                            "v1.PodResourcesLister/List",
+                            "v1.PodResourcesLister/Get",
+                            "v1.PodResourcesLister/GetAllocatableResources",
+                            "v1.PodResourcesLister/Get");
         }
     }
 
@@ -71,7 +94,7 @@ class DomainSocketServerTest {
                 .as("closing a JDK listener leaves its socket file behind")
                 .exists();
 
-        try (DomainSocketServer server = DomainSocketServer.start(socket, List.of(new FixtureLister()))) {
+        try (DomainSocketServer server = DomainSocketServer.start(socket, List.of(new FixtureLister().bindService()))) {
             withClient(
                     server.socket(),
                     stub -> assertThat(stub.getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance())
@@ -84,7 +107,7 @@ class DomainSocketServerTest {
     @Test
     void refusesToDeleteARegularFileInTheWay() throws IOException {
         Path socket = Files.writeString(dir.resolve("config.yaml"), "keep me");
-        assertThatThrownBy(() -> DomainSocketServer.start(socket, List.of(new FixtureLister())))
+        assertThatThrownBy(() -> DomainSocketServer.start(socket, List.of(new FixtureLister().bindService())))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining(socket.toString())
                 .hasMessageContaining("regular file");
@@ -94,7 +117,7 @@ class DomainSocketServerTest {
     @Test
     void namesAMissingDirectory() {
         Path socket = dir.resolve("missing/pr.sock");
-        assertThatThrownBy(() -> DomainSocketServer.start(socket, List.of(new FixtureLister())))
+        assertThatThrownBy(() -> DomainSocketServer.start(socket, List.of(new FixtureLister().bindService())))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining(dir.resolve("missing").toString())
                 .hasMessageContaining("does not exist");

@@ -114,7 +114,8 @@ class WireCompatibilityIT {
     void theKubeletGoClientReadsTheJavaServer() throws Exception {
         assumeEpoll();
         FixtureLister lister = new FixtureLister();
-        try (DomainSocketServer server = DomainSocketServer.start(dir.resolve("java.sock"), List.of(lister))) {
+        try (DomainSocketServer server =
+                DomainSocketServer.start(dir.resolve("java.sock"), List.of(lister.bindService()))) {
             Report report = wirecheck.run("client", server.socket().toString());
 
             assertGoSaw(report, "List", WireFixtures.listResponse());
