@@ -36,8 +36,15 @@ final class GoWireCheck {
         this.binary = binary;
     }
 
-    /** The {@code go} command on PATH, else the usual install location. */
+    /**
+     * The {@code go} command: the one named by {@code -Dwirecheck.go=...} if given, else the first on
+     * PATH, else the usual install location.
+     */
     static Optional<Path> findGo() {
+        String explicit = System.getProperty("wirecheck.go");
+        if (explicit != null) {
+            return Optional.of(Path.of(explicit)).filter(Files::isExecutable);
+        }
         Stream<Path> onPath = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
                 .filter(dir -> !dir.isBlank())
                 .map(dir -> Path.of(dir, "go"));

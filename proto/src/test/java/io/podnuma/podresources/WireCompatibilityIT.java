@@ -54,10 +54,14 @@ class WireCompatibilityIT {
     @BeforeAll
     static void buildGoSide() throws Exception {
         Path go = GoWireCheck.findGo().orElse(null);
-        Assumptions.assumeTrue(
-                go != null,
-                "skipped: no 'go' on PATH or in /usr/local/go/bin; the cross-language check needs Go 1.26+."
-                        + " PodResourcesWireFormatTest and PodResourcesDescriptorTest still pin the encoding.");
+        if (go == null) {
+            String reason =
+                    "skipped: no executable 'go' (-Dwirecheck.go, PATH, /usr/local/go/bin); the cross-language check"
+                            + " needs Go 1.26+."
+                            + " PodResourcesWireFormatTest and PodResourcesDescriptorTest still pin the encoding.";
+            System.out.println("WireCompatibilityIT " + reason);
+            Assumptions.abort(reason);
+        }
         wirecheck = GoWireCheck.build(go, GoWireCheck.BASEDIR.resolve("target/wirecheck"));
     }
 
