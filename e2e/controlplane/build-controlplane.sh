@@ -13,22 +13,25 @@ set -euo pipefail
 
 usage() {
     cat <<'EOF'
-Usage: build-controlplane.sh [--print-bin-dir] [--force] [--help]
+Usage: build-controlplane.sh [--print-bin-dir] [--force] [--prune] [--help]
 
 Builds the control-plane binaries once per version and wrapper-module hash, then reuses them.
   --print-bin-dir  print only the bin directory on stdout (progress still goes to stderr)
   --force          rebuild even when the cache holds a complete build
+  --prune          delete the other builds in the cache (older versions, older scripts)
 EOF
 }
 
 print_only=false
 force=false
+prune=false
 for arg in "$@"; do
     case "$arg" in
         --print-bin-dir) print_only=true ;;
         --force) force=true ;;
+        --prune) prune=true ;;
         -h | --help) usage; exit 0 ;;
-        *) echo "build-controlplane.sh: unknown argument '$arg' (allowed: --print-bin-dir, --force, --help)" >&2; exit 2 ;;
+        *) echo "build-controlplane.sh: unknown argument '$arg' (allowed: --print-bin-dir, --force, --prune, --help)" >&2; exit 2 ;;
     esac
 done
 
@@ -84,7 +87,24 @@ complete() {
     [[ -f "$key_dir/build-info.txt" ]]
 }
 
+# Each script or module change makes a new key; old builds (~0.5 GB each) stay until pruned.
+report_others() {
+    local other others=()
+    for other in "$cache_root"/*/; do
+        other="${other%/}"
+        [[ "$other" == "$key_dir" ]] || others+=("$other")
+    done
+    ((${#others[@]} > 0)) || return 0
+    if $prune; then
+        rm -rf "${others[@]}"
+        log "pruned ${#others[@]} other build(s) from $cache_root"
+    else
+        log "${#others[@]} other build(s) in $cache_root ($(du -sch "${others[@]}" | tail -n 1 | cut -f1)); --prune removes them"
+    fi
+}
+
 finish() {
+    report_others
     if $print_only; then printf '%s\n' "$bin_dir"; else printf 'bin dir: %s\n%s\n' "$bin_dir" "$bin_dir"; fi
 }
 
@@ -97,8 +117,9 @@ fi
 mkdir -p "$key_dir"
 # Two test JVMs may ask at once; the second waits for the first build instead of repeating it.
 exec 9>"$key_dir/.lock"
-if command -v flock >/dev/null 2>&1; then
-    log "waiting for the build lock $key_dir/.lock" && flock 9
+if command -v flock >/dev/null 2>&1 && ! flock -n 9; then
+    log "another build of $key is running; waiting for its lock $key_dir/.lock"
+    flock 9
 fi
 if ! $force && complete; then
     log "cache hit (built by another process meanwhile): $bin_dir"
@@ -121,7 +142,7 @@ timings=()
 build_module() {
     local module="$1" label="$2" ldflags="$3"
     shift 3
-    local t0=$SECONDS out="$staging/$module"
+    local t0=$SECONDS out="$staging/out-$module"
     mkdir -p "$out"
     log "[$label] go build $* (this is the long part on a cold Go build cache)"
     (cd "$here/$module" && CGO_ENABLED=0 "$go_cmd" build -buildvcs=false -o "$out/" -ldflags "$ldflags" "$@") >&2 ||
@@ -149,7 +170,7 @@ build_module helm "helm $helm_version" "-s -w -X helm.sh/helm/v4/internal/versio
     helm.sh/helm/v4/cmd/helm
 
 # The etcd server's main package is the module root, so go names the binary after it ("server").
-mv "$staging/etcd/server" "$staging/etcd/etcd"
+mv "$staging/out-etcd/server" "$staging/out-etcd/etcd"
 for t in "${tools[@]}"; do
     found="$(find "$staging" -mindepth 2 -maxdepth 2 -name "$t" -type f | head -n 1)"
     [[ -n "$found" ]] || fail "the build produced no '$t' binary under $staging"

@@ -51,4 +51,10 @@ public interface ControlPlane {
      * @return the names of the first {@code count} kwok nodes
      */
     List<String> ensureNodes(int count);
+
+    /**
+     * Starts kube-controller-manager, kube-scheduler and kwok without creating nodes (a no-op once they run).
+     * Needed for anything a controller finishes: namespace deletion, garbage collection, Deployments, Jobs.
+     */
+    void startControllers();
 }

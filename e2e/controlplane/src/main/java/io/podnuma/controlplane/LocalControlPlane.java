@@ -213,6 +213,11 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         return kwokNodes.ensure(count);
     }
 
+    @Override
+    public synchronized void startControllers() {
+        startNodeComponents();
+    }
+
     /** The API server's URL, e.g. {@code https://127.0.0.1:41234}. */
     public String server() {
         return server;

@@ -1,0 +1,216 @@
+package io.podnuma.controlplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** kwok nodes behave like kubelets: Ready nodes, Running pods with container IDs, completed Jobs, deletions. */
+@ExtendWith(ControlPlaneExtension.class)
+class KwokNodesIT {
+
+    private static final String NAMESPACE = "kwok-it";
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+    @BeforeAll
+    static void nodesAndNamespace(ControlPlane plane) {
+        plane.ensureNodes(2);
+        plane.client()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NAMESPACE)
+                        .endMetadata()
+                        .build())
+                .serverSideApply();
+    }
+
+    private static PodSpec twoContainers(String restartPolicy) {
+        return new PodSpecBuilder()
+                .addNewContainer()
+                .withName("app")
+                .withImage("registry.k8s.io/pause:3.10")
+                .endContainer()
+                .addNewContainer()
+                .withName("sidecar")
+                .withImage("registry.k8s.io/pause:3.10")
+                .endContainer()
+                .withRestartPolicy(restartPolicy)
+                .build();
+    }
+
+    @Test
+    void ensureNodesCreatesReadyUntaintedNodesWithAllocatableResources(ControlPlane plane) {
+        List<String> names = plane.ensureNodes(2);
+        assertThat(names).containsExactly("kwok-node-0", "kwok-node-1");
+        for (String name : names) {
+            Node node = plane.client().nodes().withName(name).get();
+            assertThat(KwokNodes.schedulable(node))
+                    .as(name + " Ready and untainted")
+                    .isTrue();
+            assertThat(node.getStatus().getAllocatable().get("cpu").toString()).isEqualTo("32");
+            assertThat(node.getStatus().getNodeInfo().getKubeletVersion()).startsWith("kwok-");
+            assertThat(node.getMetadata().getLabels()).containsEntry(KwokNodes.KWOK_LABEL, "true");
+        }
+        // Asking again for fewer nodes is idempotent and creates nothing new.
+        assertThat(plane.ensureNodes(1)).containsExactly("kwok-node-0");
+        assertThat(plane.client()
+                        .nodes()
+                        .withLabel(KwokNodes.KWOK_LABEL, "true")
+                        .list()
+                        .getItems())
+                .hasSizeGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void daemonSetGetsOneRunningPodPerNodeWithStableContainerIds(ControlPlane plane) {
+        KubernetesClient client = plane.client();
+        Map<String, String> labels = Map.of("app", "ds-it");
+        client.resource(new DaemonSetBuilder()
+                        .withNewMetadata()
+                        .withName("ds-it")
+                        .withNamespace(NAMESPACE)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewSelector()
+                        .withMatchLabels(labels)
+                        .endSelector()
+                        .withNewTemplate()
+                        .withNewMetadata()
+                        .withLabels(labels)
+                        .endMetadata()
+                        .withSpec(twoContainers("Always"))
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
+
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(runningPods(client, labels))
+                        .extracting(p -> p.getSpec().getNodeName())
+                        .containsExactlyInAnyOrder("kwok-node-0", "kwok-node-1"));
+
+        List<Pod> pods = runningPods(client, labels);
+        for (Pod pod : pods) {
+            assertThat(pod.getStatus().getContainerStatuses()).hasSize(2).allSatisfy(status -> {
+                assertThat(status.getReady()).isTrue();
+                assertThat(status.getState().getRunning()).isNotNull();
+                assertThat(status.getContainerID())
+                        .isEqualTo(expectedContainerId(pod.getMetadata().getUid(), status.getName()));
+            });
+            assertThat(pod.getStatus().getPodIP()).startsWith("10.244.");
+        }
+        assertThat(pods.stream()
+                        .flatMap(p -> p.getStatus().getContainerStatuses().stream())
+                        .map(ContainerStatus::getContainerID)
+                        .distinct())
+                .hasSize(4);
+
+        // The DaemonSet controller sees its pods as available, as it would with real kubelets.
+        await().atMost(TIMEOUT)
+                .until(() -> Integer.valueOf(2)
+                        .equals(client.apps()
+                                .daemonSets()
+                                .inNamespace(NAMESPACE)
+                                .withName("ds-it")
+                                .get()
+                                .getStatus()
+                                .getNumberReady()));
+    }
+
+    @Test
+    void deletedPodsGoAwayAndJobPodsComplete(ControlPlane plane) {
+        KubernetesClient client = plane.client();
+        client.resource(new JobBuilder()
+                        .withNewMetadata()
+                        .withName("job-it")
+                        .withNamespace(NAMESPACE)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withBackoffLimit(0)
+                        .withNewTemplate()
+                        .withSpec(twoContainers("Never"))
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            var status = client.batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(NAMESPACE)
+                    .withName("job-it")
+                    .get()
+                    .getStatus();
+            assertThat(status.getSucceeded()).isEqualTo(1);
+        });
+        Pod finished = client.pods()
+                .inNamespace(NAMESPACE)
+                .withLabel("job-name", "job-it")
+                .list()
+                .getItems()
+                .get(0);
+        assertThat(finished.getStatus().getPhase()).isEqualTo("Succeeded");
+        assertThat(finished.getStatus().getContainerStatuses()).allSatisfy(status -> {
+            assertThat(status.getState().getTerminated().getExitCode()).isZero();
+            assertThat(status.getContainerID())
+                    .isEqualTo(expectedContainerId(finished.getMetadata().getUid(), status.getName()));
+        });
+
+        Pod bare = client.resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("bare-it")
+                        .withNamespace(NAMESPACE)
+                        .endMetadata()
+                        .withSpec(twoContainers("Always"))
+                        .build())
+                .create();
+        await().atMost(TIMEOUT)
+                .until(() -> "Running"
+                        .equals(client.pods()
+                                .inNamespace(NAMESPACE)
+                                .withName(bare.getMetadata().getName())
+                                .get()
+                                .getStatus()
+                                .getPhase()));
+        client.pods().inNamespace(NAMESPACE).withName("bare-it").delete();
+        await().atMost(TIMEOUT)
+                .until(() ->
+                        client.pods().inNamespace(NAMESPACE).withName("bare-it").get() == null);
+    }
+
+    private static List<Pod> runningPods(KubernetesClient client, Map<String, String> labels) {
+        return client.pods().inNamespace(NAMESPACE).withLabels(labels).list().getItems().stream()
+                .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                .toList();
+    }
+
+    /** What the stage file promises: containerd:// and sha256 of "<pod uid>/<container name>". */
+    private static String expectedContainerId(String podUid, String container) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest((podUid + "/" + container).getBytes(StandardCharsets.UTF_8));
+            return "containerd://" + HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+}
