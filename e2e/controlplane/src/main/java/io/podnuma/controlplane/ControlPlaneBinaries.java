@@ -1,6 +1,7 @@
 package io.podnuma.controlplane;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,51 +24,74 @@ final class ControlPlaneBinaries {
     static final String SCRIPT_PROPERTY = "podnuma.controlplane.script";
     static final List<String> TOOLS =
             List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl", "kwok", "helm");
+    private static final List<Path> USUAL_GO = List.of(Path.of("/usr/local/go/bin/go"));
 
-    private ControlPlaneBinaries() {}
+    private final Map<String, String> env;
+    private final String scriptProperty;
+    private final Path workingDir;
+    private final List<Path> usualGo;
+
+    /** Inputs are explicit so tests can play a machine without Go, without a script, and so on. */
+    ControlPlaneBinaries(Map<String, String> env, String scriptProperty, Path workingDir, List<Path> usualGo) {
+        this.env = env;
+        this.scriptProperty = scriptProperty;
+        this.workingDir = workingDir;
+        this.usualGo = usualGo;
+    }
+
+    static Path locate() {
+        return new ControlPlaneBinaries(
+                        System.getenv(),
+                        System.getProperty(SCRIPT_PROPERTY),
+                        Path.of("").toAbsolutePath(),
+                        USUAL_GO)
+                .find();
+    }
 
     /**
      * @throws ControlPlaneUnavailableException when this machine cannot provide the binaries at all
      * @throws IllegalStateException when it should, but something is broken (a failed build, a bad path)
      */
-    static Path locate() {
-        String fromEnv = System.getenv(BIN_ENV);
+    Path find() {
+        String fromEnv = env.get(BIN_ENV);
         if (fromEnv != null && !fromEnv.isBlank()) {
             return requireComplete(Path.of(fromEnv), BIN_ENV + "=" + fromEnv);
         }
         Path script = findScript()
-                .orElseThrow(() -> new ControlPlaneUnavailableException("no " + SCRIPT + " found above "
-                        + Path.of("").toAbsolutePath() + "; set " + BIN_ENV + " to a directory with "
-                        + String.join(", ", TOOLS) + " or -D" + SCRIPT_PROPERTY + "=/path/to/" + SCRIPT));
-        if (findGo().isEmpty()) {
-            throw new ControlPlaneUnavailableException("no Go toolchain (neither 'go' on PATH nor /usr/local/go/bin/go)"
-                    + " to build the control plane with " + script + "; install Go 1.26+ or set " + BIN_ENV);
-        }
-        return requireComplete(runScript(script), script + " --print-bin-dir");
+                .orElseThrow(() -> new ControlPlaneUnavailableException("no " + SCRIPT + " found in or above "
+                        + workingDir + "; set " + BIN_ENV + " to a directory with " + String.join(", ", TOOLS)
+                        + " or -D" + SCRIPT_PROPERTY + "=/path/to/" + SCRIPT));
+        Path go = findGo().orElseThrow(() -> new ControlPlaneUnavailableException(
+                "no Go toolchain (neither $GO, 'go' on PATH nor " + usualGo + ") to build the control plane" + " with "
+                        + script + "; install Go 1.26 or newer, or set " + BIN_ENV));
+        return requireComplete(runScript(script, go), script + " --print-bin-dir");
     }
 
-    static Optional<Path> findGo() {
-        String goEnv = System.getenv("GO");
-        if (goEnv != null && Files.isExecutable(Path.of(goEnv))) {
-            return Optional.of(Path.of(goEnv));
+    Optional<Path> findGo() {
+        List<Path> candidates = new ArrayList<>();
+        String goEnv = env.get("GO");
+        if (goEnv != null && !goEnv.isBlank()) {
+            candidates.add(Path.of(goEnv));
         }
-        String path = System.getenv().getOrDefault("PATH", "");
-        for (String dir : path.split(java.io.File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "go"))) {
-                return Optional.of(Path.of(dir, "go"));
+        for (String dir : env.getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (!dir.isEmpty()) {
+                candidates.add(Path.of(dir, "go"));
             }
         }
-        Path usual = Path.of("/usr/local/go/bin/go");
-        return Files.isExecutable(usual) ? Optional.of(usual) : Optional.empty();
+        candidates.addAll(usualGo);
+        return candidates.stream().filter(Files::isExecutable).findFirst();
     }
 
-    private static Optional<Path> findScript() {
-        String property = System.getProperty(SCRIPT_PROPERTY);
-        if (property != null && !property.isBlank()) {
-            return Optional.of(Path.of(property));
+    private Optional<Path> findScript() {
+        if (scriptProperty != null && !scriptProperty.isBlank()) {
+            Path script = Path.of(scriptProperty);
+            if (!Files.isRegularFile(script)) {
+                throw new IllegalStateException("-D" + SCRIPT_PROPERTY + "=" + scriptProperty + " is not a file");
+            }
+            return Optional.of(script);
         }
-        // Tests run from their module's directory, which is this module or a sibling somewhere below the root.
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+        // Tests run from their module's directory: this module, or another one below the repository root.
+        for (Path dir = workingDir; dir != null; dir = dir.getParent()) {
             for (Path candidate : List.of(
                     dir.resolve(SCRIPT),
                     dir.resolve("e2e").resolve("controlplane").resolve(SCRIPT))) {
@@ -79,10 +104,10 @@ final class ControlPlaneBinaries {
     }
 
     /** Runs the build script, echoing its progress (a cold build takes many minutes) to our stderr. */
-    private static Path runScript(Path script) {
+    private static Path runScript(Path script, Path go) {
         List<String> command = List.of("bash", script.toString(), "--print-bin-dir");
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
-        findGo().ifPresent(go -> builder.environment().putIfAbsent("GO", go.toString()));
+        builder.environment().put("GO", go.toString());
         try {
             Process process = builder.start();
             List<String> stdout = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.podnuma.controlplane;
 
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
@@ -87,7 +88,8 @@ public final class ControlPlaneExtension
     private static SharedPlane shared(ExtensionContext context) {
         return context.getRoot()
                 .getStore(NAMESPACE)
-                .computeIfAbsent(SharedPlane.class, key -> new SharedPlane(), SharedPlane.class);
+                .computeIfAbsent(
+                        SharedPlane.class, key -> new SharedPlane(LocalControlPlane::start), SharedPlane.class);
     }
 
     /**
@@ -95,14 +97,19 @@ public final class ControlPlaneExtension
      * classes report the same cause instead of retrying a slow start.
      */
     static final class SharedPlane implements AutoCloseable {
+        private final Supplier<LocalControlPlane> starter;
         private LocalControlPlane plane;
         private String unavailable;
         private RuntimeException failed;
 
+        SharedPlane(Supplier<LocalControlPlane> starter) {
+            this.starter = starter;
+        }
+
         synchronized LocalControlPlane get() {
             if (plane == null && unavailable == null && failed == null) {
                 try {
-                    plane = LocalControlPlane.start();
+                    plane = starter.get();
                 } catch (ControlPlaneUnavailableException e) {
                     unavailable = e.getMessage();
                 } catch (RuntimeException e) {
