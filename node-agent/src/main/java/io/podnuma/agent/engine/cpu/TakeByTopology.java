@@ -102,6 +102,7 @@ public final class TakeByTopology {
             }
             int remainder = numCpus - distribution * best.length;
             while (remainder > 0) {
+                int before = remainder;
                 for (int node : bestRemainder) {
                     if (remainder == 0) {
                         break;
@@ -112,6 +113,10 @@ public final class TakeByTopology {
                     }
                     acc.take(quietPacked(topo, freeInNode, groupSize, strategy));
                     remainder -= groupSize;
+                }
+                if (remainder == before) {
+                    // Upstream would spin here forever; the search rules this out, but fail loudly if not.
+                    break;
                 }
             }
             if (acc.needed() != 0) {
