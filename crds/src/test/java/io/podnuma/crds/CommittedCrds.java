@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 final class CommittedCrds {
 
     static final String SUFFIX = ".podnuma.io-v1.yml";
-    static final String REFRESH_COMMAND = "./mvnw -pl crds -Pupdate-crds process-classes";
+    static final String REFRESH_COMMAND = "./mvnw -pl crds -am -Pupdate-crds process-classes";
 
     private CommittedCrds() {}
 

@@ -24,7 +24,7 @@ import java.util.Objects;
         fieldPath = ".reservedCpus")
 @ValidationRule(
         value = "self.policy == 'static' || !(" + CpuManager.ANY_OPTION + ")",
-        messageExpression = "'options need policy static; enabled here: ' + " + CpuManager.ENABLED_OPTIONS,
+        message = "options need policy static: the kubelet applies them to the static policy only",
         fieldPath = ".options")
 public record CpuManager(
         @JsonPropertyDescription("none: every container shares the node's CPUs. static: containers of Guaranteed"
@@ -55,6 +55,7 @@ public record CpuManager(
         @JsonPropertyDescription("How often every container's cpuset is re-applied and drift repaired, as a duration"
                 + " (e.g. 10s, 1m30s; between 1s and 1h). Defaults to 10s.")
         @Default("10s")
+        @Size(max = 32)
         @Pattern(Formats.DURATION_REGEX)
         @ValidationRule(
                 value = "!self.matches('" + Formats.DURATION_REGEX + "')"
@@ -64,18 +65,10 @@ public record CpuManager(
 
     public static final String DEFAULT_RECONCILE_PERIOD = "10s";
 
-    // CEL over the options object: CEL sees it as a typed object, not a map, so each field is named.
+    // CEL sees the options as a typed object, not a map, so each field is named.
     static final String ANY_OPTION = "self.options.fullPcpusOnly || self.options.distributeCpusAcrossNuma"
             + " || self.options.alignBySocket || self.options.distributeCpusAcrossCores"
             + " || self.options.strictCpuReservation || self.options.preferAlignCpusByUncoreCache";
-    static final String ENABLED_OPTIONS = "["
-            + "self.options.fullPcpusOnly ? 'fullPcpusOnly' : '',"
-            + " self.options.distributeCpusAcrossNuma ? 'distributeCpusAcrossNuma' : '',"
-            + " self.options.alignBySocket ? 'alignBySocket' : '',"
-            + " self.options.distributeCpusAcrossCores ? 'distributeCpusAcrossCores' : '',"
-            + " self.options.strictCpuReservation ? 'strictCpuReservation' : '',"
-            + " self.options.preferAlignCpusByUncoreCache ? 'preferAlignCpusByUncoreCache' : ''"
-            + "].filter(o, o != '').join(', ')";
 
     public CpuManager {
         policy = Objects.requireNonNullElse(policy, CpuManagerPolicy.NONE);

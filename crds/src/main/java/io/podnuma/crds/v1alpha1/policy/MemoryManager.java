@@ -35,7 +35,7 @@ public record MemoryManager(
         @JsonPropertyDescription("Memory and huge pages kept for the system on each NUMA node, as the kubelet's"
                 + " reservedMemory; at most one entry per NUMA node. Used by the Static policy, which needs a"
                 + " memory reservation on at least one NUMA node.")
-        @Size(max = 1024)
+        @Size(max = 128)
         List<NumaMemoryReservation> reservedMemory) {
 
     public MemoryManager {

@@ -28,8 +28,9 @@ public record PodLevelResources(
         @Size(max = 317)
         @ValidationRule(
                 value = "!format.qualifiedName().validate(self).hasValue()",
-                messageExpression = "'must be an annotation key such as podnuma.io/pod-resources: '"
-                        + " + format.qualifiedName().validate(self).value().join('; ')")
+                message = "must be an annotation key: an optional DNS subdomain prefix and '/', then a name of at"
+                        + " most 63 characters (alphanumerics, '-', '_', '.') that starts and ends with an"
+                        + " alphanumeric, e.g. podnuma.io/pod-resources")
         String budgetAnnotation) {
 
     public PodLevelResources {

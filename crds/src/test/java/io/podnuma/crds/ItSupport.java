@@ -1,0 +1,52 @@
+package io.podnuma.crds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.podnuma.controlplane.CommandResult;
+import io.podnuma.controlplane.ControlPlane;
+import java.nio.file.Path;
+
+/** What every IT of this module needs: the CRDs installed as a user would, and kubectl conveniences. */
+public final class ItSupport {
+
+    /** The committed CRDs: GeneratedCrdsUpToDateTest keeps them equal to what the Java types generate. */
+    static final Path COMMITTED = Path.of("generated");
+
+    private ItSupport() {}
+
+    /** Applies the committed CRDs with the real kubectl and waits until the API server serves them. */
+    public static void installCrds(ControlPlane cp) {
+        CommandResult applied = cp.kubectl(
+                "apply", "--server-side", "-f", COMMITTED.toAbsolutePath().toString());
+        assertThat(applied.exitCode())
+                .as("installing the CRDs: %s", applied.stderr())
+                .isZero();
+        CommandResult established = cp.kubectl(
+                "wait",
+                "--for=condition=Established",
+                "--timeout=60s",
+                "crd/" + GeneratedCrds.POLICIES,
+                "crd/" + GeneratedCrds.NODE_STATES);
+        assertThat(established.exitCode())
+                .as("waiting for the CRDs: %s", established.stderr())
+                .isZero();
+    }
+
+    public static CommandResult succeeded(CommandResult result) {
+        assertThat(result.exitCode())
+                .as("kubectl failed; stdout: %s stderr: %s", result.stdout(), result.stderr())
+                .isZero();
+        return result;
+    }
+
+    /** The object as stored, read as raw JSON so no Java-side default can hide what the server did. */
+    public static JsonNode getJson(ControlPlane cp, String resource, String name) {
+        return succeededJson(cp, "get", resource, name, "-o", "json");
+    }
+
+    public static JsonNode succeededJson(ControlPlane cp, String... kubectlArgs) {
+        return GeneratedCrds.SERIALIZATION.unmarshal(
+                succeeded(cp.kubectl(kubectlArgs)).stdout(), JsonNode.class);
+    }
+}
