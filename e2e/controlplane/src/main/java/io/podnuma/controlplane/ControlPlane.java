@@ -3,6 +3,7 @@ package io.podnuma.controlplane;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A real local Kubernetes control plane (etcd, kube-apiserver v1.37.2 and, on demand, controller-manager,
@@ -51,6 +52,16 @@ public interface ControlPlane {
      * @return the names of the first {@code count} kwok nodes
      */
     List<String> ensureNodes(int count);
+
+    /**
+     * Makes sure a kwok node called {@code name} exists, with {@code labels} added to the usual ones and
+     * {@code allocatable} (also its capacity; e.g. {@code cpu=96, memory=384Gi, pods=110}) instead of the
+     * default, and waits until it is Ready and schedulable. An existing node of that name is left as it is.
+     * Starts the node components like {@link #ensureNodes}.
+     *
+     * @return the node's name
+     */
+    String ensureNode(String name, Map<String, String> labels, Map<String, String> allocatable);
 
     /**
      * Starts kube-controller-manager, kube-scheduler and kwok without creating nodes (a no-op once they run).

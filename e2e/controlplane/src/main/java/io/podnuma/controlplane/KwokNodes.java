@@ -55,15 +55,34 @@ public final class KwokNodes {
         return names;
     }
 
+    /** Like {@link #ensure(int)} for one node with extra labels and its own allocatable resources. */
+    String ensure(String name, Map<String, String> extraLabels, Map<String, String> allocatable) {
+        if (allocatable.isEmpty()) {
+            throw new IllegalArgumentException("allocatable for node " + name
+                    + " is empty; give at least cpu, memory and pods, e.g. " + DEFAULT_ALLOCATABLE);
+        }
+        if (client.nodes().withName(name).get() == null) {
+            client.nodes().resource(desired(name, extraLabels, allocatable)).create();
+        }
+        awaitSchedulable(List.of(name));
+        return name;
+    }
+
     static Node desired(String name) {
+        return desired(name, Map.of(), DEFAULT_ALLOCATABLE);
+    }
+
+    static Node desired(String name, Map<String, String> extraLabels, Map<String, String> allocatable) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("kubernetes.io/hostname", name);
         labels.put("kubernetes.io/os", "linux");
         labels.put("kubernetes.io/arch", "amd64");
         labels.put("type", "kwok");
+        labels.putAll(extraLabels);
+        // Last, so a caller cannot accidentally take the node away from kwok.
         labels.put(KWOK_LABEL, "true");
         Map<String, Quantity> resources = new LinkedHashMap<>();
-        DEFAULT_ALLOCATABLE.forEach((resource, amount) -> resources.put(resource, new Quantity(amount)));
+        allocatable.forEach((resource, amount) -> resources.put(resource, new Quantity(amount)));
         return new NodeBuilder()
                 .withNewMetadata()
                 .withName(name)

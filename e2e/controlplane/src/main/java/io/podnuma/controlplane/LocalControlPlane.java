@@ -32,6 +32,7 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
     static final String POD_CIDR = "10.244.0.0/16";
 
     static final String WORK_DIR_PROPERTY = "podnuma.controlplane.dir";
+    private static final int START_ATTEMPTS = 3;
     private static final Duration ETCD_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration APISERVER_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration CONTROLLER_TIMEOUT = Duration.ofSeconds(60);
@@ -211,6 +212,12 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         }
         startNodeComponents();
         return kwokNodes.ensure(count);
+    }
+
+    @Override
+    public synchronized String ensureNode(String name, Map<String, String> labels, Map<String, String> allocatable) {
+        startNodeComponents();
+        return kwokNodes.ensure(name, labels, allocatable);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -195,6 +196,97 @@ class KwokNodesIT {
         await().atMost(TIMEOUT)
                 .until(() ->
                         client.pods().inNamespace(NAMESPACE).withName("bare-it").get() == null);
+    }
+
+    @Test
+    void ensureNodeGivesANodeItsOwnLabelsAndResources(ControlPlane plane) {
+        Map<String, String> resources = Map.of("cpu", "96", "memory", "384Gi", "pods", "110");
+        assertThat(plane.ensureNode("kwok-numa-0", Map.of("pool", "numa"), resources))
+                .isEqualTo("kwok-numa-0");
+        Node node = plane.client().nodes().withName("kwok-numa-0").get();
+        assertThat(KwokNodes.schedulable(node)).isTrue();
+        assertThat(node.getMetadata().getLabels())
+                .containsEntry("pool", "numa")
+                .containsEntry(KwokNodes.KWOK_LABEL, "true");
+        assertThat(node.getStatus().getAllocatable().get("cpu").toString()).isEqualTo("96");
+        assertThat(node.getStatus().getCapacity().get("memory").toString()).isEqualTo("384Gi");
+        // Idempotent: the existing node is kept as it is.
+        assertThat(plane.ensureNode("kwok-numa-0", Map.of("pool", "other"), resources))
+                .isEqualTo("kwok-numa-0");
+        assertThat(plane.client()
+                        .nodes()
+                        .withName("kwok-numa-0")
+                        .get()
+                        .getMetadata()
+                        .getLabels())
+                .containsEntry("pool", "numa");
+    }
+
+    /**
+     * What podnuma relies on: the API server keeps pod-level resources (a disabled feature gate would drop
+     * the field silently), the scheduler honours a node selector, and sidecars (restartable init
+     * containers) report running with their own container IDs.
+     */
+    @Test
+    void podLevelResourcesAndSidecarsSurviveTheRoundTrip(ControlPlane plane) {
+        plane.ensureNode("kwok-numa-0", Map.of("pool", "numa"), Map.of("cpu", "96", "memory", "384Gi", "pods", "110"));
+        KubernetesClient client = plane.client();
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withName("pod-level-it")
+                .withNamespace(NAMESPACE)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeSelector(Map.of("pool", "numa"))
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("4"))
+                .addToRequests("memory", new Quantity("2Gi"))
+                .addToLimits("cpu", new Quantity("4"))
+                .addToLimits("memory", new Quantity("2Gi"))
+                .endResources()
+                .addNewInitContainer()
+                .withName("proxy")
+                .withImage("registry.k8s.io/pause:3.10")
+                .withRestartPolicy("Always")
+                .endInitContainer()
+                .addNewContainer()
+                .withName("engine")
+                .withImage("registry.k8s.io/pause:3.10")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("2"))
+                .addToLimits("cpu", new Quantity("2"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build();
+        client.resource(pod).create();
+
+        await().atMost(TIMEOUT)
+                .until(() -> "Running"
+                        .equals(client.pods()
+                                .inNamespace(NAMESPACE)
+                                .withName("pod-level-it")
+                                .get()
+                                .getStatus()
+                                .getPhase()));
+        Pod running =
+                client.pods().inNamespace(NAMESPACE).withName("pod-level-it").get();
+        assertThat(running.getSpec().getNodeName()).isEqualTo("kwok-numa-0");
+        assertThat(running.getSpec().getResources().getLimits())
+                .containsEntry("cpu", new Quantity("4"))
+                .containsEntry("memory", new Quantity("2Gi"));
+        assertThat(running.getStatus().getQosClass()).isEqualTo("Guaranteed");
+        assertThat(running.getStatus().getInitContainerStatuses())
+                .singleElement()
+                .satisfies(sidecar -> {
+                    assertThat(sidecar.getState().getRunning()).isNotNull();
+                    assertThat(sidecar.getContainerID())
+                            .isEqualTo(expectedContainerId(running.getMetadata().getUid(), "proxy"));
+                });
+        assertThat(running.getStatus().getContainerStatuses())
+                .singleElement()
+                .satisfies(engine -> assertThat(engine.getContainerID())
+                        .isEqualTo(expectedContainerId(running.getMetadata().getUid(), "engine")));
     }
 
     private static List<Pod> runningPods(KubernetesClient client, Map<String, String> labels) {
