@@ -152,6 +152,11 @@ class CrdValidationIT {
                         + " 0-1,32-33; ascending, without overlap). Mutually exclusive with reservedCpuCount;")
                 .contains("(e.g. 10s, 1m30s; between 1s and 1h). Defaults to 10s.");
 
+        CommandResult kind = succeeded(cp.kubectl("explain", "numaresourcepolicy"));
+        assertThat(folded(kind.stdout()))
+                .contains("KEP-5526 pod-level resource managers")
+                .contains("spec <Object> The resource managers' settings for the selected nodes.");
+
         CommandResult alignBySocket = succeeded(cp.kubectl("explain", "nrp.spec.cpuManager.options.alignBySocket"));
         assertThat(folded(alignBySocket.stdout()))
                 .contains("FIELD: alignBySocket <boolean>")

@@ -1,6 +1,7 @@
 package io.podnuma.crds.v1alpha1;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -10,6 +11,7 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.podnuma.crds.schema.JsonMergePatch;
 
 /**
  * One node's NUMA topology and pinning state, named after the node and owned by its Node object. Cluster-scoped; each
@@ -52,7 +54,14 @@ import io.fabric8.kubernetes.model.annotation.Version;
         name = "Age",
         jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)
+@SchemaCustomizer(value = JsonMergePatch.class, input = NumaNodeState.SCHEMA_DOCS)
 public class NumaNodeState extends CustomResource<NumaNodeStateSpec, NumaNodeStateStatus> {
+
+    // Descriptions kubectl explain shows for the kind, spec and status (the inherited fields carry no annotation).
+    static final String SCHEMA_DOCS =
+            "{\"description\":\"One node's NUMA topology and pinning state, reported by the podnuma node agent on that node. Named after the node and owned by its Node object. Cluster-scoped.\","
+                    + "\"properties\":{\"spec\":{\"description\":\"Which node this object describes.\"},"
+                    + "\"status\":{\"description\":\"The discovered machine, the policy in force, the shared pool and every pinned pod. Written by the node's agent only.\"}}}";
 
     public NumaNodeState() {}
 

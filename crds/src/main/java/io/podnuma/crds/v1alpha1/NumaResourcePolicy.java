@@ -1,6 +1,7 @@
 package io.podnuma.crds.v1alpha1;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -10,6 +11,7 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.podnuma.crds.schema.JsonMergePatch;
 
 /**
  * How the nodes a selector picks pin CPUs and memory to NUMA nodes. Cluster-scoped; written by users, status by the
@@ -55,10 +57,17 @@ import io.fabric8.kubernetes.model.annotation.Version;
         name = "Age",
         jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)
+@SchemaCustomizer(value = JsonMergePatch.class, input = NumaResourcePolicy.SCHEMA_DOCS)
 public class NumaResourcePolicy extends CustomResource<NumaResourcePolicySpec, NumaResourcePolicyStatus> {
 
     public static final String GROUP = "podnuma.io";
     public static final String VERSION = "v1alpha1";
+
+    // Descriptions kubectl explain shows for the kind, spec and status (the inherited fields carry no annotation).
+    static final String SCHEMA_DOCS =
+            "{\"description\":\"How the nodes a selector picks pin CPUs and memory to NUMA nodes (Kubernetes v1.37 resource-manager semantics, including KEP-5526 pod-level resource managers), applied by the podnuma node agent instead of the kubelet. Cluster-scoped.\","
+                    + "\"properties\":{\"spec\":{\"description\":\"The resource managers' settings for the selected nodes. Unset fields take the kubelet's defaults.\"},"
+                    + "\"status\":{\"description\":\"What the operator observed: rollout counters, totals and conditions. Written by the operator only.\"}}}";
 
     public NumaResourcePolicy() {}
 

@@ -2,9 +2,11 @@ package io.podnuma.crds.v1alpha1.nodestate;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.podnuma.crds.schema.JsonMergePatch;
 import io.podnuma.crds.v1alpha1.Formats;
 import io.podnuma.crds.v1alpha1.ImmutableCopies;
 import java.util.List;
@@ -12,6 +14,9 @@ import java.util.Map;
 
 /** The CPUs and memory one container is pinned to. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@SchemaCustomizer(
+        value = JsonMergePatch.class,
+        input = "{\"properties\":{\"numaNodes\":{\"x-kubernetes-list-type\":\"set\"}}}")
 public record ContainerAllocation(
         @JsonPropertyDescription("Container name (init, sidecar or app container).") @Required
         String name,

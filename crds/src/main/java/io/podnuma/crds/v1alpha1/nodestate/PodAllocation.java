@@ -17,7 +17,8 @@ import java.util.Map;
 @SchemaCustomizer(
         value = JsonMergePatch.class,
         input = "{\"properties\":{\"containers\":{\"x-kubernetes-list-type\":\"map\","
-                + "\"x-kubernetes-list-map-keys\":[\"name\"]}}}")
+                + "\"x-kubernetes-list-map-keys\":[\"name\"]},"
+                + "\"numaNodes\":{\"x-kubernetes-list-type\":\"set\"}}}")
 public record PodAllocation(
         @JsonPropertyDescription("Pod namespace.") @Required String namespace,
         @JsonPropertyDescription("Pod name.") @Required String name,
