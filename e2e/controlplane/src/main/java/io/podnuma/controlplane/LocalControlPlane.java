@@ -72,14 +72,21 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
     public static LocalControlPlane start(Path binDir, Path baseDir) {
         Path workDir =
                 baseDir.resolve("controlplane-work-" + ProcessHandle.current().pid());
-        LocalControlPlane plane = new LocalControlPlane(binDir, workDir, baseDir.resolve("controlplane-logs"));
-        Runtime.getRuntime().addShutdownHook(plane.shutdownHook);
-        try {
-            plane.startCore();
-            return plane;
-        } catch (RuntimeException | Error e) {
-            plane.close();
-            throw e;
+        for (int attempt = 1; ; attempt++) {
+            LocalControlPlane plane = new LocalControlPlane(binDir, workDir, baseDir.resolve("controlplane-logs"));
+            Runtime.getRuntime().addShutdownHook(plane.shutdownHook);
+            try {
+                plane.startCore();
+                return plane;
+            } catch (RuntimeException | Error e) {
+                plane.close();
+                // A probed free port can be taken by another process before the server binds it.
+                if (attempt < START_ATTEMPTS && String.valueOf(e.getMessage()).contains("address already in use")) {
+                    System.err.println("[controlplane] a port was taken meanwhile; starting again on new ports");
+                    continue;
+                }
+                throw e;
+            }
         }
     }
 
