@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -68,6 +69,13 @@ class CrdValidationIT {
         assertThat(spec.at("/admission").isTextual()).isTrue();
         assertThat(spec.at("/priority").isInt()).isTrue();
         assertThat(spec.at("/exportNodeResourceTopology").isBoolean()).isTrue();
+
+        // The typed read the operator does sees the server's defaults; the records fill the same ones offline.
+        NumaResourcePolicy stored =
+                cp.client().resources(NumaResourcePolicy.class).withName(name).get();
+        NumaResourcePolicy offline =
+                GeneratedCrds.SERIALIZATION.unmarshal(TestFiles.read(example), NumaResourcePolicy.class);
+        assertThat(stored.getSpec()).isEqualTo(offline.getSpec());
     }
 
     @Test

@@ -66,7 +66,7 @@ class NumaNodeStateIT {
     }
 
     @Test
-    void anAllocationPerPodUidAndAContainerPerName(ControlPlane cp) {
+    void allocationsMergeByPodUid(ControlPlane cp) {
         NumaNodeState state = NumaNodeStateSerializationTest.workedExample();
         publish(cp, state);
 

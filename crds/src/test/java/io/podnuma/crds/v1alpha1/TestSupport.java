@@ -31,12 +31,4 @@ final class TestSupport {
             throw new UncheckedIOException("cannot read " + file + " (run the build to generate it)", e);
         }
     }
-
-    static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
-    }
 }
