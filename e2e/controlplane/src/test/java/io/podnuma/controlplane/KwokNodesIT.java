@@ -58,6 +58,25 @@ class KwokNodesIT {
                 .build();
     }
 
+    /** Other tests here add nodes; pin the DaemonSet to the two it is about. */
+    private static PodSpec onNodes(PodSpec spec, String... nodes) {
+        return new PodSpecBuilder(spec)
+                .withNewAffinity()
+                .withNewNodeAffinity()
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewNodeSelectorTerm()
+                .addNewMatchExpression()
+                .withKey("kubernetes.io/hostname")
+                .withOperator("In")
+                .withValues(nodes)
+                .endMatchExpression()
+                .endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity()
+                .endAffinity()
+                .build();
+    }
+
     @Test
     void ensureNodesCreatesReadyUntaintedNodesWithAllocatableResources(ControlPlane plane) {
         List<String> names = plane.ensureNodes(2);
@@ -98,7 +117,7 @@ class KwokNodesIT {
                         .withNewMetadata()
                         .withLabels(labels)
                         .endMetadata()
-                        .withSpec(twoContainers("Always"))
+                        .withSpec(onNodes(twoContainers("Always"), "kwok-node-0", "kwok-node-1"))
                         .endTemplate()
                         .endSpec()
                         .build())
