@@ -85,80 +85,89 @@ final class CpuAccumulator {
         return idArray;
     }
 
-    private static int[] concat(int[] a, int[] b) {
-        if (a.length == 0) {
-            return b;
+    /** A growable int list, so that orderings are built without copying per element. */
+    private static final class Ints {
+        private int[] a = new int[16];
+        private int n;
+
+        void addAll(int[] xs) {
+            if (n + xs.length > a.length) {
+                a = Arrays.copyOf(a, Math.max(a.length * 2, n + xs.length));
+            }
+            System.arraycopy(xs, 0, a, n, xs.length);
+            n += xs.length;
         }
-        int[] r = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, r, a.length, b.length);
-        return r;
+
+        int[] toArray() {
+            return Arrays.copyOf(a, n);
+        }
     }
 
     int[] sortAvailableNumaNodes() {
         if (numaFirst) {
             return sortByFree(topo.numaNodesOf(free), topo::cpusInNumaNode);
         }
-        int[] out = new int[0];
+        Ints out = new Ints();
         for (int socket : sortAvailableSockets()) {
             CpuSet nodes = topo.numaNodesOf(free.intersection(topo.cpusInSocket(socket)));
-            out = concat(out, sortByFree(nodes, topo::cpusInNumaNode));
+            out.addAll(sortByFree(nodes, topo::cpusInNumaNode));
         }
-        return out;
+        return out.toArray();
     }
 
     int[] sortAvailableSockets() {
         if (!numaFirst) {
             return sortByFree(topo.socketsOf(free), topo::cpusInSocket);
         }
-        int[] out = new int[0];
+        Ints out = new Ints();
         for (int node : sortAvailableNumaNodes()) {
             CpuSet sockets = topo.socketsOf(free.intersection(topo.cpusInNumaNode(node)));
-            out = concat(out, sortByFree(sockets, topo::cpusInSocket));
+            out.addAll(sortByFree(sockets, topo::cpusInSocket));
         }
-        return out;
+        return out.toArray();
     }
 
     int[] sortAvailableCores() {
-        int[] out = new int[0];
+        Ints out = new Ints();
         if (numaFirst) {
             for (int socket : sortAvailableSockets()) {
                 CpuSet cores = topo.coresOf(free.intersection(topo.cpusInSocket(socket)));
-                out = concat(out, sortByFree(cores, topo::cpusInCore));
+                out.addAll(sortByFree(cores, topo::cpusInCore));
             }
         } else {
             for (int node : sortAvailableNumaNodes()) {
                 CpuSet cores = topo.coresOf(free.intersection(topo.cpusInNumaNode(node)));
-                out = concat(out, sortByFree(cores, topo::cpusInCore));
+                out.addAll(sortByFree(cores, topo::cpusInCore));
             }
         }
-        return out;
+        return out.toArray();
     }
 
     int[] sortAvailableUncoreCaches() {
-        int[] out = new int[0];
+        Ints out = new Ints();
         for (int node : sortAvailableNumaNodes()) {
             CpuSet caches = topo.uncoreCachesOf(free.intersection(topo.cpusInNumaNode(node)));
-            out = concat(out, sortByFree(caches, topo::cpusInUncoreCache));
+            out.addAll(sortByFree(caches, topo::cpusInUncoreCache));
         }
-        return out;
+        return out.toArray();
     }
 
     /** Free CPUs core by core in core order, ascending ids within a core. */
     int[] sortAvailableCpusPacked() {
-        int[] out = new int[0];
+        Ints out = new Ints();
         for (int core : sortAvailableCores()) {
-            out = concat(out, free.intersection(topo.cpusInCore(core)).toArray());
+            out.addAll(free.intersection(topo.cpusInCore(core)).toArray());
         }
-        return out;
+        return out.toArray();
     }
 
     /** Free CPUs socket by socket in socket order, ascending ids within a socket. */
     int[] sortAvailableCpusSpread() {
-        int[] out = new int[0];
+        Ints out = new Ints();
         for (int socket : sortAvailableSockets()) {
-            out = concat(out, free.intersection(topo.cpusInSocket(socket)).toArray());
+            out.addAll(free.intersection(topo.cpusInSocket(socket)).toArray());
         }
-        return out;
+        return out.toArray();
     }
 
     int[] sortAvailableCpus() {
@@ -168,7 +177,14 @@ final class CpuAccumulator {
     // ---- whole-element takes: the list of free elements is fixed before taking, as upstream does
 
     private static int[] filter(int[] ids, IntPredicate keep) {
-        return Arrays.stream(ids).filter(keep).toArray();
+        int[] out = new int[ids.length];
+        int n = 0;
+        for (int id : ids) {
+            if (keep.test(id)) {
+                out[n++] = id;
+            }
+        }
+        return Arrays.copyOf(out, n);
     }
 
     private boolean isNumaNodeFree(int node) {

@@ -62,6 +62,17 @@ public final class CpuSet implements Comparable<CpuSet> {
         return ofTrimmed(w);
     }
 
+    /**
+     * A set from a bitmap: bit {@code i} of {@code words[i / 64]} stands for id {@code i}. The array
+     * is copied.
+     */
+    public static CpuSet fromWords(long[] words) {
+        if (words.length > (MAX_ID >>> 6) + 1) {
+            throw new IllegalArgumentException("bitmap of " + words.length + " words exceeds the maximum id " + MAX_ID);
+        }
+        return ofTrimmed(words.clone());
+    }
+
     public static CpuSet of(Iterable<Integer> ids) {
         Builder b = builder();
         for (int id : ids) {

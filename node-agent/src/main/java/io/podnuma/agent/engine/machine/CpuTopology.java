@@ -29,6 +29,9 @@ public final class CpuTopology {
     private final CpuSet cpuNumaIds;
     private final CpuSet coreIds;
     private final CpuSet uncoreIds;
+    // Core id by CPU id (-1 where no online CPU): the allocator asks "which cores do these CPUs
+    // touch" many times per call, so it must not go through objects.
+    private final int[] coreOfCpu;
 
     /**
      * @param cpus the online CPUs, any order
@@ -71,6 +74,7 @@ public final class CpuTopology {
         this.cpuNumaIds = idsOf(cpusByNuma);
         this.coreIds = idsOf(cpusByCore);
         this.uncoreIds = idsOf(cpusByUncore);
+        this.coreOfCpu = idArray(maxCpu, CpuInfo::core);
         List<NumaNode> nodes = new ArrayList<>(numaNodes);
         nodes.sort(Comparator.comparingInt(NumaNode::id));
         this.numaNodes = List.copyOf(nodes);
@@ -93,6 +97,15 @@ public final class CpuTopology {
         CpuSet[] out = new CpuSet[maxId + 1];
         for (int i = 0; i <= maxId; i++) {
             out[i] = builders[i] == null ? CpuSet.empty() : builders[i].build();
+        }
+        return out;
+    }
+
+    private int[] idArray(int maxCpu, IdOf idOf) {
+        int[] out = new int[maxCpu + 1];
+        java.util.Arrays.fill(out, -1);
+        for (CpuInfo c : cpus) {
+            out[c.cpu()] = idOf.id(c);
         }
         return out;
     }
@@ -300,29 +313,41 @@ public final class CpuTopology {
     // ---- elements touched by a set of CPUs
 
     public CpuSet socketsOf(CpuSet cpus) {
-        return idsTouched(cpus, CpuInfo::socket);
+        return groupsTouched(cpus, socketIds, cpusBySocket);
     }
 
     public CpuSet numaNodesOf(CpuSet cpus) {
-        return idsTouched(cpus, CpuInfo::numaNode);
+        return groupsTouched(cpus, cpuNumaIds, cpusByNuma);
     }
 
     public CpuSet coresOf(CpuSet cpus) {
-        return idsTouched(cpus, CpuInfo::core);
+        return idsTouched(cpus, coreOfCpu, cpusByCore.length);
     }
 
     public CpuSet uncoreCachesOf(CpuSet cpus) {
-        return idsTouched(cpus, CpuInfo::uncoreCache);
+        return groupsTouched(cpus, uncoreIds, cpusByUncore);
     }
 
-    private CpuSet idsTouched(CpuSet cpus, IdOf idOf) {
-        CpuSet.Builder b = CpuSet.builder();
-        cpus.forEach(c -> {
-            if (c < byCpu.length && byCpu[c] != null) {
-                b.add(idOf.id(byCpu[c]));
+    /** For levels with few elements: one word-parallel intersection test per element. */
+    private static CpuSet groupsTouched(CpuSet cpus, CpuSet ids, CpuSet[] groups) {
+        long[] bits = new long[(groups.length >>> 6) + 1];
+        for (int id = ids.nextId(0); id >= 0; id = ids.nextId(id + 1)) {
+            if (groups[id].intersects(cpus)) {
+                bits[id >>> 6] |= 1L << id;
             }
-        });
-        return b.build();
+        }
+        return CpuSet.fromWords(bits);
+    }
+
+    private static CpuSet idsTouched(CpuSet cpus, int[] idOfCpu, int idBound) {
+        long[] bits = new long[(idBound >>> 6) + 1];
+        for (int c = cpus.nextId(0); c >= 0 && c < idOfCpu.length; c = cpus.nextId(c + 1)) {
+            int id = idOfCpu[c];
+            if (id >= 0) {
+                bits[id >>> 6] |= 1L << id;
+            }
+        }
+        return CpuSet.fromWords(bits);
     }
 
     /** Sockets holding CPUs of the given NUMA nodes. */
