@@ -70,8 +70,12 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
 
     /** Starts etcd and kube-apiserver from {@code binDir}; logs go to {@code baseDir/controlplane-logs}. */
     public static LocalControlPlane start(Path binDir, Path baseDir) {
-        Path workDir =
-                baseDir.resolve("controlplane-work-" + ProcessHandle.current().pid());
+        int reaped = StaleRuns.reap(baseDir);
+        if (reaped > 0) {
+            System.err.println("[controlplane] stopped " + reaped + " processes left by a test JVM that was killed");
+        }
+        Path workDir = baseDir.resolve(
+                StaleRuns.WORK_DIR_PREFIX + ProcessHandle.current().pid());
         for (int attempt = 1; ; attempt++) {
             LocalControlPlane plane = new LocalControlPlane(binDir, workDir, baseDir.resolve("controlplane-logs"));
             Runtime.getRuntime().addShutdownHook(plane.shutdownHook);
@@ -317,6 +321,7 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         command.addAll(List.of(args));
         ManagedProcess process = ManagedProcess.start(tool, command, logDir);
         processes.add(process);
+        StaleRuns.record(workDir, process.handle());
         return process;
     }
 
@@ -371,7 +376,7 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         return Optional.empty();
     }
 
-    private static void deleteRecursively(Path dir) {
+    static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

@@ -49,6 +49,10 @@ final class ManagedProcess implements AutoCloseable {
         return log;
     }
 
+    ProcessHandle handle() {
+        return process.toHandle();
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }
