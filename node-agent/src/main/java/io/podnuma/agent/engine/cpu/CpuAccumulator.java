@@ -61,6 +61,17 @@ final class CpuAccumulator {
         return needed >= n;
     }
 
+    /**
+     * Claims a whole element. Upstream claims every CPU of the element as the machine has it; on an
+     * asymmetric machine (offline threads or cores) its "is the element free" tests compare against
+     * machine-wide averages and can pass for an element with busy CPUs, which would hand a CPU to two
+     * containers. Only the element's free CPUs are claimed here: identical on symmetric machines, and
+     * never a double allocation elsewhere.
+     */
+    void takeWhole(CpuSet elementCpus) {
+        take(elementCpus.intersection(free));
+    }
+
     /** Claims CPUs; the count drops by the size of {@code cpus} as given, as upstream does. */
     void take(CpuSet cpus) {
         result = result.union(cpus);
@@ -209,7 +220,7 @@ final class CpuAccumulator {
         for (int node : filter(sortAvailableNumaNodes(), this::isNumaNodeFree)) {
             CpuSet cpus = topo.cpusInNumaNode(node);
             if (needsAtLeast(cpus.size())) {
-                take(cpus);
+                takeWhole(cpus);
             }
         }
     }
@@ -218,7 +229,7 @@ final class CpuAccumulator {
         for (int socket : filter(sortAvailableSockets(), this::isSocketFree)) {
             CpuSet cpus = topo.cpusInSocket(socket);
             if (needsAtLeast(cpus.size())) {
-                take(cpus);
+                takeWhole(cpus);
             }
         }
     }
@@ -243,7 +254,7 @@ final class CpuAccumulator {
         for (int uncore : filter(sortAvailableUncoreCaches(), this::isUncoreCacheFree)) {
             CpuSet cpus = topo.cpusInUncoreCache(uncore);
             if (needsAtLeast(cpus.size())) {
-                take(cpus);
+                takeWhole(cpus);
             }
         }
     }
@@ -286,7 +297,7 @@ final class CpuAccumulator {
         for (int core : filter(sortAvailableCores(), this::isCoreFree)) {
             CpuSet cpus = topo.cpusInCore(core);
             if (needsAtLeast(cpus.size())) {
-                take(cpus);
+                takeWhole(cpus);
             }
         }
     }

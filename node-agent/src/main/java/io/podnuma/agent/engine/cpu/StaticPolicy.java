@@ -143,6 +143,13 @@ public final class StaticPolicy {
             result = takeByTopology(aligned, Math.min(numCpus, aligned.size()));
         }
         result = result.union(takeByTopology(allocatable.difference(result), numCpus - result.size()));
+        if (result.size() != numCpus || !result.isSubsetOf(allocatable)) {
+            // Never hand out a CPU twice or the wrong count, whatever the algorithm did.
+            throw new CpuAllocationException(
+                    CpuAllocationException.UNEXPECTED_ADMISSION_ERROR,
+                    "internal allocation error: picked " + result + " (" + result.size() + " CPUs) for a request of "
+                            + numCpus + " from allocatable " + allocatable);
+        }
         CpuState next = s.withAssignment(owner, result, s.defaultSet().difference(result));
         return new Allocation(next, result, topo.alignedToOneUncoreCache(result));
     }

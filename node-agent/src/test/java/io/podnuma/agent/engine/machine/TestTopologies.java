@@ -23,15 +23,33 @@ public final class TestTopologies {
             IntUnaryOperator socket,
             IntUnaryOperator numa,
             IntUnaryOperator uncore) {
+        return build(numCpus, core, socket, numa, uncore, CpuSet.empty());
+    }
+
+    /** As {@link #build(int, IntUnaryOperator, IntUnaryOperator, IntUnaryOperator, IntUnaryOperator)}, with offline CPUs. */
+    public static CpuTopology build(
+            int numCpus,
+            IntUnaryOperator core,
+            IntUnaryOperator socket,
+            IntUnaryOperator numa,
+            IntUnaryOperator uncore,
+            CpuSet offline) {
         Map<Integer, CpuSet.Builder> byCore = new TreeMap<>();
+        Map<Integer, CpuSet.Builder> allNodes = new TreeMap<>();
         for (int cpu = 0; cpu < numCpus; cpu++) {
+            allNodes.computeIfAbsent(numa.applyAsInt(cpu), k -> CpuSet.builder());
+            if (offline.contains(cpu)) {
+                continue;
+            }
             byCore.computeIfAbsent(core.applyAsInt(cpu), k -> CpuSet.builder()).add(cpu);
         }
         Map<Integer, CpuSet> siblings = new HashMap<>();
         byCore.forEach((k, b) -> siblings.put(k, b.build()));
         List<CpuInfo> cpus = new ArrayList<>();
-        Map<Integer, CpuSet.Builder> byNuma = new TreeMap<>();
         for (int cpu = 0; cpu < numCpus; cpu++) {
+            if (offline.contains(cpu)) {
+                continue;
+            }
             CpuSet sib = siblings.get(core.applyAsInt(cpu));
             int node = numa.applyAsInt(cpu);
             cpus.add(new CpuInfo(
@@ -43,11 +61,11 @@ public final class TestTopologies {
                     core.applyAsInt(cpu),
                     uncore.applyAsInt(cpu),
                     sib));
-            byNuma.computeIfAbsent(node, k -> CpuSet.builder()).add(cpu);
+            allNodes.get(node).add(cpu);
         }
         List<NumaNode> nodes = new ArrayList<>();
-        byNuma.forEach((id, b) -> nodes.add(new NumaNode(id, b.build(), 1L << 34, Map.of(), List.of())));
-        return new CpuTopology(cpus, CpuSet.empty(), nodes);
+        allNodes.forEach((id, b) -> nodes.add(new NumaNode(id, b.build(), 1L << 34, Map.of(), List.of())));
+        return new CpuTopology(cpus, offline, nodes);
     }
 
     /** 1 socket, 4 cores, 8 CPUs; siblings N and N+4. */
@@ -77,6 +95,14 @@ public final class TestTopologies {
      * L3, 1-2 threads, siblings numbered either adjacent (N, N+1) or offset (N, N+cores).
      */
     public static CpuTopology random(java.util.Random rnd) {
+        return random(rnd, false);
+    }
+
+    /**
+     * A random machine; with {@code withOffline}, up to a quarter of its CPUs (never CPU 0) are
+     * offline, which makes it asymmetric (cores with fewer threads, sockets with fewer CPUs).
+     */
+    public static CpuTopology random(java.util.Random rnd, boolean withOffline) {
         int sockets = 1 + rnd.nextInt(2);
         int numaPerSocket = 1 + rnd.nextInt(sockets == 1 ? 4 : 4);
         int l3PerNuma = 1 + rnd.nextInt(3);
@@ -92,11 +118,19 @@ public final class TestTopologies {
             int k = coreIndex.applyAsInt(c);
             return adjacent ? k * threads : k;
         };
+        CpuSet.Builder offline = CpuSet.builder();
+        if (withOffline && numCpus > 1) {
+            int count = rnd.nextInt(Math.max(1, numCpus / 4) + 1);
+            for (int i = 0; i < count; i++) {
+                offline.add(1 + rnd.nextInt(numCpus - 1));
+            }
+        }
         return build(
                 numCpus,
                 coreId,
                 c -> coreIndex.applyAsInt(c) / coresPerSocket,
                 c -> coreIndex.applyAsInt(c) / coresPerNuma,
-                c -> coreIndex.applyAsInt(c) / coresPerL3);
+                c -> coreIndex.applyAsInt(c) / coresPerL3,
+                offline.build());
     }
 }

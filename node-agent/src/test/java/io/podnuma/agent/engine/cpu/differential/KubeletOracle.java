@@ -1,0 +1,180 @@
+package io.podnuma.agent.engine.cpu.differential;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The kubelet's static policy as a process: builds {@code src/test/go/kubeletoracle} with
+ * {@code go build} into the target directory and runs a whole batch of cases through one process
+ * (restarting after a case on which the kubelet's code hangs, see the program's doc).
+ */
+final class KubeletOracle {
+
+    /** Exit status of the oracle after a case that did not finish. */
+    private static final int EXIT_HANG = 3;
+
+    private final Path binary;
+    private final Path workDir;
+    private final Duration caseTimeout;
+
+    private KubeletOracle(Path binary, Path workDir, Duration caseTimeout) {
+        this.binary = binary;
+        this.workDir = workDir;
+        this.caseTimeout = caseTimeout;
+    }
+
+    /**
+     * The Go command: {@code -Dpodnuma.diff.go}, else {@code go} on the PATH, else the usual install
+     * location; empty when none runs.
+     */
+    static Optional<Path> findGo() {
+        List<Path> candidates = new ArrayList<>();
+        String configured = System.getProperty("podnuma.diff.go");
+        if (configured != null && !configured.isBlank()) {
+            candidates.add(Path.of(configured));
+        } else {
+            String path = System.getenv().getOrDefault("PATH", "");
+            for (String dir : path.split(java.io.File.pathSeparator)) {
+                if (!dir.isEmpty()) {
+                    candidates.add(Path.of(dir, "go"));
+                }
+            }
+            candidates.add(Path.of("/usr/local/go/bin/go"));
+        }
+        return candidates.stream().filter(Files::isExecutable).findFirst();
+    }
+
+    /**
+     * Builds the oracle (an up-to-date binary is reused).
+     *
+     * @param source the Go module directory
+     * @param workDir where the binary, inputs and logs go (under {@code target/})
+     * @throws IllegalStateException with the compiler output when the build fails
+     */
+    static KubeletOracle build(Path go, Path source, Path workDir, Duration caseTimeout)
+            throws IOException, InterruptedException {
+        Files.createDirectories(workDir);
+        Path binary = workDir.resolve("kubeletoracle");
+        if (!upToDate(binary, source)) {
+            Path log = workDir.resolve("go-build.log");
+            ProcessBuilder pb = new ProcessBuilder(
+                            go.toString(), "build", "-o", binary.toAbsolutePath().toString(), ".")
+                    .directory(source.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            pb.environment().put("CGO_ENABLED", "0");
+            Process p = pb.start();
+            if (!p.waitFor(15, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("go build of " + source + " took more than 15 minutes; see " + log);
+            }
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException("go build of " + source + " failed with status " + p.exitValue()
+                        + ":\n" + Files.readString(log));
+            }
+        }
+        return new KubeletOracle(binary, workDir, caseTimeout);
+    }
+
+    private static boolean upToDate(Path binary, Path source) throws IOException {
+        if (!Files.isExecutable(binary)) {
+            return false;
+        }
+        long built = Files.getLastModifiedTime(binary).toMillis();
+        try (var files = Files.list(source)) {
+            return files.allMatch(f -> {
+                try {
+                    return Files.getLastModifiedTime(f).toMillis() < built;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+        }
+    }
+
+    /** Runs every case; the answers by case id, in input order. */
+    Map<String, Outcome> run(List<DiffCase> cases, ObjectMapper json) throws IOException, InterruptedException {
+        Map<String, Outcome> out = new LinkedHashMap<>();
+        Path stderr = workDir.resolve("kubeletoracle.stderr");
+        Files.deleteIfExists(stderr);
+        List<DiffCase> remaining = cases;
+        int round = 0;
+        while (!remaining.isEmpty()) {
+            Path input = workDir.resolve("kubeletoracle-input-" + round++ + ".jsonl");
+            try (BufferedWriter w = Files.newBufferedWriter(input, StandardCharsets.UTF_8)) {
+                for (DiffCase c : remaining) {
+                    w.write(json.writeValueAsString(c));
+                    w.newLine();
+                }
+            }
+            Process p = new ProcessBuilder(
+                            binary.toAbsolutePath().toString(),
+                            "-timeout",
+                            caseTimeout.toMillis() + "ms",
+                            input.toAbsolutePath().toString())
+                    .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()))
+                    .start();
+            p.getOutputStream().close();
+            Outcome last = null;
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    last = json.readValue(line, Outcome.class);
+                    out.put(last.id(), last);
+                }
+            }
+            if (!p.waitFor(1, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("the kubelet oracle did not exit after its output ended");
+            }
+            int status = p.exitValue();
+            if (status == 0) {
+                Files.delete(input);
+                break;
+            }
+            if (status != EXIT_HANG || last == null || !last.hang()) {
+                throw new IllegalStateException("the kubelet oracle failed with status " + status + "; stderr:\n"
+                        + tail(stderr));
+            }
+            Files.delete(input);
+            int done = 0;
+            while (!remaining.get(done).id().equals(last.id())) {
+                done++;
+            }
+            remaining = remaining.subList(done + 1, remaining.size());
+        }
+        for (DiffCase c : cases) {
+            if (!out.containsKey(c.id())) {
+                throw new IllegalStateException("the kubelet oracle gave no answer for case " + c.id());
+            }
+        }
+        return out;
+    }
+
+    private static String tail(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return "(none)";
+        }
+        List<String> lines = Files.readAllLines(file);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    }
+
+    /** Appends a line to a file in the work directory (reports). */
+    static void append(Path file, String text) throws IOException {
+        Files.writeString(file, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+}
