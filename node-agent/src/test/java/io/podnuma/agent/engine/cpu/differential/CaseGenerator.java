@@ -69,15 +69,7 @@ final class CaseGenerator {
         }
         List<DiffCase.Op> ops = ops(rnd, topo);
         return new DiffCase(
-                "s" + seed,
-                machine,
-                DiffCase.rows(topo),
-                reservedCount,
-                reservedList,
-                options,
-                tmPolicy,
-                ops,
-                topo);
+                "s" + seed, machine, DiffCase.rows(topo), reservedCount, reservedList, options, tmPolicy, ops, topo);
     }
 
     // ---- options
@@ -171,9 +163,10 @@ final class CaseGenerator {
             case 0 -> 1 + rnd.nextInt(n); // anything up to the whole machine: failures too
             case 1, 2 -> 1 + rnd.nextInt(Math.max(1, n / 2));
             case 3 -> topo.cpusPerCore() * (1 + rnd.nextInt(Math.max(1, topo.numCores() / 3)));
-            case 4 -> Math.max(1, topo.cpusInNumaNode(topo.numaNodeIds().first()).size()
-                    * (1 + rnd.nextInt(2))
-                    - rnd.nextInt(3));
+            case 4 ->
+                Math.max(
+                        1,
+                        topo.cpusInNumaNode(topo.numaNodeIds().first()).size() * (1 + rnd.nextInt(2)) - rnd.nextInt(3));
             default -> 1 + rnd.nextInt(Math.max(1, Math.min(n / 4, 16)));
         };
     }

@@ -47,7 +47,8 @@ record DiffCase(
             @JsonInclude(JsonInclude.Include.NON_NULL) String hint,
             boolean hints) {
 
-        static Op add(String pod, String container, int cpus, boolean init, boolean sidecar, String hint, boolean hints) {
+        static Op add(
+                String pod, String container, int cpus, boolean init, boolean sidecar, String hint, boolean hints) {
             return new Op("add", pod, container, cpus, init, sidecar, hint, hints);
         }
 
@@ -55,10 +56,12 @@ record DiffCase(
             return new Op("remove", pod, container, 0, false, false, null, false);
         }
 
+        @JsonIgnore
         boolean isAdd() {
             return "add".equals(op);
         }
 
+        @JsonIgnore
         String owner() {
             return pod + "/" + container;
         }

@@ -45,7 +45,8 @@ final class JavaEngineRunner {
         for (DiffCase.Op op : c.ops()) {
             if (!op.isAdd()) {
                 state = policy.release(state, op.owner());
-                outs.add(new Outcome.OpOutcome(List.of(), "", null, null, state.defaultSet().toString()));
+                outs.add(new Outcome.OpOutcome(
+                        List.of(), "", null, null, state.defaultSet().toString()));
                 continue;
             }
             CpuSet reusable = reuse.getOrDefault(op.pod(), CpuSet.empty());
@@ -72,7 +73,8 @@ final class JavaEngineRunner {
                 reason = "exception " + e.getClass().getSimpleName();
                 message = String.valueOf(e.getMessage());
             }
-            outs.add(new Outcome.OpOutcome(hints, cpus, reason, message, state.defaultSet().toString()));
+            outs.add(new Outcome.OpOutcome(
+                    hints, cpus, reason, message, state.defaultSet().toString()));
         }
         return new Outcome(c.id(), null, policy.reserved().toString(), initialDefault, outs, false);
     }

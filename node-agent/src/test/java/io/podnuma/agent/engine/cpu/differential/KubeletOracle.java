@@ -8,7 +8,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -72,7 +71,11 @@ final class KubeletOracle {
         if (!upToDate(binary, source)) {
             Path log = workDir.resolve("go-build.log");
             ProcessBuilder pb = new ProcessBuilder(
-                            go.toString(), "build", "-o", binary.toAbsolutePath().toString(), ".")
+                            go.toString(),
+                            "build",
+                            "-o",
+                            binary.toAbsolutePath().toString(),
+                            ".")
                     .directory(source.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile());
@@ -83,8 +86,8 @@ final class KubeletOracle {
                 throw new IllegalStateException("go build of " + source + " took more than 15 minutes; see " + log);
             }
             if (p.exitValue() != 0) {
-                throw new IllegalStateException("go build of " + source + " failed with status " + p.exitValue()
-                        + ":\n" + Files.readString(log));
+                throw new IllegalStateException("go build of " + source + " failed with status " + p.exitValue() + ":\n"
+                        + Files.readString(log));
             }
         }
         return new KubeletOracle(binary, workDir, caseTimeout);
@@ -147,8 +150,8 @@ final class KubeletOracle {
                 break;
             }
             if (status != EXIT_HANG || last == null || !last.hang()) {
-                throw new IllegalStateException("the kubelet oracle failed with status " + status + "; stderr:\n"
-                        + tail(stderr));
+                throw new IllegalStateException(
+                        "the kubelet oracle failed with status " + status + "; stderr:\n" + tail(stderr));
             }
             Files.delete(input);
             int done = 0;
@@ -171,10 +174,5 @@ final class KubeletOracle {
         }
         List<String> lines = Files.readAllLines(file);
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    }
-
-    /** Appends a line to a file in the work directory (reports). */
-    static void append(Path file, String text) throws IOException {
-        Files.writeString(file, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 }

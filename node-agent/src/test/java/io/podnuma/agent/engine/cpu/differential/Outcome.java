@@ -20,7 +20,10 @@ record Outcome(
         String id,
         String createError,
         String reserved,
-        @com.fasterxml.jackson.annotation.JsonProperty("default") String defaultSet,
+
+        @com.fasterxml.jackson.annotation.JsonProperty("default")
+        String defaultSet,
+
         List<OpOutcome> ops,
         boolean hang) {
 
@@ -48,7 +51,9 @@ record Outcome(
             String cpus,
             String errorReason,
             String errorMessage,
-            @com.fasterxml.jackson.annotation.JsonProperty("default") String defaultSet) {
+
+            @com.fasterxml.jackson.annotation.JsonProperty("default")
+            String defaultSet) {
 
         OpOutcome {
             hints = hints == null ? List.of() : List.copyOf(hints);
