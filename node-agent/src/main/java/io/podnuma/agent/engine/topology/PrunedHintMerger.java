@@ -3,9 +3,7 @@ package io.podnuma.agent.engine.topology;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The admission-path merge: the same answer as {@link ExhaustiveHintMerger} without visiting every
@@ -39,97 +37,112 @@ public final class PrunedHintMerger implements HintMerger {
                 return TopologyHint.notPreferred(defaultAffinity);
             }
         }
-        TopologyHint preferred = bestPreferred(all, hintLists, order);
-        if (preferred != null) {
-            return preferred;
+        // Reading long lists dominates: the preferred check reads each hint once, and only when no preferred
+        // result exists are the masks read again for the search.
+        ListSummary[] summaries = new ListSummary[hintLists.size()];
+        int target = 0;
+        for (int i = 0; i < summaries.length; i++) {
+            summaries[i] = ListSummary.of(hintLists.get(i));
+            if (summaries[i].minCount != Integer.MAX_VALUE) {
+                target = Math.max(target, summaries[i].minCount);
+            }
         }
-        long best = bestNotPreferred(all, hintLists, HintRanking.of(hintLists, order));
+        long preferred = bestPreferred(all, summaries, order);
+        if (preferred != 0L) {
+            return TopologyHint.preferred(NumaMask.ofBits(preferred));
+        }
+        long best = bestNotPreferred(all, hintLists, new HintRanking(target, order));
         return best == 0L
                 ? TopologyHint.notPreferred(defaultAffinity)
                 : TopologyHint.notPreferred(NumaMask.ofBits(best));
     }
 
-    private static TopologyHint bestPreferred(long all, List<List<TopologyHint>> hintLists, MaskOrder order) {
-        int lists = hintLists.size();
-        boolean[] preferredAny = new boolean[lists];
-        boolean everyListPreferredAny = true;
-        // mask bits -> number of lists that hold it as a preferred hint (counted once per list)
-        Map<Long, int[]> acceptedBy = new HashMap<>();
-        int listsWithoutAny = 0;
-        for (int i = 0; i < lists; i++) {
-            for (TopologyHint hint : hintLists.get(i)) {
-                if (!hint.preferred()) {
+    /** What the merge needs from one hint list. */
+    private static final class ListSummary {
+        boolean preferredAny;
+        long[] preferred;
+        int minCount = Integer.MAX_VALUE;
+
+        static ListSummary of(List<TopologyHint> hints) {
+            ListSummary summary = new ListSummary();
+            long[] preferred = new long[4];
+            int preferredCount = 0;
+            for (TopologyHint hint : hints) {
+                NumaMask mask = hint.numaMask();
+                if (mask == null) {
+                    summary.preferredAny |= hint.preferred();
                     continue;
                 }
-                if (hint.numaMask() == null) {
-                    preferredAny[i] = true;
-                    continue;
-                }
-                int[] seen = acceptedBy.computeIfAbsent(hint.numaMask().bits(), k -> new int[] {-1, 0});
-                if (seen[0] != i) {
-                    seen[0] = i;
-                    seen[1]++;
+                long raw = mask.bits();
+                summary.minCount = Math.min(summary.minCount, Long.bitCount(raw));
+                if (hint.preferred()) {
+                    if (preferredCount == preferred.length) {
+                        preferred = Arrays.copyOf(preferred, preferredCount * 2);
+                    }
+                    preferred[preferredCount++] = raw;
                 }
             }
-            if (!preferredAny[i]) {
-                everyListPreferredAny = false;
-                listsWithoutAny++;
+            preferred = Arrays.copyOf(preferred, preferredCount);
+            Arrays.sort(preferred);
+            summary.preferred = preferred;
+            return summary;
+        }
+
+        boolean accepts(long raw) {
+            return preferredAny || Arrays.binarySearch(preferred, raw) >= 0;
+        }
+    }
+
+    /**
+     * The best preferred merged mask, or 0. A combination is preferred only if all its hints are preferred
+     * and their masks are equal, so the candidates are the preferred masks every list accepts (as itself
+     * or through a preferred "any"), plus all nodes when every list has a preferred "any".
+     */
+    private static long bestPreferred(long all, ListSummary[] summaries, MaskOrder order) {
+        ListSummary smallest = summaries[0];
+        boolean everyListPreferredAny = true;
+        for (ListSummary summary : summaries) {
+            everyListPreferredAny &= summary.preferredAny;
+            if (!summary.preferredAny
+                    && (smallest.preferredAny || summary.preferred.length < smallest.preferred.length)) {
+                smallest = summary;
             }
         }
         long best = 0L;
-        boolean found = false;
-        for (Map.Entry<Long, int[]> entry : acceptedBy.entrySet()) {
-            long raw = entry.getKey();
-            // Accepted by every list: either it holds the mask as preferred, or it holds a preferred "any".
-            if (!acceptedByAll(raw, hintLists, preferredAny, entry.getValue()[1], listsWithoutAny)) {
-                continue;
-            }
-            long merged = raw & all;
-            if (merged != 0L && (!found || order.compareBits(merged, best) < 0)) {
-                best = merged;
-                found = true;
-            }
-        }
-        if (everyListPreferredAny && all != 0L && (!found || order.compareBits(all, best) < 0)) {
+        if (everyListPreferredAny) {
             best = all;
-            found = true;
         }
-        return found ? TopologyHint.preferred(NumaMask.ofBits(best)) : null;
-    }
-
-    private static boolean acceptedByAll(
-            long raw, List<List<TopologyHint>> hintLists, boolean[] preferredAny, int holders, int listsWithoutAny) {
-        if (holders == hintLists.size()) {
-            return true;
-        }
-        // Quick reject: every list lacking a preferred "any" must hold the mask itself.
-        if (holders < listsWithoutAny) {
-            return false;
-        }
-        for (int i = 0; i < hintLists.size(); i++) {
-            if (!preferredAny[i] && !holdsPreferred(hintLists.get(i), raw)) {
-                return false;
+        // Candidates come from one list that has no preferred "any" (any such list must hold the mask);
+        // if every list has one, from all lists.
+        List<long[]> sources = smallest.preferredAny
+                ? Arrays.stream(summaries).map(summary -> summary.preferred).toList()
+                : List.of(smallest.preferred);
+        for (long[] source : sources) {
+            for (long raw : source) {
+                long merged = raw & all;
+                if (merged == 0L || (best != 0L && order.compareBits(merged, best) >= 0)) {
+                    continue;
+                }
+                boolean acceptedByAll = true;
+                for (ListSummary summary : summaries) {
+                    if (!summary.accepts(raw)) {
+                        acceptedByAll = false;
+                        break;
+                    }
+                }
+                if (acceptedByAll) {
+                    best = merged;
+                }
             }
         }
-        return true;
-    }
-
-    private static boolean holdsPreferred(List<TopologyHint> hints, long raw) {
-        for (TopologyHint hint : hints) {
-            if (hint.preferred() && hint.numaMask() != null && hint.numaMask().bits() == raw) {
-                return true;
-            }
-        }
-        return false;
+        return best;
     }
 
     private static long bestNotPreferred(long all, List<List<TopologyHint>> hintLists, HintRanking ranking) {
         List<long[]> levels = new ArrayList<>(hintLists.size());
         int width = 64 - Long.numberOfLeadingZeros(all);
         for (List<TopologyHint> hints : hintLists) {
-            long[] words = width <= DENSE_LIMIT_BITS
-                    ? distinctNonEmptyWordsDense(all, width, hints)
-                    : distinctNonEmptyWords(all, hints);
+            long[] words = width <= DENSE_LIMIT_BITS ? distinctDense(all, width, hints) : distinctSorted(all, hints);
             if (words.length == 0) {
                 return 0L; // every combination ANDs to nothing
             }
@@ -141,12 +154,12 @@ public final class PrunedHintMerger implements HintMerger {
         return search.best;
     }
 
-    /** Distinct non-empty words in increasing order, through a bitmap instead of a sort. */
-    private static long[] distinctNonEmptyWordsDense(long all, int width, List<TopologyHint> hints) {
+    /** Distinct words in increasing order, through a bitmap instead of a sort. */
+    private static long[] distinctDense(long all, int width, List<TopologyHint> hints) {
         long[] present = new long[Math.max(1, (1 << width) >>> 6)];
         int distinct = 0;
         for (TopologyHint hint : hints) {
-            long word = hint.numaMask() == null ? all : hint.numaMask().bits() & all;
+            long word = word(all, hint);
             if (word == 0L) {
                 continue;
             }
@@ -157,34 +170,38 @@ public final class PrunedHintMerger implements HintMerger {
                 distinct++;
             }
         }
-        long[] words = new long[distinct];
+        long[] result = new long[distinct];
         int n = 0;
         for (int index = 0; index < present.length; index++) {
             for (long rest = present[index]; rest != 0L; rest &= rest - 1) {
-                words[n++] = ((long) index << 6) | Long.numberOfTrailingZeros(rest);
+                result[n++] = ((long) index << 6) | Long.numberOfTrailingZeros(rest);
             }
         }
-        return words;
+        return result;
     }
 
-    private static long[] distinctNonEmptyWords(long all, List<TopologyHint> hints) {
-        long[] words = new long[hints.size()];
-        int n = 0;
+    /** The hint's mask cut to the machine; "any" is every node. */
+    private static long word(long all, TopologyHint hint) {
+        return hint.numaMask() == null ? all : hint.numaMask().bits() & all;
+    }
+
+    private static long[] distinctSorted(long all, List<TopologyHint> hints) {
+        long[] sorted = new long[hints.size()];
+        int count = 0;
         for (TopologyHint hint : hints) {
-            long word = hint.numaMask() == null ? all : hint.numaMask().bits() & all;
+            long word = word(all, hint);
             if (word != 0L) {
-                words[n++] = word;
+                sorted[count++] = word;
             }
         }
-        words = Arrays.copyOf(words, n);
-        Arrays.sort(words);
+        Arrays.sort(sorted, 0, count);
         int distinct = 0;
-        for (int i = 0; i < n; i++) {
-            if (i == 0 || words[i] != words[i - 1]) {
-                words[distinct++] = words[i];
+        for (int i = 0; i < count; i++) {
+            if (i == 0 || sorted[i] != sorted[i - 1]) {
+                sorted[distinct++] = sorted[i];
             }
         }
-        return Arrays.copyOf(words, distinct);
+        return Arrays.copyOf(sorted, distinct);
     }
 
     private static final class Search {
@@ -211,10 +228,14 @@ public final class PrunedHintMerger implements HintMerger {
                 if (next == 0L) {
                     continue;
                 }
+                long before = best;
                 if (last) {
                     offer(next);
                 } else if (mayImprove(next) && seen[level + 1].add(next)) {
                     visit(level + 1, next);
+                }
+                if (best != before && !mayImprove(acc)) {
+                    return; // nothing left under acc can beat the new best
                 }
             }
         }
