@@ -304,7 +304,8 @@ public final class StaticMemoryPolicy {
             for (int node : mask.toArray()) {
                 NodeMemoryState nodeState = nodes.get(node).assigned(mask);
                 MemoryTable table = nodeState.table(resource);
-                long take = Math.min(remaining, table.free());
+                // A group may include nodes without this huge page size; they serve the other resources.
+                long take = table == null ? 0 : Math.min(remaining, table.free());
                 if (take > 0) {
                     nodeState = nodeState.with(resource, table.charge(take));
                     charged.put(node, take);
