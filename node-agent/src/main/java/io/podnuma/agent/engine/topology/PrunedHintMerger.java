@@ -40,9 +40,11 @@ public final class PrunedHintMerger implements HintMerger {
         // Reading long lists dominates: the preferred check reads each hint once, and only when no preferred
         // result exists are the masks read again for the search.
         ListSummary[] summaries = new ListSummary[hintLists.size()];
+        int width = 64 - Long.numberOfLeadingZeros(all);
+        boolean dense = width <= DENSE_LIMIT_BITS;
         int target = 0;
         for (int i = 0; i < summaries.length; i++) {
-            summaries[i] = ListSummary.of(hintLists.get(i));
+            summaries[i] = ListSummary.of(hintLists.get(i), all, dense ? width : -1);
             if (summaries[i].minCount != Integer.MAX_VALUE) {
                 target = Math.max(target, summaries[i].minCount);
             }
@@ -51,7 +53,7 @@ public final class PrunedHintMerger implements HintMerger {
         if (preferred != 0L) {
             return TopologyHint.preferred(NumaMask.ofBits(preferred));
         }
-        long best = bestNotPreferred(all, hintLists, new HintRanking(target, order));
+        long best = bestNotPreferred(all, hintLists, summaries, new HintRanking(target, order));
         return best == 0L
                 ? TopologyHint.notPreferred(defaultAffinity)
                 : TopologyHint.notPreferred(NumaMask.ofBits(best));
@@ -61,30 +63,43 @@ public final class PrunedHintMerger implements HintMerger {
     private static final class ListSummary {
         boolean preferredAny;
         long[] preferred;
+        long[] present;
         int minCount = Integer.MAX_VALUE;
 
-        static ListSummary of(List<TopologyHint> hints) {
+        /**
+         * @param denseWidth when not negative, also records the list's masks (cut to {@code all}) in a bitmap
+         *     of {@code 2^denseWidth} bits, so the search needs no second pass over long lists
+         */
+        static ListSummary of(List<TopologyHint> hints, long all, int denseWidth) {
             ListSummary summary = new ListSummary();
             long[] preferred = new long[4];
             int preferredCount = 0;
+            long[] present = denseWidth < 0 ? null : new long[Math.max(1, (1 << denseWidth) >>> 6)];
             for (TopologyHint hint : hints) {
                 NumaMask mask = hint.numaMask();
+                long word;
                 if (mask == null) {
                     summary.preferredAny |= hint.preferred();
-                    continue;
-                }
-                long raw = mask.bits();
-                summary.minCount = Math.min(summary.minCount, Long.bitCount(raw));
-                if (hint.preferred()) {
-                    if (preferredCount == preferred.length) {
-                        preferred = Arrays.copyOf(preferred, preferredCount * 2);
+                    word = all;
+                } else {
+                    long raw = mask.bits();
+                    word = raw & all;
+                    summary.minCount = Math.min(summary.minCount, Long.bitCount(raw));
+                    if (hint.preferred()) {
+                        if (preferredCount == preferred.length) {
+                            preferred = Arrays.copyOf(preferred, preferredCount * 2);
+                        }
+                        preferred[preferredCount++] = raw;
                     }
-                    preferred[preferredCount++] = raw;
+                }
+                if (present != null && word != 0L) {
+                    present[(int) (word >>> 6)] |= 1L << (word & 63);
                 }
             }
             preferred = Arrays.copyOf(preferred, preferredCount);
             Arrays.sort(preferred);
             summary.preferred = preferred;
+            summary.present = present;
             return summary;
         }
 
@@ -138,11 +153,12 @@ public final class PrunedHintMerger implements HintMerger {
         return best;
     }
 
-    private static long bestNotPreferred(long all, List<List<TopologyHint>> hintLists, HintRanking ranking) {
+    private static long bestNotPreferred(
+            long all, List<List<TopologyHint>> hintLists, ListSummary[] summaries, HintRanking ranking) {
         List<long[]> levels = new ArrayList<>(hintLists.size());
-        int width = 64 - Long.numberOfLeadingZeros(all);
-        for (List<TopologyHint> hints : hintLists) {
-            long[] words = width <= DENSE_LIMIT_BITS ? distinctDense(all, width, hints) : distinctSorted(all, hints);
+        for (int i = 0; i < summaries.length; i++) {
+            long[] present = summaries[i].present;
+            long[] words = present != null ? wordsOf(present) : distinctSorted(all, hintLists.get(i));
             if (words.length == 0) {
                 return 0L; // every combination ANDs to nothing
             }
@@ -154,21 +170,11 @@ public final class PrunedHintMerger implements HintMerger {
         return search.best;
     }
 
-    /** Distinct words in increasing order, through a bitmap instead of a sort. */
-    private static long[] distinctDense(long all, int width, List<TopologyHint> hints) {
-        long[] present = new long[Math.max(1, (1 << width) >>> 6)];
+    /** The words of a bitmap, in increasing order. */
+    private static long[] wordsOf(long[] present) {
         int distinct = 0;
-        for (TopologyHint hint : hints) {
-            long word = word(all, hint);
-            if (word == 0L) {
-                continue;
-            }
-            int index = (int) (word >>> 6);
-            long bit = 1L << (word & 63);
-            if ((present[index] & bit) == 0) {
-                present[index] |= bit;
-                distinct++;
-            }
+        for (long bits : present) {
+            distinct += Long.bitCount(bits);
         }
         long[] result = new long[distinct];
         int n = 0;
