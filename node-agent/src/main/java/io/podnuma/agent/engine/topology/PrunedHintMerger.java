@@ -15,10 +15,12 @@ import java.util.List;
  * therefore just the preferred masks that every list accepts, found with one set lookup per list. When a
  * preferred candidate exists it beats every not-preferred one and the merge is done.
  *
- * <p>Otherwise the best not-preferred mask is searched depth first over the lists (smallest list first),
- * carrying the AND so far. Two cuts keep it small: a (list, AND-so-far) pair reached before is not expanded
- * again, since it reaches the same results; and a branch is dropped when no subset of its AND can beat the
- * best found, judged by node count against the ranking's target.
+ * <p>Otherwise the best not-preferred mask is searched depth first over the lists (fewest distinct masks
+ * first, each list's masks in increasing numeric order), carrying the AND so far. Three cuts keep it small:
+ * a (list, AND-so-far) pair reached before is not expanded again, since it reaches the same results; a
+ * branch is dropped when no subset of its AND can beat the best found (judged by node count against the
+ * ranking's target and, without distances, by the smallest subset of the best's size); and a loop stops as
+ * soon as a new best makes the rest of its branch hopeless.
  */
 public final class PrunedHintMerger implements HintMerger {
 
@@ -37,8 +39,9 @@ public final class PrunedHintMerger implements HintMerger {
                 return TopologyHint.notPreferred(defaultAffinity);
             }
         }
-        // Reading long lists dominates: the preferred check reads each hint once, and only when no preferred
-        // result exists are the masks read again for the search.
+        // Reading long lists dominates, so one pass collects what both steps need: the preferred masks, the
+        // target count and, on machines of up to 16 nodes, a bitmap of the masks for the search (wider
+        // machines read the masks again only when the search runs).
         ListSummary[] summaries = new ListSummary[hintLists.size()];
         int width = 64 - Long.numberOfLeadingZeros(all);
         boolean dense = width <= DENSE_LIMIT_BITS;
@@ -197,14 +200,15 @@ public final class PrunedHintMerger implements HintMerger {
         for (TopologyHint hint : hints) {
             long word = word(all, hint);
             if (word != 0L) {
-                sorted[count++] = word;
+                // flipping the sign bit makes the signed sort an unsigned one (node 63 sorts last)
+                sorted[count++] = word ^ Long.MIN_VALUE;
             }
         }
         Arrays.sort(sorted, 0, count);
         int distinct = 0;
         for (int i = 0; i < count; i++) {
             if (i == 0 || sorted[i] != sorted[i - 1]) {
-                sorted[distinct++] = sorted[i];
+                sorted[distinct++] = sorted[i] ^ Long.MIN_VALUE;
             }
         }
         return Arrays.copyOf(sorted, distinct);
