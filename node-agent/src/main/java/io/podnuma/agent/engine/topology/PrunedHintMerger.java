@@ -205,13 +205,14 @@ public final class PrunedHintMerger implements HintMerger {
             }
         }
         Arrays.sort(sorted, 0, count);
-        int distinct = 0;
+        long[] distinct = new long[count];
+        int n = 0;
         for (int i = 0; i < count; i++) {
             if (i == 0 || sorted[i] != sorted[i - 1]) {
-                sorted[distinct++] = sorted[i] ^ Long.MIN_VALUE;
+                distinct[n++] = sorted[i] ^ Long.MIN_VALUE;
             }
         }
-        return Arrays.copyOf(sorted, distinct);
+        return Arrays.copyOf(distinct, n);
     }
 
     private static final class Search {

@@ -101,6 +101,23 @@ class HintMergeEquivalenceTest {
         }
     }
 
+    @Test
+    void node63MasksSurviveDeduplication() {
+        // Found by the wide-machine loop: {33,38,63} was once deduplicated away as if it were {33,38}.
+        NumaMask nodes = NumaMask.of(33, 38, 63);
+        List<List<TopologyHint>> lists = List.of(
+                List.of(TopologyHint.notPreferred(nodes)),
+                List.of(
+                        TopologyHint.notPreferred(NumaMask.of(33)),
+                        TopologyHint.notPreferred(NumaMask.of(38)),
+                        TopologyHint.notPreferred(NumaMask.of(33, 38)),
+                        TopologyHint.notPreferred(nodes)),
+                List.of(TopologyHint.notPreferred(nodes), TopologyHint.notPreferred(NumaMask.of(63))));
+        assertThat(pruned.merge(nodes, lists, MaskOrder.narrowest()))
+                .isEqualTo(exhaustive.merge(nodes, lists, MaskOrder.narrowest()))
+                .isEqualTo(TopologyHint.notPreferred(nodes));
+    }
+
     /** The shape real providers give: every mask with enough capacity, the smallest ones preferred. */
     static List<TopologyHint> upwardClosedHints(Random random, int width) {
         int[] capacity = new int[width];
