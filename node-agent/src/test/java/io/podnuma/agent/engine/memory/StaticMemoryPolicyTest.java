@@ -211,4 +211,22 @@ class StaticMemoryPolicyTest {
                 .isSameAs(state);
         assertThat(policy.release(state, "pod/other")).isSameAs(state);
     }
+
+    @Test
+    void hintEnumerationIsRefusedAboveTwentyNodesWithAClearError() {
+        List<NumaMemory> machine = new java.util.ArrayList<>();
+        for (int node = 0; node < 21; node++) {
+            machine.add(NumaMemory.of(node, 4 * GI));
+        }
+        StaticMemoryPolicy policy =
+                new StaticMemoryPolicy(machine, ReservedMemory.parse(Map.of(0, Map.of("memory", "1Gi"))));
+        assertThatThrownBy(() -> policy.hints(policy.initialState(), memory(GI)))
+                .isInstanceOf(MemoryAllocationException.class)
+                .hasMessageContaining("memory hints for 21 NUMA nodes are not supported yet");
+        // an explicit placement needs no enumeration
+        assertThat(policy.allocate(
+                                policy.initialState(), "pod/app", TopologyHint.preferred(NumaMask.of(20)), memory(GI))
+                        .memoryNodes("pod/app"))
+                .isEqualTo(NumaMask.of(20));
+    }
 }
