@@ -134,7 +134,8 @@ public final class TopologyPolicy {
                     for (TopologyHint hint : hints) {
                         Objects.requireNonNull(hint, () -> "null hint for resource " + entry.getKey());
                     }
-                    lists.add(new ResourceHints(entry.getKey(), List.copyOf(hints), null));
+                    // not copied: the lists are only read during this call, and can be long
+                    lists.add(new ResourceHints(entry.getKey(), hints, null));
                 }
             }
         }
