@@ -178,7 +178,7 @@ class HintMergeTimingTest {
         System.out.printf(
                 "merge timing: %-70s %6d hints, %.1e kubelet permutations: wall median %8.1f us, p90 %8.1f us,"
                         + " max %8.1f us; cpu mean %8.1f us (reading the hints alone: %.1f us); %d KiB allocated/merge"
-                        + " -> %s%s%n",
+                        + " -> %s%n",
                 shape,
                 hints,
                 permutations,
