@@ -15,8 +15,9 @@ import java.util.List;
  * therefore just the preferred masks that every list accepts, found with one set lookup per list. When a
  * preferred candidate exists it beats every not-preferred one and the merge is done.
  *
- * <p>Otherwise the best not-preferred mask is searched depth first over the lists (fewest distinct masks
- * first, each list's masks in increasing numeric order), carrying the AND so far. Three cuts keep it small:
+ * <p>Otherwise the best not-preferred mask is searched depth first over the lists (shortest first; on
+ * machines of up to 16 nodes each list's distinct masks in increasing numeric order, else in the provider's
+ * order), carrying the AND so far. Three cuts keep it small:
  * a (list, AND-so-far) pair reached before is not expanded again, since it reaches the same results; a
  * branch is dropped when no subset of its AND can beat the best found (judged by node count against the
  * ranking's target and, without distances, by the smallest subset of the best's size); and a loop stops as
@@ -158,35 +159,36 @@ public final class PrunedHintMerger implements HintMerger {
 
     private static long bestNotPreferred(
             long all, List<List<TopologyHint>> hintLists, ListSummary[] summaries, HintRanking ranking) {
-        List<long[]> levels = new ArrayList<>(hintLists.size());
+        List<Level> levels = new ArrayList<>(hintLists.size());
         for (int i = 0; i < summaries.length; i++) {
             long[] present = summaries[i].present;
-            long[] words = present != null ? wordsOf(present) : distinctSorted(all, hintLists.get(i));
-            if (words.length == 0) {
+            Level level =
+                    present != null ? Level.ofBitmap(present) : Level.ofWords(nonEmptyWords(all, hintLists.get(i)));
+            if (level.size() == 0) {
                 return 0L; // every combination ANDs to nothing
             }
-            levels.add(words);
+            levels.add(level);
         }
-        levels.sort(Comparator.comparingInt(words -> words.length));
-        Search search = new Search(levels.toArray(long[][]::new), ranking, all);
+        levels.sort(Comparator.comparingInt(Level::size));
+        Search search = new Search(levels.toArray(Level[]::new), ranking, all);
         search.visit(0, all);
         return search.best;
     }
 
-    /** The words of a bitmap, in increasing order. */
-    private static long[] wordsOf(long[] present) {
-        int distinct = 0;
-        for (long bits : present) {
-            distinct += Long.bitCount(bits);
-        }
-        long[] result = new long[distinct];
-        int n = 0;
-        for (int index = 0; index < present.length; index++) {
-            for (long rest = present[index]; rest != 0L; rest &= rest - 1) {
-                result[n++] = ((long) index << 6) | Long.numberOfTrailingZeros(rest);
+    /** One list's masks for the search: a bitmap (small machines, increasing order) or an array. */
+    private record Level(long[] bitmap, long[] words, int size) {
+
+        static Level ofBitmap(long[] bitmap) {
+            int size = 0;
+            for (long bits : bitmap) {
+                size += Long.bitCount(bits);
             }
+            return new Level(bitmap, null, size);
         }
-        return result;
+
+        static Level ofWords(long[] words) {
+            return new Level(null, words, words.length);
+        }
     }
 
     /** The hint's mask cut to the machine; "any" is every node. */
@@ -194,61 +196,71 @@ public final class PrunedHintMerger implements HintMerger {
         return hint.numaMask() == null ? all : hint.numaMask().bits() & all;
     }
 
-    private static long[] distinctSorted(long all, List<TopologyHint> hints) {
-        long[] sorted = new long[hints.size()];
+    /**
+     * The non-empty words in the provider's order, duplicates kept: sorting long lists costs more than it
+     * saves, and the seen-sets of the search absorb duplicates.
+     */
+    private static long[] nonEmptyWords(long all, List<TopologyHint> hints) {
+        long[] words = new long[hints.size()];
         int count = 0;
         for (TopologyHint hint : hints) {
             long word = word(all, hint);
             if (word != 0L) {
-                // flipping the sign bit makes the signed sort an unsigned one (node 63 sorts last)
-                sorted[count++] = word ^ Long.MIN_VALUE;
+                words[count++] = word;
             }
         }
-        Arrays.sort(sorted, 0, count);
-        long[] distinct = new long[count];
-        int n = 0;
-        for (int i = 0; i < count; i++) {
-            if (i == 0 || sorted[i] != sorted[i - 1]) {
-                distinct[n++] = sorted[i] ^ Long.MIN_VALUE;
-            }
-        }
-        return Arrays.copyOf(distinct, n);
+        return count == words.length ? words : Arrays.copyOf(words, count);
     }
 
     private static final class Search {
-        private final long[][] levels;
+        private final Level[] levels;
         private final HintRanking ranking;
         private final SeenSet[] seen;
         private long best;
 
-        Search(long[][] levels, HintRanking ranking, long all) {
+        Search(Level[] levels, HintRanking ranking, long all) {
             this.levels = levels;
             this.ranking = ranking;
             this.seen = new SeenSet[levels.length];
-            boolean dense = 64 - Long.numberOfLeadingZeros(all) <= DENSE_LIMIT_BITS;
+            int width = 64 - Long.numberOfLeadingZeros(all);
             for (int i = 1; i < levels.length; i++) {
-                seen[i] = dense ? new DenseSeenSet(64 - Long.numberOfLeadingZeros(all)) : new HashedSeenSet();
+                seen[i] = width <= DENSE_LIMIT_BITS ? new DenseSeenSet(width) : new HashedSeenSet();
             }
         }
 
         void visit(int level, long acc) {
-            long[] words = levels[level];
-            boolean last = level == levels.length - 1;
-            for (long word : words) {
-                long next = acc & word;
-                if (next == 0L) {
-                    continue;
+            Level masks = levels[level];
+            if (masks.bitmap() != null) {
+                long[] bitmap = masks.bitmap();
+                for (int index = 0; index < bitmap.length; index++) {
+                    for (long rest = bitmap[index]; rest != 0L; rest &= rest - 1) {
+                        if (!step(level, acc, ((long) index << 6) | Long.numberOfTrailingZeros(rest))) {
+                            return;
+                        }
+                    }
                 }
-                long before = best;
-                if (last) {
-                    offer(next);
-                } else if (mayImprove(next) && seen[level + 1].add(next)) {
-                    visit(level + 1, next);
-                }
-                if (best != before && !mayImprove(acc)) {
-                    return; // nothing left under acc can beat the new best
+            } else {
+                for (long word : masks.words()) {
+                    if (!step(level, acc, word)) {
+                        return;
+                    }
                 }
             }
+        }
+
+        /** Takes {@code word} at {@code level}; false when nothing left under {@code acc} can beat the best. */
+        private boolean step(int level, long acc, long word) {
+            long next = acc & word;
+            if (next == 0L) {
+                return true;
+            }
+            long before = best;
+            if (level == levels.length - 1) {
+                offer(next);
+            } else if (mayImprove(next) && seen[level + 1].add(next)) {
+                visit(level + 1, next);
+            }
+            return best == before || mayImprove(acc);
         }
 
         private void offer(long merged) {
