@@ -170,12 +170,12 @@ public final class StaticPolicy {
         if (cpus.isEmpty()) {
             return s;
         }
-        CpuState without = s.without(owner, s.defaultSet());
-        CpuSet toRelease = cpus.get().difference(without.exclusive());
+        CpuSet stillHeld = s.without(owner, s.defaultSet()).exclusive();
+        CpuSet toRelease = cpus.get().difference(stillHeld);
         if (options.strictCpuReservation()) {
             toRelease = toRelease.difference(reserved);
         }
-        return without.without(owner, s.defaultSet().union(toRelease));
+        return s.without(owner, s.defaultSet().union(toRelease));
     }
 
     /** Picks CPUs with the algorithm and options of this policy. */
