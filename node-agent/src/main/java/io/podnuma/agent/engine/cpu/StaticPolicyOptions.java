@@ -1,7 +1,6 @@
 package io.podnuma.agent.engine.cpu;
 
 import io.podnuma.agent.engine.machine.CpuTopology;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -69,7 +68,7 @@ public record StaticPolicyOptions(
     }
 
     /**
-     * Reads options as the kubelet does: each value a boolean ({@code true/false/1/0/t/f}, any case).
+     * Reads options as the kubelet does: each value a Go boolean ({@code true}, {@code False}, {@code 1}, ...).
      *
      * @throws InvalidCpuPolicyException naming the unknown option or the bad value
      */
@@ -93,14 +92,14 @@ public record StaticPolicyOptions(
         return new StaticPolicyOptions(v[0], v[1], v[2], v[3], v[4], v[5]);
     }
 
+    /** Go's {@code strconv.ParseBool}: exactly these spellings, no trimming. */
     private static boolean parseBool(String name, String value) {
-        String s = value == null ? "" : value.strip();
-        return switch (s.toLowerCase(Locale.ROOT)) {
-            case "1", "t", "true" -> true;
-            case "0", "f", "false" -> false;
+        return switch (value == null ? "" : value) {
+            case "1", "t", "T", "true", "TRUE", "True" -> true;
+            case "0", "f", "F", "false", "FALSE", "False" -> false;
             default ->
                 throw new InvalidCpuPolicyException("bad value for option \"" + name + "\": \"" + value
-                        + "\" is not a boolean (allowed: true, false, 1, 0, t, f)");
+                        + "\" is not a boolean (allowed: true, false, 1, 0, t, f, in lower, upper or title case)");
         };
     }
 

@@ -200,6 +200,13 @@ class StaticPolicyTest {
                 .hasMessageContaining("allowed: align-by-socket,");
         assertThatThrownBy(() -> StaticPolicyOptions.parse(Map.of("align-by-socket", "yes")))
                 .hasMessageContaining("bad value for option \"align-by-socket\": \"yes\" is not a boolean");
+        // Go's ParseBool refuses mixed case and padding, so the kubelet would too.
+        assertThatThrownBy(() -> StaticPolicyOptions.parse(Map.of("align-by-socket", "tRue")))
+                .hasMessageContaining("\"tRue\" is not a boolean");
+        assertThatThrownBy(() -> StaticPolicyOptions.parse(Map.of("align-by-socket", " true")))
+                .hasMessageContaining("is not a boolean");
+        assertThat(StaticPolicyOptions.parse(Map.of("align-by-socket", "F")).alignBySocket())
+                .isFalse();
     }
 
     @Test
