@@ -320,6 +320,45 @@ public final class StaticMemoryPolicy {
         return new MemoryState(nodes, owners);
     }
 
+    /**
+     * Rebuilds the books from every owner's blocks (a checkpoint, or a state kept as plain assignments): each
+     * block charges exactly its recorded per-node bytes and joins its nodes into its group.
+     *
+     * @throws IllegalArgumentException naming the owner and block when a block names an unknown node or
+     *     resource, or the blocks charge more than a node has
+     */
+    public MemoryState restore(Map<String, List<MemoryBlock>> owners) {
+        Map<Integer, NodeMemoryState> states = new TreeMap<>(initial.nodes());
+        for (Map.Entry<String, List<MemoryBlock>> owner : new TreeMap<>(owners).entrySet()) {
+            for (MemoryBlock block : owner.getValue()) {
+                if (block.nodes().isEmpty() || !block.nodes().isSubsetOf(nodes)) {
+                    throw new IllegalArgumentException("memory block of " + owner.getKey() + " (" + block.resource()
+                            + ") names NUMA nodes " + block.nodes() + ": allowed a non-empty subset of " + nodes);
+                }
+                if (!resources.contains(block.resource())) {
+                    throw new IllegalArgumentException("memory block of " + owner.getKey() + " names "
+                            + block.resource() + ", which this machine does not have: it has " + resources);
+                }
+                for (int node : block.nodes().toArray()) {
+                    NodeMemoryState nodeState = states.get(node).assigned(block.nodes());
+                    long bytes = block.charged().getOrDefault(node, 0L);
+                    if (bytes > 0) {
+                        MemoryTable table = nodeState.table(block.resource());
+                        if (table == null || table.free() < bytes) {
+                            throw new IllegalArgumentException("memory block of " + owner.getKey() + " charges "
+                                    + MemoryQuantity.format(bytes) + " of " + block.resource() + " to NUMA node " + node
+                                    + ", which has only " + MemoryQuantity.format(table == null ? 0 : table.free())
+                                    + " free");
+                        }
+                        nodeState = nodeState.with(block.resource(), table.charge(bytes));
+                    }
+                    states.put(node, nodeState);
+                }
+            }
+        }
+        return new MemoryState(states, owners);
+    }
+
     /** Gives back exactly what the owner's blocks charged; unknown owners leave the state unchanged. */
     public MemoryState release(MemoryState state, String owner) {
         List<MemoryBlock> blocks = state.blocks().get(owner);

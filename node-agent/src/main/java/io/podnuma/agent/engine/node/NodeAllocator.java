@@ -1,0 +1,204 @@
+package io.podnuma.agent.engine.node;
+
+import io.podnuma.agent.engine.cpu.CpuState;
+import io.podnuma.agent.engine.cpu.StaticPolicy;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.machine.NumaNode;
+import io.podnuma.agent.engine.memory.MemoryState;
+import io.podnuma.agent.engine.memory.NumaMemory;
+import io.podnuma.agent.engine.memory.StaticMemoryPolicy;
+import io.podnuma.agent.engine.pod.Pod;
+import io.podnuma.agent.engine.state.AssignmentKind;
+import io.podnuma.agent.engine.state.ContainerAssignment;
+import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.engine.state.PodAssignment;
+import io.podnuma.agent.engine.topology.NumaDistances;
+import io.podnuma.agent.engine.topology.NumaMask;
+import io.podnuma.agent.engine.topology.TopologyPolicy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * The node's resource managers together: admits pods (all or nothing) and removes pods and containers, as
+ * pure functions from one {@link NodeState} to the next.
+ *
+ * <p>Which rules apply to a pod: pod scope with a pod-level budget (and pod-level resources enabled) uses the
+ * hybrid model of spec §2; other pods under pod scope get one hint for the pod and per-container CPUs (§4);
+ * container scope places each container alone (§3, §4). Ephemeral containers always run on the node pool.
+ */
+public final class NodeAllocator {
+
+    private final CpuTopology topo;
+    private final NodeConfig config;
+    private final Managers managers;
+
+    private NodeAllocator(CpuTopology topo, NodeConfig config, Managers managers) {
+        this.topo = topo;
+        this.config = config;
+        this.managers = managers;
+    }
+
+    /**
+     * @throws IllegalArgumentException when the configuration does not fit the machine (reserved CPUs or
+     *     memory, options, NUMA node count); the message names the setting
+     */
+    public static NodeAllocator create(CpuTopology topo, NodeConfig config) {
+        StaticPolicy cpu = config.cpuPolicy() == NodeConfig.CpuPolicy.STATIC
+                ? StaticPolicy.create(
+                        topo,
+                        config.cpuOptions(),
+                        config.reservedCpus(),
+                        config.topologyPolicy().configName())
+                : null;
+        StaticMemoryPolicy memory = config.memoryPolicy() == NodeConfig.MemoryPolicy.STATIC
+                ? new StaticMemoryPolicy(machineMemory(topo), config.reservedMemory())
+                : null;
+        NumaMask nodes = NumaMask.of(topo.numaNodes().stream().map(NumaNode::id).toList());
+        TopologyPolicy topology =
+                TopologyPolicy.create(config.topologyPolicy(), config.topologyOptions(), nodes, distances(topo));
+        return new NodeAllocator(topo, config, new Managers(topo, cpu, memory, topology));
+    }
+
+    /** Per NUMA node: its memory and pre-allocated huge pages in bytes, as the memory manager accounts them. */
+    public static List<NumaMemory> machineMemory(CpuTopology topo) {
+        List<NumaMemory> out = new ArrayList<>();
+        for (NumaNode n : topo.numaNodes()) {
+            TreeMap<Long, Long> pages = new TreeMap<>();
+            n.hugepages().forEach((kib, count) -> pages.put(kib * 1024L, kib * 1024L * count));
+            out.add(new NumaMemory(n.id(), n.memoryBytes(), pages));
+        }
+        return out;
+    }
+
+    /** The distance matrix indexed by node id, or null when the machine does not report distances. */
+    private static NumaDistances distances(CpuTopology topo) {
+        int size = 0;
+        for (NumaNode n : topo.numaNodes()) {
+            size = Math.max(size, n.id() + 1);
+        }
+        int[][] matrix = new int[size][size];
+        for (int i = 0; i < size; i++) {
+            for (int j = 0; j < size; j++) {
+                int d = i == j ? 10 : topo.distance(i, j);
+                if (d < 0 && topo.numaNode(i).isPresent() && topo.numaNode(j).isPresent()) {
+                    return null;
+                }
+                matrix[i][j] = Math.max(d, 0);
+            }
+        }
+        return NumaDistances.of(matrix);
+    }
+
+    public CpuTopology topology() {
+        return topo;
+    }
+
+    public NodeConfig config() {
+        return config;
+    }
+
+    /** The CPUs never handed out exclusively (empty without the static CPU policy). */
+    public CpuSet reservedCpus() {
+        return managers.pinsCpus() ? managers.cpu().reserved() : CpuSet.empty();
+    }
+
+    /** The node before any pod: every online CPU shared (minus reserved CPUs with strict reservation). */
+    public NodeState initialState() {
+        CpuSet shared = managers.pinsCpus() ? managers.cpu().initialState().defaultSet() : topo.onlineCpus();
+        return NodeState.empty(shared);
+    }
+
+    /** Admits a pod; a pod already admitted keeps its first answer. */
+    public AdmissionResult admit(NodeState state, Pod pod) {
+        PodAssignment existing = state.pods().get(pod.ref().uid());
+        if (existing != null) {
+            return new AdmissionResult.Admitted(state, existing);
+        }
+        Pod effective = config.podLevelResources() ? pod : pod.withoutPodResources();
+        CpuState cpuState = cpuState(state);
+        MemoryState memState = memoryState(state);
+        try {
+            PodLevelPlanner.Planned planned;
+            if (config.topologyScope() == NodeConfig.TopologyScope.POD && effective.hasPodLevelResources()) {
+                planned = new PodLevelPlanner(managers).plan(effective, cpuState, memState);
+            } else {
+                boolean podScope = config.topologyScope() == NodeConfig.TopologyScope.POD;
+                planned = new PerContainerPlanner(managers, podScope).plan(effective, cpuState, memState);
+            }
+            return new AdmissionResult.Admitted(state.withPod(planned.sharedPool(), planned.pod()), planned.pod());
+        } catch (RejectedException e) {
+            return new AdmissionResult.Rejected(pod.ref(), e.reason(), e.getMessage());
+        }
+    }
+
+    /** Removes a pod: its bubble, exclusive CPUs and memory return to the node. Unknown pods: no change. */
+    public NodeState remove(NodeState state, String podUid) {
+        PodAssignment pod = state.pods().get(podUid);
+        if (pod == null) {
+            return state;
+        }
+        CpuState cpus = cpuState(state);
+        if (managers.pinsCpus()) {
+            for (String owner : ownersOf(pod)) {
+                cpus = managers.cpu().release(cpus, owner);
+            }
+        }
+        return state.withoutPod(cpus.defaultSet(), podUid);
+    }
+
+    /**
+     * Removes one container's entry. With a bubble, a dead container's slice is not given back to the pod's
+     * shared pool and the bubble returns to the node only with the pod's last entry; otherwise its exclusive
+     * CPUs and memory return to the node at once.
+     */
+    public NodeState removeContainer(NodeState state, String podUid, String container) {
+        PodAssignment pod = state.pods().get(podUid);
+        if (pod == null || pod.container(container).isEmpty()) {
+            return state;
+        }
+        PodAssignment rest = pod.withoutContainer(container);
+        if (rest.containers().isEmpty()) {
+            return remove(state, podUid);
+        }
+        ContainerAssignment c = pod.container(container).orElseThrow();
+        CpuSet shared = state.sharedPool();
+        if (!pod.hasBubble() && c.kind() == AssignmentKind.EXCLUSIVE && managers.pinsCpus()) {
+            shared = managers.cpu()
+                    .release(cpuState(state), NodeState.containerOwner(podUid, container))
+                    .defaultSet();
+        }
+        return state.withPod(shared, rest);
+    }
+
+    private static List<String> ownersOf(PodAssignment pod) {
+        if (pod.hasBubble()) {
+            return List.of(pod.ref().uid());
+        }
+        List<String> owners = new ArrayList<>();
+        for (ContainerAssignment c : pod.containers()) {
+            if (c.kind() == AssignmentKind.EXCLUSIVE) {
+                owners.add(NodeState.containerOwner(pod.ref().uid(), c.name()));
+            }
+        }
+        return owners;
+    }
+
+    /** The CPU manager's books for a node state. */
+    public CpuState cpuState(NodeState state) {
+        return new CpuState(state.sharedPool(), state.cpuOwners());
+    }
+
+    /**
+     * The memory manager's books for a node state (null without the Static memory policy).
+     *
+     * @throws IllegalArgumentException when the state's blocks do not fit this machine
+     */
+    public MemoryState memoryState(NodeState state) {
+        if (!managers.pinsMemory()) {
+            return null;
+        }
+        return managers.memory().restore(state.memoryOwners());
+    }
+}
