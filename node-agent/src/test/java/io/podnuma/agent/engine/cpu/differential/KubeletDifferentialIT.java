@@ -48,7 +48,7 @@ class KubeletDifferentialIT {
         int count = Integer.getInteger("podnuma.diff.cases", 3000);
         long base = seed();
         CaseGenerator generator = new CaseGenerator(fixtures());
-        List<DiffCase> cases = new ArrayList<>(count);
+        List<DiffCase> cases = new ArrayList<>(FixedCases.all());
         for (int i = 0; i < count; i++) {
             cases.add(generator.generate(base + i));
         }
@@ -88,7 +88,8 @@ class KubeletDifferentialIT {
                 describe(report, cmp, json);
             }
         }
-        int agreed = count
+        int total = cases.size();
+        int agreed = total
                 - disagreements.size()
                 - tally.allowed.values().stream().mapToInt(i -> i).sum();
         String summary = String.format(
@@ -97,7 +98,7 @@ class KubeletDifferentialIT {
                         + " agreement %d/%d = %.2f%%, allowed differences %s, disagreements %d;"
                         + " go build %d ms, kubelet %d ms, java %d ms; options used %s",
                 base,
-                count,
+                total,
                 tally.fixtureCases,
                 tally.refused,
                 tally.ops,
@@ -106,8 +107,8 @@ class KubeletDifferentialIT {
                 tally.allocationErrors,
                 tally.removes,
                 agreed,
-                count,
-                100.0 * agreed / count,
+                total,
+                100.0 * agreed / total,
                 tally.allowed,
                 disagreements.size(),
                 (t1 - t0) / 1_000_000,
@@ -139,6 +140,10 @@ class KubeletDifferentialIT {
         // Guard against a vacuous run: most cases must reach allocations and compare something.
         assertThat(tally.adds).as("admissions compared").isGreaterThan(count);
         assertThat(tally.hintLists).as("hint lists compared").isGreaterThan(count / 2);
+        // The hand-made hang case proves the restart after a hang and its allow-list entry work.
+        assertThat(kubelet.get("fixed-kubelet-hang").hang())
+                .as("the kubelet hangs on fixed-kubelet-hang")
+                .isTrue();
     }
 
     private static long seed() {
@@ -156,11 +161,14 @@ class KubeletDifferentialIT {
 
     private static void describe(StringBuilder sb, Comparison c, ObjectMapper json) {
         try {
+            String id = c.input().id();
             sb.append("case ")
-                    .append(c.input().id())
-                    .append(" (rerun: -Dpodnuma.diff.cases=1 -Dpodnuma.diff.seed=")
-                    .append(c.input().id().substring(1))
-                    .append("), machine: ")
+                    .append(id)
+                    .append(
+                            id.startsWith("s")
+                                    ? " (rerun: -Dpodnuma.diff.cases=1 -Dpodnuma.diff.seed=" + id.substring(1) + ")"
+                                    : " (in FixedCases)")
+                    .append(", machine: ")
                     .append(c.input().machine())
                     .append('\n');
             for (String d : c.differences()) {

@@ -146,7 +146,8 @@ final class KubeletOracle {
             }
             int status = p.exitValue();
             if (status == 0) {
-                Files.delete(input);
+                // The last input stays for replays by hand: kubeletoracle <file>.
+                Files.move(input, workDir.resolve("cases.jsonl"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 break;
             }
             if (status != EXIT_HANG || last == null || !last.hang()) {
