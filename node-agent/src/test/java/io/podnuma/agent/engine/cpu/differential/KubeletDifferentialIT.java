@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * {@code go build}); CPU sets, errors, hints, reservations and shared pools must be identical,
  * except for the named entries of {@link KnownDifferences}.
  *
- * <p>{@code -Dpodnuma.diff.cases=N} sets the number of cases (default 3000),
+ * <p>{@code -Dpodnuma.diff.cases=N} sets the number of cases (default 2000),
  * {@code -Dpodnuma.diff.seed=S} the first seed (default 1; {@code random} for a time-based one).
  * Case {@code s<seed>} is regenerated alone by {@code -Dpodnuma.diff.cases=1 -Dpodnuma.diff.seed=<seed>}.
  * The report with every disagreement goes to {@code target/kubeletoracle/report.txt}.
@@ -45,7 +45,7 @@ class KubeletDifferentialIT {
         }
         assumeTrue(go.isPresent(), "no Go command to build the kubelet oracle");
 
-        int count = Integer.getInteger("podnuma.diff.cases", 3000);
+        int count = Integer.getInteger("podnuma.diff.cases", 2000);
         long base = seed();
         CaseGenerator generator = new CaseGenerator(fixtures());
         List<DiffCase> cases = new ArrayList<>(FixedCases.all());
