@@ -1,0 +1,78 @@
+package io.podnuma.agent.pods;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.podnuma.agent.engine.pod.Resources;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The pod budget annotation, for clusters whose API server lacks {@code pod.spec.resources}: a JSON object
+ * shaped like {@code pod.spec.resources}, e.g.
+ * {@code {"requests":{"cpu":"8","memory":"16Gi"},"limits":{"cpu":"8","memory":"16Gi"}}}. Quantities are
+ * strings or numbers; keys other than {@code requests} and {@code limits} are refused (a typo would silently
+ * drop the budget otherwise).
+ */
+public final class BudgetAnnotation {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> KEYS = Set.of("requests", "limits");
+
+    private BudgetAnnotation() {}
+
+    /**
+     * @param key the annotation key, for error messages
+     * @throws PodMappingException naming the annotation, the field and the value
+     */
+    public static Resources parse(String key, String value) {
+        String field = "metadata.annotations[" + key + "]";
+        JsonNode root;
+        try {
+            root = JSON.readTree(value == null ? "" : value);
+        } catch (JsonProcessingException e) {
+            throw new PodMappingException(field + " is not valid JSON (" + e.getOriginalMessage()
+                    + "): expected an object like {\"requests\":{\"cpu\":\"8\",\"memory\":\"16Gi\"},\"limits\":{...}}");
+        }
+        if (root == null || !root.isObject()) {
+            throw new PodMappingException(field + " must be a JSON object with requests and/or limits, got: " + value);
+        }
+        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!KEYS.contains(name)) {
+                throw new PodMappingException(
+                        field + " has an unknown key \"" + name + "\": allowed requests and limits");
+            }
+        }
+        Resources r = ResourceListMapper.resources(
+                field,
+                quantities(field + ".requests", root.get("requests")),
+                quantities(field + ".limits", root.get("limits")));
+        if (!r.hasCpuOrMemory()) {
+            throw new PodMappingException(field + " names neither cpu nor memory: " + value);
+        }
+        return r;
+    }
+
+    private static Map<String, String> quantities(String field, JsonNode node) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (node == null || node.isNull()) {
+            return out;
+        }
+        if (!node.isObject()) {
+            throw new PodMappingException(field + " must be an object of resource name to quantity, got: " + node);
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode q = e.getValue();
+            if (!q.isTextual() && !q.isNumber()) {
+                throw new PodMappingException(
+                        field + "." + e.getKey() + " must be a quantity string such as \"2\" or \"4Gi\", got: " + q);
+            }
+            out.put(e.getKey(), q.asText());
+        }
+        return out;
+    }
+}
