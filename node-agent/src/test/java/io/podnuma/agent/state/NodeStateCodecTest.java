@@ -1,0 +1,82 @@
+package io.podnuma.agent.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.machine.TestTopologies;
+import io.podnuma.agent.engine.node.AdmissionResult;
+import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.engine.node.NodeConfig;
+import io.podnuma.agent.engine.node.RandomScenarios;
+import io.podnuma.agent.engine.state.NodeState;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class NodeStateCodecTest {
+
+    @Test
+    void randomStatesRoundTripAndRebuildTheSameBooks() {
+        long seed = Long.getLong("podnuma.seed", System.nanoTime());
+        System.out.println(getClass().getSimpleName() + " seed=" + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
+        Random rnd = new Random(seed);
+        int states = 0;
+        for (int machine = 0; machine < 60; machine++) {
+            CpuTopology topo = TestTopologies.random(rnd);
+            NodeConfig config = RandomScenarios.config(rnd, topo);
+            NodeAllocator allocator;
+            try {
+                allocator = NodeAllocator.create(topo, config);
+            } catch (IllegalArgumentException e) {
+                continue;
+            }
+            NodeState state = allocator.initialState();
+            for (int step = 0; step < 12; step++) {
+                if (allocator.admit(state, RandomScenarios.pod(rnd, "p" + step, Math.max(2, topo.numCpus() / 3)))
+                        instanceof AdmissionResult.Admitted a) {
+                    state = a.state();
+                }
+                String json = NodeStateCodec.encode(state);
+                NodeState back = NodeStateCodec.decode(json);
+                assertThat(back)
+                        .as("seed %d machine %d step %d:%n%s", seed, machine, step, json)
+                        .isEqualTo(state);
+                assertThat(NodeStateCodec.encode(back)).isEqualTo(json);
+                if (config.memoryPolicy() == NodeConfig.MemoryPolicy.STATIC) {
+                    assertThat(allocator.memoryState(back)).isEqualTo(allocator.memoryState(state));
+                }
+                states++;
+            }
+        }
+        assertThat(states).isGreaterThan(300);
+    }
+
+    @Test
+    void anUnknownVersionIsRefusedWithWhatToDo() {
+        assertThatThrownBy(() -> NodeStateCodec.decode("{\"version\": 2, \"sharedPool\": \"0-3\", \"pods\": []}"))
+                .isInstanceOf(NodeStateFormatException.class)
+                .hasMessage(
+                        "node state version 2 is not supported: this agent reads version 1 only; move the file aside"
+                                + " to rebuild the state from the running pods");
+        assertThatThrownBy(() -> NodeStateCodec.decode("{\"sharedPool\": \"0-3\", \"pods\": []}"))
+                .hasMessageContaining("has no integer \"version\"");
+    }
+
+    @Test
+    void badFieldsAreNamedWithTheirPathAndValue() {
+        assertThatThrownBy(() -> NodeStateCodec.decode("{\"version\": 1, \"sharedPool\": \"3-1\", \"pods\": []}"))
+                .hasMessageStartingWith("sharedPool \"3-1\": ");
+        String pod =
+                "{\"version\":1,\"sharedPool\":\"0-3\",\"pods\":[{\"uid\":\"u\",\"namespace\":\"n\",\"name\":\"p\","
+                        + "\"qos\":\"Guaranteed\",\"placement\":\"pod-level\",\"numaAffinity\":[0],\"bubble\":\"4-5\","
+                        + "\"podSharedPool\":\"5\",\"memory\":[],\"containers\":[{\"name\":\"c\",\"type\":\"app\","
+                        + "\"kind\":\"special\",\"cpus\":\"4\",\"memory\":[],\"memoryNodes\":[]}]}]}";
+        assertThatThrownBy(() -> NodeStateCodec.decode(pod))
+                .hasMessage("pods[0].containers[0].kind \"special\": assignment kind \"special\" is unknown: allowed"
+                        + " exclusive, pod-shared, node-shared");
+        assertThatThrownBy(() -> NodeStateCodec.decode(
+                        pod.replace("special", "exclusive").replace("\"cpus\":\"4\"", "\"cpus\":\"7\"")))
+                .hasMessageContaining("container c CPUs 7 are outside the pod's bubble 4-5");
+        assertThatThrownBy(() -> NodeStateCodec.decode("[1]")).hasMessageContaining("must be a JSON object");
+    }
+}
