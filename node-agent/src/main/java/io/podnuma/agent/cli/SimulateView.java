@@ -12,10 +12,10 @@ import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.engine.topology.NumaMask;
 import java.util.List;
 
-/** Renders a simulation as a table or as the JSON schema documented in the README (schemaVersion 1). */
+/** Renders a simulation as a table or as the JSON schema documented in the README ({@value #SCHEMA}). */
 final class SimulateView {
 
-    static final int SCHEMA_VERSION = 1;
+    static final String SCHEMA = "podnuma.io/simulate/v1";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private SimulateView() {}
@@ -23,7 +23,7 @@ final class SimulateView {
     static ObjectNode toJson(SimulateCommand.Result r) {
         NodeState s = r.state();
         ObjectNode root = JSON.createObjectNode();
-        root.put("schemaVersion", SCHEMA_VERSION);
+        root.put("schema", SCHEMA);
         root.put("policy", r.policy());
         ArrayNode steps = root.putArray("steps");
         for (SimulateCommand.Step st : r.steps()) {

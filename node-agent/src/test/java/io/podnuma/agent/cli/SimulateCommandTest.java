@@ -1,0 +1,238 @@
+package io.podnuma.agent.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.podnuma.agent.sysfs.FakeMachine;
+import io.podnuma.agent.sysfs.Fixtures;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs {@code simulate} on the shipped examples and fixtures and checks the results the README documents. */
+class SimulateCommandTest {
+
+    private static final Path EXAMPLES = Path.of("examples/simulate");
+    private static final String INTEL =
+            Fixtures.path(FakeMachine.INTEL_2S_HT.name()).toString();
+
+    private record Run(int code, String out, String err) {
+        JsonNode json() throws IOException {
+            return new ObjectMapper().readTree(out);
+        }
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static Run example(String name, String output) {
+        Path dir = EXAMPLES.resolve(name);
+        return run(
+                "simulate",
+                "--sysfs",
+                INTEL,
+                "--policy",
+                dir.resolve("policy.yaml").toString(),
+                "--pods",
+                dir.resolve("pods").toString(),
+                "--output",
+                output);
+    }
+
+    private static JsonNode pod(JsonNode j, String name) {
+        for (JsonNode p : j.get("pods")) {
+            if (p.get("name").asText().equals(name)) {
+                return p;
+            }
+        }
+        throw new AssertionError("no pod " + name + " in " + j);
+    }
+
+    private static JsonNode container(JsonNode pod, String name) {
+        for (JsonNode c : pod.get("containers")) {
+            if (c.get("name").asText().equals(name)) {
+                return c;
+            }
+        }
+        throw new AssertionError("no container " + name + " in " + pod);
+    }
+
+    private static String cpusKind(JsonNode pod, String container) {
+        JsonNode c = container(pod, container);
+        return c.get("kind").asText() + " " + c.get("cpus").asText();
+    }
+
+    @Test
+    void workedExampleOfTheSpec() throws Exception {
+        Run r = example("worked-example", "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = r.json();
+        assertThat(j.get("schema").asText()).isEqualTo("podnuma.io/simulate/v1");
+        JsonNode worked = pod(j, "worked");
+        assertThat(worked.get("placement").asText()).isEqualTo("pod-level");
+        assertThat(worked.get("bubble").asText()).isEqualTo("1-4,65-68");
+        assertThat(worked.get("podSharedPool").asText()).isEqualTo("65");
+        assertThat(worked.get("numaAffinity").toString()).isEqualTo("[0]");
+        assertThat(cpusKind(worked, "a")).isEqualTo("exclusive 1");
+        assertThat(cpusKind(worked, "i")).isEqualTo("pod-shared 2-4,65-68");
+        assertThat(cpusKind(worked, "m")).isEqualTo("exclusive 2-4,66-68");
+        assertThat(cpusKind(worked, "b")).isEqualTo("pod-shared 65");
+        assertThat(container(worked, "m").get("memory").get(0).get("size").asText())
+                .isEqualTo("8Gi");
+        assertThat(container(worked, "b").get("memoryNodes").toString()).isEqualTo("[0]");
+        assertThat(worked.get("memory").get(0).get("bytes").asLong()).isEqualTo(16L << 30);
+        JsonNode rejected = j.get("rejected").get(0);
+        assertThat(rejected.get("name").asText()).isEqualTo("too-greedy");
+        assertThat(rejected.get("file").asText()).isEqualTo("02-too-greedy.yaml");
+        assertThat(rejected.get("reason").asText()).isEqualTo("EmptyPodSharedPoolError");
+        assertThat(rejected.get("message").asText()).contains("1 for sidecars, 7 for app containers");
+        assertThat(j.get("node").get("sharedPool").asText()).isEqualTo("0,5-64,69-127");
+        assertThat(j.get("node").get("reserved").asText()).isEqualTo("0,64");
+        assertThat(j.get("node").get("exclusive").asText()).isEqualTo("1-4,65-68");
+    }
+
+    @Test
+    void classicGuaranteedPodWithInitReuseAndADeletion() throws Exception {
+        Run r = example("classic-guaranteed", "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = r.json();
+        JsonNode db = pod(j, "db");
+        assertThat(db.get("placement").asText()).isEqualTo("container");
+        assertThat(cpusKind(db, "migrate")).isEqualTo("exclusive 1,65");
+        assertThat(cpusKind(db, "app")).isEqualTo("exclusive 1-2,65-66");
+        assertThat(cpusKind(db, "metrics")).isEqualTo("node-shared 0,3-64,67-127");
+        assertThat(cpusKind(pod(j, "web"), "nginx")).isEqualTo("node-shared 0,3-64,67-127");
+        assertThat(j.get("pods")).hasSize(2);
+        assertThat(j.get("steps").get(3).get("outcome").asText()).isEqualTo("deleted");
+        assertThat(j.get("node").get("sharedPool").asText()).isEqualTo("0,3-64,67-127");
+    }
+
+    @Test
+    void containerScopeWithPodLevelResourcesAndTheBudgetAnnotation() throws Exception {
+        Run r = example("container-scope-pod-level", "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = r.json();
+        assertThat(cpusKind(pod(j, "inference"), "server")).isEqualTo("exclusive 1-2,65-66");
+        assertThat(container(pod(j, "inference"), "mesh").get("kind").asText()).isEqualTo("node-shared");
+        assertThat(cpusKind(pod(j, "annotated"), "server")).isEqualTo("exclusive 3,67");
+        assertThat(pod(j, "annotated").get("qos").asText()).isEqualTo("Guaranteed");
+        assertThat(j.get("node").get("sharedPool").asText()).isEqualTo("0,4-64,68-127");
+    }
+
+    @Test
+    void rejectionsCarryTheUpstreamReasons() throws Exception {
+        Run r = example("rejections", "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = r.json();
+        assertThat(j.get("rejected").get(0).get("reason").asText()).isEqualTo("TopologyAffinityError");
+        assertThat(j.get("rejected").get(1).get("reason").asText()).isEqualTo("SMTAlignmentError");
+        assertThat(j.get("rejected").get(1).get("message").asText())
+                .contains("requested 3 exclusive CPUs, 4 available in the pod's bubble");
+        JsonNode fits = pod(j, "fits");
+        assertThat(fits.get("bubble").asText()).isEqualTo("1-3,65-67");
+        assertThat(cpusKind(fits, "helper")).isEqualTo("pod-shared 3,67");
+    }
+
+    @Test
+    void tableShowsPodsContainersRejectionsAndTheSharedPool() {
+        Run r = example("worked-example", "table");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("trading/worked")
+                .containsPattern("\\s+m\\s+app\\s+exclusive\\s+2-4,66-68\\s+0\\s+0\\s+memory=8Gi")
+                .containsPattern("\\s+b\\s+sidecar\\s+pod-shared\\s+65\\s")
+                .contains("trading/too-greedy (02-too-greedy.yaml): EmptyPodSharedPoolError")
+                .contains("node shared pool: 0,5-64,69-127 (120 CPUs); reserved: 0,64");
+    }
+
+    @Test
+    void inputErrorsNameFileFieldAndValue(@TempDir Path tmp) throws IOException {
+        Path pods = Files.createDirectory(tmp.resolve("pods"));
+        Path policy = tmp.resolve("policy.yaml");
+        Files.writeString(
+                policy,
+                "kind: NumaResourcePolicy\nmetadata: {name: x}\nspec:\n  nodeSelector: {}\n"
+                        + "  cpuManager: {policy: static, reservedCpuz: \"0\"}\n");
+        Run r = run("simulate", "--sysfs", INTEL, "--policy", policy.toString(), "--pods", pods.toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err())
+                .contains(policy + ": field spec.cpuManager.reservedCpuz: Unrecognized field \"reservedCpuz\"");
+
+        Files.writeString(
+                policy,
+                "kind: NumaResourcePolicy\nmetadata: {name: x}\nspec:\n  nodeSelector: {}\n"
+                        + "  cpuManager: {policy: static, reservedCpus: \"200\"}\n");
+        r = run("simulate", "--sysfs", INTEL, "--policy", policy.toString(), "--pods", pods.toString());
+        assertThat(r.err())
+                .contains("the policy does not fit machine")
+                .contains("reserved CPUs 200 are not online CPUs");
+
+        Files.writeString(policy, "kind: NumaResourcePolicy\nmetadata: {name: x}\nspec:\n  nodeSelector: {}\n");
+        Files.writeString(
+                pods.resolve("01-bad.yaml"),
+                "kind: Pod\nmetadata: {name: bad}\nspec:\n  containers:\n"
+                        + "    - name: c\n      resources: {limits: {memory: 12Gb}}\n");
+        r = run("simulate", "--sysfs", INTEL, "--policy", policy.toString(), "--pods", pods.toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err())
+                .contains(
+                        "error: 01-bad.yaml: spec.containers[c].resources.limits.memory \"12Gb\" is not a valid memory"
+                                + " quantity");
+
+        Files.writeString(pods.resolve("01-bad.yaml"), "kind: Deployment\nmetadata: {name: bad}\n");
+        r = run("simulate", "--sysfs", INTEL, "--policy", policy.toString(), "--pods", pods.toString());
+        assertThat(r.err()).contains("01-bad.yaml: kind is \"Deployment\", expected Pod");
+
+        Files.writeString(
+                pods.resolve("01-bad.yaml"),
+                "kind: Pod\nmetadata:\n  name: bad\n  annotations:\n" + "    podnuma.io/simulate: remove\n");
+        r = run("simulate", "--sysfs", INTEL, "--policy", policy.toString(), "--pods", pods.toString());
+        assertThat(r.err()).contains("metadata.annotations[podnuma.io/simulate] \"remove\" is not an action");
+
+        r = run(
+                "simulate",
+                "--sysfs",
+                INTEL,
+                "--policy",
+                policy.toString(),
+                "--pods",
+                tmp.resolve("nope").toString());
+        assertThat(r.err()).contains("--pods must be a directory");
+    }
+
+    @Test
+    void multiDocumentManifestsAndDeletionsOfUnknownPods(@TempDir Path tmp) throws Exception {
+        Path pods = Files.createDirectory(tmp.resolve("pods"));
+        Files.writeString(
+                pods.resolve("b.yml"),
+                "kind: Pod\nmetadata:\n  name: ghost\n  annotations:\n" + "    podnuma.io/simulate: delete\n");
+        Files.writeString(
+                pods.resolve("a.yaml"),
+                "kind: Pod\nmetadata: {name: one}\nspec: {containers: [{name: c}]}\n---\n"
+                        + "kind: Pod\nmetadata: {name: two}\nspec: {containers: [{name: c}]}\n");
+        Run r = run(
+                "simulate",
+                "--sysfs",
+                Fixtures.path(FakeMachine.LAPTOP.name()).toString(),
+                "--policy",
+                EXAMPLES.resolve("classic-guaranteed/policy.yaml").toString(),
+                "--pods",
+                pods.toString(),
+                "--output",
+                "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode steps = r.json().get("steps");
+        assertThat(steps).hasSize(3);
+        assertThat(steps.get(1).get("file").asText()).isEqualTo("a.yaml (document 2)");
+        assertThat(steps.get(2).get("outcome").asText()).isEqualTo("not-found");
+    }
+}
