@@ -21,6 +21,18 @@ type Inputs struct {
 	Load        []LoadOp     `json:"load"`
 	Allocations []Allocation `json:"allocations"`
 	Merges      []Merge      `json:"merges"`
+	Simulate    Simulate     `json:"simulate"`
+}
+
+// Simulate is the 110-pod admission workload with podnuma's final shared pool.
+type Simulate struct {
+	ID   string `json:"id"`
+	Pods []struct {
+		Name       string `json:"name"`
+		CPUs       int    `json:"cpus"`
+		Guaranteed bool   `json:"guaranteed"`
+	} `json:"pods"`
+	ExpectDefault string `json:"expectDefault"`
 }
 
 // LoadOp admits a pod of CPUs on one NUMA node, or removes it when CPUs is 0.

@@ -97,6 +97,9 @@ func runAll(in *Inputs, inputsPath, only string, timeout time.Duration, s runSet
 			results = append(results, report(child(inputsPath, a.ID, modeBench, childGrace, s)))
 		}
 	}
+	if in.Simulate.ID != "" && strings.Contains(in.Simulate.ID, only) {
+		results = append(results, report(child(inputsPath, in.Simulate.ID, modeBench, childGrace, s)))
+	}
 	for _, m := range in.Merges {
 		if !strings.Contains(m.ID, only) {
 			continue
@@ -168,6 +171,9 @@ func runOne(in *Inputs, id, mode string, s runSettings) Result {
 		if in.Allocations[i].ID == id {
 			return benchAllocation(in, &in.Allocations[i], s)
 		}
+	}
+	if in.Simulate.ID == id {
+		return benchSimulate(in, s)
 	}
 	for i := range in.Merges {
 		if in.Merges[i].ID == id {

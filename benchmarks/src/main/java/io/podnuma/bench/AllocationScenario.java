@@ -8,6 +8,7 @@ import io.podnuma.agent.engine.cpu.StaticPolicyOptions;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -39,7 +40,7 @@ public record AllocationScenario(String id, Map<String, String> options, int req
     static final Map<String, Map<String, String>> OPTION_SETS = optionSets();
 
     private static Map<String, Map<String, String>> optionSets() {
-        Map<String, Map<String, String>> sets = new java.util.LinkedHashMap<>();
+        Map<String, Map<String, String>> sets = new LinkedHashMap<>();
         sets.put("none", Map.of());
         sets.put("full-pcpus-only", Map.of(StaticPolicyOptions.FULL_PCPUS_ONLY, "true"));
         sets.put(

@@ -52,6 +52,7 @@ public final class InputsExport {
         }
         root.put("allocations", allocations);
         root.put("merges", MergeShapes.all().stream().map(InputsExport::merge).toList());
+        root.put("simulate", simulate(topo));
         return root;
     }
 
@@ -85,6 +86,14 @@ public final class InputsExport {
                 "expectDefaultAfterLoad",
                 prepared.policy().shared(prepared.loaded()).toString());
         m.put("expectCpus", prepared.allocate().toString());
+        return m;
+    }
+
+    private static Map<String, Object> simulate(CpuTopology topo) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", SimulateWorkload.ID);
+        m.put("pods", SimulateWorkload.specs());
+        m.put("expectDefault", new SimulateWorkload(topo).run().sharedPool().toString());
         return m;
     }
 

@@ -33,6 +33,11 @@ class BenchmarkParamsTest {
                         .toList());
     }
 
+    @Test
+    void simulateBenchmarkUsesTheWorkloadId() throws Exception {
+        assertThat(params(SimulateBenchmark.class, "scenario")).containsExactly(SimulateWorkload.ID);
+    }
+
     private static List<String> params(Class<?> benchmark, String field) throws NoSuchFieldException {
         return List.of(benchmark.getField(field).getAnnotation(Param.class).value());
     }
