@@ -3,6 +3,7 @@ package io.podnuma.agent.engine.cpu.differential;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.machine.TestTopologies;
 import java.util.ArrayList;
@@ -100,26 +101,59 @@ class DifferentialHarnessTest {
         assertThat(KnownDifferences.explaining(cmp)).isEmpty();
     }
 
-    @Test
-    void aKubeletGrantOfABusyCpuIsFoundAndExplained() {
+    /** {@link #twoContainers()} on the same machine with CPU 11 offline (core 5 has one thread). */
+    private static DiffCase twoContainersAsymmetric() {
+        CpuTopology topo = TestTopologies.build(
+                12, cpu -> cpu % 6, cpu -> (cpu % 6) % 2, cpu -> (cpu % 6) % 2, cpu -> 0, CpuSet.of(11));
         DiffCase c = twoContainers();
+        return new DiffCase(
+                c.id(),
+                "dual socket, CPU 11 offline",
+                DiffCase.rows(topo),
+                c.reservedCount(),
+                null,
+                c.options(),
+                c.topologyManagerPolicy(),
+                c.ops(),
+                topo);
+    }
+
+    /** The Java answer with container b also given the first CPU of container a. */
+    private static Outcome grantingABusyCpu(Outcome java) {
+        String busy = java.ops().get(0).cpus().split("[,-]")[0];
+        Outcome.OpOutcome b = java.ops().get(1);
+        return withOp(java, 1, new Outcome.OpOutcome(b.hints(), busy + ",10", null, null, b.defaultSet()));
+    }
+
+    @Test
+    void aKubeletGrantOfABusyCpuIsExplainedOnAsymmetricMachinesOnly() {
+        DiffCase asymmetric = twoContainersAsymmetric();
+        Outcome java = JavaEngineRunner.run(asymmetric);
+        Outcome kubelet = grantingABusyCpu(java);
+        assertThat(KubeletFaults.firstFault(asymmetric, kubelet)).hasValue(1);
+        assertThat(KubeletFaults.firstFault(asymmetric, java)).isEmpty();
+        assertThat(KnownDifferences.explaining(Comparison.of(asymmetric, java, kubelet)))
+                .hasValue(List.of(KnownDifferences.BUSY_CPUS));
+
+        // On a symmetric machine the kubelet has no reason to do this: it stays a disagreement.
+        DiffCase symmetric = twoContainers();
+        Outcome symJava = JavaEngineRunner.run(symmetric);
+        Outcome symKubelet = grantingABusyCpu(symJava);
+        assertThat(KubeletFaults.firstFault(symmetric, symKubelet)).hasValue(1);
+        assertThat(KnownDifferences.explaining(Comparison.of(symmetric, symJava, symKubelet)))
+                .isEmpty();
+    }
+
+    @Test
+    void aKubeletGrantOutsideTheAffinityIsAFaultWhenEnoughAlignedCpusWereFree() {
+        DiffCase c = twoContainersAsymmetric();
         Outcome java = JavaEngineRunner.run(c);
-        String first = java.ops().get(0).cpus();
-        // The kubelet hands container b one of a's CPUs.
-        String busy = first.split("[,-]")[0];
-        Outcome kubelet = withOp(
-                java,
-                1,
-                new Outcome.OpOutcome(
-                        java.ops().get(1).hints(),
-                        busy + ",11",
-                        null,
-                        null,
-                        java.ops().get(1).defaultSet()));
-        assertThat(KubeletFaults.firstFault(c, kubelet)).hasValue(1);
-        assertThat(KubeletFaults.firstFault(c, java)).isEmpty();
-        Comparison cmp = Comparison.of(c, java, kubelet);
-        assertThat(KnownDifferences.explaining(cmp)).hasValue(List.of(KnownDifferences.BUSY_CPUS));
+        // Container a asked for 2 CPUs on NUMA node 0, which has 5 free: one on node 1 is a fault.
+        Outcome.OpOutcome a = java.ops().get(0);
+        String firstOnNode0 = a.cpus().split("[,-]")[0];
+        Outcome kubelet =
+                withOp(java, 0, new Outcome.OpOutcome(a.hints(), firstOnNode0 + ",1", null, null, a.defaultSet()));
+        assertThat(KubeletFaults.firstFault(c, kubelet)).hasValue(0);
     }
 
     @Test
@@ -158,9 +192,7 @@ class DifferentialHarnessTest {
         assertThat(o.reserved()).isEqualTo("0,6,12,18");
         // podnuma places the 14 CPUs on whole cores (full-pcpus-only) without looping.
         assertThat(o.ops().get(0).errorReason()).isNull();
-        assertThat(io.podnuma.agent.engine.cpuset.CpuSet.parse(o.ops().get(0).cpus())
-                        .size())
-                .isEqualTo(14);
+        assertThat(CpuSet.parse(o.ops().get(0).cpus()).size()).isEqualTo(14);
     }
 
     @Test

@@ -25,16 +25,17 @@ final class KnownDifferences {
     record Entry(String name, String reason, Explainer explainer) {}
 
     static final Entry BUSY_CPUS = new Entry(
-            "kubelet-claims-busy-cpus-on-asymmetric-machines",
-            "on machines with offline CPUs the kubelet counts an element (core, socket, NUMA node, L3 group) as"
-                    + " free when its free CPUs equal a machine-wide average (integer division) and then claims all"
-                    + " of the element's CPUs, busy and reserved ones included, counting each: a CPU goes to two"
-                    + " containers or a container gets fewer CPUs than requested (checked on the kubelet's own"
-                    + " state by KubeletFaults). podnuma claims only the element's free CPUs. From the first such"
-                    + " grant on, the two states part and later operations are not compared. Where the claim"
-                    + " happens in the NUMA-aligned first pass of a request that then fails, only the count in"
-                    + " \"available=N\" differs (the kubelet's is larger: its first pass used up fewer real CPUs);"
-                    + " that too is explained, on asymmetric machines only.",
+            "kubelet-whole-element-claims-on-asymmetric-machines",
+            "on machines whose cores, sockets, NUMA nodes or L3 groups differ in size (offline CPUs) the kubelet"
+                    + " counts an element as free when its free CPUs equal a machine-wide average (integer"
+                    + " division) and then claims all of the element's CPUs, counting each: busy and reserved CPUs"
+                    + " (a CPU goes to two containers, or a container gets fewer CPUs than requested) and CPUs"
+                    + " outside the NUMA-aligned set it was given (alignment lost although enough aligned CPUs"
+                    + " were free). KubeletFaults finds the first such grant on the kubelet's own state. podnuma"
+                    + " claims only the element's free CPUs. From that grant on the two states part and later"
+                    + " operations are not compared. Where the claim happens in the aligned first pass of a"
+                    + " request that then fails, only \"available=N\" differs (the kubelet's is larger: its"
+                    + " first pass used up fewer real CPUs); that too is explained.",
             KnownDifferences::busyCpus);
 
     static final Entry HANG = new Entry(
@@ -95,13 +96,15 @@ final class KnownDifferences {
         if (op == Comparison.BEFORE_OPS || op >= c.kubelet().ops().size()) {
             return false;
         }
+        // The cause is the machine-wide averages: on a symmetric machine a fault would be news.
+        if (!asymmetric(c.input().topology())) {
+            return false;
+        }
         OptionalInt fault = KubeletFaults.firstFault(c.input(), c.kubelet());
         if (fault.isPresent() && op >= fault.getAsInt()) {
             return true;
         }
-        if (!asymmetric(c.input().topology())
-                || diffs.size() != 1
-                || !diffs.getFirst().startsWith("error message:")) {
+        if (diffs.size() != 1 || !diffs.getFirst().startsWith("error message:")) {
             return false;
         }
         Matcher j = NOT_ENOUGH.matcher(String.valueOf(c.java().ops().get(op).errorMessage()));

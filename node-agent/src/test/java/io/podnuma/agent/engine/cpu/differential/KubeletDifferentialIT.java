@@ -93,13 +93,16 @@ class KubeletDifferentialIT {
                 - disagreements.size()
                 - tally.allowed.values().stream().mapToInt(i -> i).sum();
         String summary = String.format(
-                "kubelet differential: seed %d, %d cases (%d on sysfs fixtures, %d refused configurations), %d"
+                "kubelet differential: seed %d, %d cases (%d on sysfs fixtures, %d on asymmetric machines, %d with"
+                        + " distribute-cpus-across-numa on 5+ NUMA nodes, %d refused configurations), %d"
                         + " operations (%d admissions, %d hint lists, %d allocation errors, %d removals);"
                         + " agreement %d/%d = %.2f%%, allowed differences %s, disagreements %d;"
                         + " go build %d ms, kubelet %d ms, java %d ms; options used %s",
                 base,
                 total,
                 tally.fixtureCases,
+                tally.asymmetric,
+                tally.wideDistributed,
                 tally.refused,
                 tally.ops,
                 tally.adds,
@@ -192,6 +195,8 @@ class KubeletDifferentialIT {
     /** Counts of what was compared, so the summary shows the coverage. */
     private static final class Tally {
         int fixtureCases;
+        int asymmetric;
+        int wideDistributed;
         int refused;
         int ops;
         int adds;
@@ -204,6 +209,13 @@ class KubeletDifferentialIT {
         void count(Comparison c) {
             if (c.input().machine().startsWith("fixture ")) {
                 fixtureCases++;
+            }
+            if (KnownDifferences.asymmetric(c.input().topology())) {
+                asymmetric++;
+            }
+            if ("true".equals(c.input().options().get("distribute-cpus-across-numa"))
+                    && c.input().topology().numNumaNodes() >= 5) {
+                wideDistributed++;
             }
             if (c.kubelet().createError() != null) {
                 refused++;

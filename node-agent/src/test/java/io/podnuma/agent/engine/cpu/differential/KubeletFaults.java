@@ -1,6 +1,8 @@
 package io.podnuma.agent.engine.cpu.differential;
 
+import io.podnuma.agent.engine.cpu.StaticPolicyOptions;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.machine.CpuTopology;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -11,13 +13,16 @@ import java.util.Set;
 /**
  * Checks the kubelet's answers against its own state: an admission must grant exactly the requested
  * number of CPUs, all of them from what was allocatable then (the shared pool minus the reserved
- * CPUs, plus the pod's reusable init-container CPUs). The state is replayed from the kubelet's own
- * outcome, so the check does not depend on the Java engine.
+ * CPUs, plus the pod's reusable init-container CPUs), and at least min(request, aligned) of them from
+ * the allocatable CPUs inside the NUMA affinity (the kubelet's first pass takes that many from there
+ * alone). The state is replayed from the kubelet's own outcome, so the check does not depend on the
+ * Java engine.
  *
  * <p>The kubelet v1.37.2 breaks this on asymmetric machines (offline CPUs): it judges a core, socket,
  * NUMA node or L3 group "free" by comparing its free CPUs with a machine-wide average (integer
- * division) and then claims every CPU the element has, busy ones included, counting them all. A CPU
- * can then go to two containers, or a container gets fewer CPUs than it asked for.
+ * division) and then claims every CPU the element has, busy ones and ones outside the set it was
+ * given included, counting them all. A CPU can then go to two containers, a container gets fewer
+ * CPUs than it asked for, or CPUs outside the NUMA affinity although enough inside were free.
  */
 final class KubeletFaults {
 
@@ -46,6 +51,11 @@ final class KubeletFaults {
                     if (granted.size() != op.cpus() || !granted.isSubsetOf(allocatable)) {
                         return OptionalInt.of(i);
                     }
+                    // The first pass takes min(request, aligned) CPUs from the aligned ones alone.
+                    CpuSet aligned = aligned(input, op, allocatable);
+                    if (granted.intersectionSize(aligned) < Math.min(op.cpus(), aligned.size())) {
+                        return OptionalInt.of(i);
+                    }
                     assigned.add(op.owner());
                 }
                 reuse.keySet().removeIf(pod -> !pod.equals(op.pod()));
@@ -56,5 +66,18 @@ final class KubeletFaults {
             shared = CpuSet.parse(out.defaultSet());
         }
         return OptionalInt.empty();
+    }
+
+    /** The allocatable CPUs inside the operation's NUMA affinity (its sockets with align-by-socket). */
+    private static CpuSet aligned(DiffCase input, DiffCase.Op op, CpuSet allocatable) {
+        if (op.hint() == null) {
+            return CpuSet.empty();
+        }
+        CpuTopology topo = input.topology();
+        CpuSet nodes = CpuSet.parse(op.hint());
+        CpuSet area = "true".equals(input.options().get(StaticPolicyOptions.ALIGN_BY_SOCKET))
+                ? topo.cpusInSockets(topo.socketsInNumaNodes(nodes))
+                : topo.cpusInNumaNodes(nodes);
+        return allocatable.intersection(area);
     }
 }

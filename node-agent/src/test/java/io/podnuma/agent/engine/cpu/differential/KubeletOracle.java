@@ -73,6 +73,7 @@ final class KubeletOracle {
             ProcessBuilder pb = new ProcessBuilder(
                             go.toString(),
                             "build",
+                            "-buildvcs=false",
                             "-o",
                             binary.toAbsolutePath().toString(),
                             ".")
