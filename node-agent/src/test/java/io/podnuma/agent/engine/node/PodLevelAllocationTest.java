@@ -324,4 +324,74 @@ class PodLevelAllocationTest {
                 .allSatisfy(c -> assertThat(c.kind()).isEqualTo(AssignmentKind.NODE_SHARED));
         assertThat(admitted.state().sharedPool()).isEqualTo(CpuSet.range(0, 127));
     }
+
+    @Test
+    void hugepagesFollowTheSameArithmeticPerResource() {
+        NodeAllocator a = NodeAllocator.create(INTEL, TestConfigs.withStaticMemory(POD_SCOPE, 2, "1Gi"));
+        MemoryResource hp2m = MemoryResource.parse("hugepages-2Mi");
+        Pod p = pod("huge")
+                .budget("4", "4Gi")
+                .budgetHugepages("2Mi", "512Mi")
+                .app(
+                        "m",
+                        io.podnuma.agent.engine.pod.Resources.guaranteed(
+                                io.podnuma.agent.engine.pod.TestPods.list("2", "1Gi")
+                                        .with(hp2m, MemoryQuantity.parseBytes("256Mi"))))
+                .app("x", null, null)
+                .build();
+        var admitted = admit(a, a.initialState(), p);
+        NumaMask node = admitted.pod().numaAffinity();
+        assertThat(admitted.pod().podMemory())
+                .extracting(b -> b.resource())
+                .containsExactly(MemoryResource.MEMORY, hp2m);
+        assertThat(admitted.pod().container("m").orElseThrow().memory())
+                .extracting(b -> b.resource().resourceName() + "=" + MemoryQuantity.format(b.size()))
+                .containsExactly("memory=1Gi", "hugepages-2Mi=256Mi");
+        assertThat(a.memoryState(admitted.state()).free(node, hp2m)).isEqualTo(MemoryQuantity.parseBytes("512Mi"));
+        Pod tooMuch = pod("toomuch")
+                .budget("4", "4Gi")
+                .budgetHugepages("2Mi", "128Mi")
+                .app(
+                        "m",
+                        io.podnuma.agent.engine.pod.Resources.guaranteed(
+                                io.podnuma.agent.engine.pod.TestPods.list("2", "1Gi")
+                                        .with(hp2m, MemoryQuantity.parseBytes("256Mi"))))
+                .build();
+        var r = reject(a, admitted.state(), tooMuch);
+        assertThat(r.message())
+                .contains("hugepages-2Mi=256Mi exclusively, but only 128Mi of the pod budget of 128Mi remain");
+    }
+
+    @Test
+    void bestEffortLetsABudgetSpanNodesAndRestrictedDoesNot() {
+        NodeAllocator bestEffort = NodeAllocator.create(
+                INTEL, TestConfigs.staticCpu("0,64", TopologyPolicyName.BEST_EFFORT, NodeConfig.TopologyScope.POD));
+        var admitted = admit(
+                bestEffort,
+                bestEffort.initialState(),
+                pod("wide")
+                        .budget("70", "4Gi")
+                        .app("m", "66", "1Gi")
+                        .app("x", null, null)
+                        .build());
+        assertThat(admitted.pod().bubble().size()).isEqualTo(70);
+        assertThat(INTEL.numaNodesOf(admitted.pod().bubble()).size()).isEqualTo(2);
+        assertThat(admitted.pod().numaAffinity()).isEqualTo(NumaMask.of(0, 1));
+        NodeAllocator restricted = NodeAllocator.create(
+                INTEL, TestConfigs.staticCpu("0,64", TopologyPolicyName.RESTRICTED, NodeConfig.TopologyScope.POD));
+        NodeState s = restricted.initialState();
+        for (String name : new String[] {"first", "second"}) {
+            s = admit(
+                            restricted,
+                            s,
+                            pod(name).budget("40", "4Gi").app("m", null, null).build())
+                    .state();
+        }
+        // A third 40 fits the machine only across both nodes (22 + 24 free), not a preferred placement.
+        var r = reject(
+                restricted,
+                s,
+                pod("third").budget("40", "4Gi").app("m", null, null).build());
+        assertThat(r.reason()).isEqualTo(RejectionReason.TOPOLOGY_AFFINITY_ERROR);
+    }
 }
