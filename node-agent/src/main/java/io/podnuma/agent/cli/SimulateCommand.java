@@ -149,6 +149,11 @@ final class SimulateCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new SimulationInputs.InputException(m.file() + ": " + e.getMessage());
             }
+            if (state.pods().containsKey(pod.ref().uid())) {
+                // Same uid again: the engine keeps its first answer; say so rather than "admitted".
+                steps.add(new Step(m.file(), "admit", ns, name, "already-admitted"));
+                continue;
+            }
             switch (allocator.admit(state, pod)) {
                 case AdmissionResult.Admitted a -> {
                     state = a.state();

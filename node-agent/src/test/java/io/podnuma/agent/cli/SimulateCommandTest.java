@@ -218,7 +218,8 @@ class SimulateCommandTest {
         Files.writeString(
                 pods.resolve("a.yaml"),
                 "kind: Pod\nmetadata: {name: one}\nspec: {containers: [{name: c}]}\n---\n"
-                        + "kind: Pod\nmetadata: {name: two}\nspec: {containers: [{name: c}]}\n");
+                        + "kind: Pod\nmetadata: {name: two}\nspec: {containers: [{name: c}]}\n---\n"
+                        + "kind: Pod\nmetadata: {name: one}\nspec: {containers: [{name: c}]}\n");
         Run r = run(
                 "simulate",
                 "--sysfs",
@@ -231,8 +232,9 @@ class SimulateCommandTest {
                 "json");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode steps = r.json().get("steps");
-        assertThat(steps).hasSize(3);
+        assertThat(steps).hasSize(4);
         assertThat(steps.get(1).get("file").asText()).isEqualTo("a.yaml (document 2)");
-        assertThat(steps.get(2).get("outcome").asText()).isEqualTo("not-found");
+        assertThat(steps.get(2).get("outcome").asText()).isEqualTo("already-admitted");
+        assertThat(steps.get(3).get("outcome").asText()).isEqualTo("not-found");
     }
 }
