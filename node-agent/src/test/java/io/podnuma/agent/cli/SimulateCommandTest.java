@@ -237,4 +237,37 @@ class SimulateCommandTest {
         assertThat(steps.get(2).get("outcome").asText()).isEqualTo("already-admitted");
         assertThat(steps.get(3).get("outcome").asText()).isEqualTo("not-found");
     }
+    /** The count-reserved example on every fixture: the output adds up whatever the machine. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.FieldSource("io.podnuma.agent.sysfs.FakeMachine#ALL")
+    void classicExampleOnEveryFixtureAddsUp(FakeMachine machine) throws Exception {
+        Path dir = EXAMPLES.resolve("classic-guaranteed");
+        Run r = run(
+                "simulate",
+                "--sysfs",
+                Fixtures.path(machine.name()).toString(),
+                "--policy",
+                dir.resolve("policy.yaml").toString(),
+                "--pods",
+                dir.resolve("pods").toString(),
+                "--output",
+                "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = r.json();
+        var topo = Fixtures.topology(machine);
+        var shared = io.podnuma.agent.engine.cpuset.CpuSet.parse(
+                j.get("node").get("sharedPool").asText());
+        var exclusive = io.podnuma.agent.engine.cpuset.CpuSet.parse(
+                j.get("node").get("exclusive").asText());
+        var reserved = io.podnuma.agent.engine.cpuset.CpuSet.parse(
+                j.get("node").get("reserved").asText());
+        assertThat(reserved.size()).isEqualTo(2);
+        assertThat(shared.intersects(exclusive)).isFalse();
+        assertThat(shared.union(exclusive).union(reserved)).isEqualTo(topo.onlineCpus());
+        assertThat(j.get("steps").size()).isEqualTo(4);
+        int admitted = j.get("pods").size() + j.get("rejected").size();
+        assertThat(admitted)
+                .as("db, web, and batch which was deleted or rejected")
+                .isBetween(2, 3);
+    }
 }
