@@ -80,8 +80,11 @@ public final class ComparisonTable {
         if (abs < 1e9) {
             return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
         }
-        if (abs < 3600e9) {
+        if (abs < 60e9) {
             return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
+        }
+        if (abs < 3600e9) {
+            return String.format(Locale.ROOT, "%.1f min", nanos / 60e9);
         }
         if (abs < 86400e9 * 365) {
             return String.format(Locale.ROOT, "%.1f h", nanos / 3600e9);

@@ -78,6 +78,7 @@ class ComparisonTableTest {
     void durationsAndSizesPickReadableUnits() {
         assertThat(ComparisonTable.duration(999)).isEqualTo("999 ns");
         assertThat(ComparisonTable.duration(1.5e9)).isEqualTo("1.5 s");
+        assertThat(ComparisonTable.duration(2201.3e9)).isEqualTo("36.7 min");
         assertThat(ComparisonTable.duration(7.2e12)).isEqualTo("2.0 h");
         assertThat(ComparisonTable.duration(3.2e16)).isEqualTo("1.0 years");
         assertThat(ComparisonTable.bytes(1536)).isEqualTo("1.5 KiB");
