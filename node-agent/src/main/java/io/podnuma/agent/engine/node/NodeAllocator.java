@@ -120,7 +120,7 @@ public final class NodeAllocator {
         CpuState cpuState = cpuState(state);
         MemoryState memState = memoryState(state);
         try {
-            PodLevelPlanner.Planned planned;
+            Planned planned;
             if (config.topologyScope() == NodeConfig.TopologyScope.POD && effective.hasPodLevelResources()) {
                 planned = new PodLevelPlanner(managers).plan(effective, cpuState, memState);
             } else {

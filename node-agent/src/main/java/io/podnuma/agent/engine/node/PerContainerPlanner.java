@@ -38,7 +38,7 @@ final class PerContainerPlanner {
         this.podScope = podScope;
     }
 
-    PodLevelPlanner.Planned plan(Pod pod, CpuState cpuState, MemoryState memState) {
+    Planned plan(Pod pod, CpuState cpuState, MemoryState memState) {
         String uid = pod.ref().uid();
         PodQos qos = PodRules.qos(pod);
         TopologyHint podHint = null;
@@ -94,7 +94,7 @@ final class PerContainerPlanner {
                 CpuSet.empty(),
                 List.of(),
                 out);
-        return new PodLevelPlanner.Planned(assignment, cpuState.defaultSet());
+        return new Planned(assignment, cpuState.defaultSet());
     }
 
     private int cpus(Pod pod, Container c) {

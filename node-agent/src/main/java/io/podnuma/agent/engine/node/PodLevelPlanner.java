@@ -77,8 +77,6 @@ final class PodLevelPlanner {
         return new Planned(assignment, cpuState.defaultSet());
     }
 
-    record Planned(PodAssignment pod, CpuSet sharedPool) {}
-
     /** One pass over the containers of one pod, in the order of spec §2 steps 3–6. */
     private final class Walk {
         private final Pod pod;
