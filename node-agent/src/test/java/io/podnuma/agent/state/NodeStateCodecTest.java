@@ -37,7 +37,7 @@ class NodeStateCodecTest {
                     state = a.state();
                 }
                 String json = NodeStateCodec.encode(state);
-                NodeState back = NodeStateCodec.decode(json);
+                NodeState back = allocator.validate(NodeStateCodec.decode(json));
                 assertThat(back)
                         .as("seed %d machine %d step %d:%n%s", seed, machine, step, json)
                         .isEqualTo(state);
@@ -78,5 +78,36 @@ class NodeStateCodecTest {
                         pod.replace("special", "exclusive").replace("\"cpus\":\"4\"", "\"cpus\":\"7\"")))
                 .hasMessageContaining("container c CPUs 7 are outside the pod's bubble 4-5");
         assertThatThrownBy(() -> NodeStateCodec.decode("[1]")).hasMessageContaining("must be a JSON object");
+    }
+
+    @Test
+    void aStateFromAnotherMachineOrConfigurationIsRefused() {
+        CpuTopology small = TestTopologies.DUAL_SOCKET_NO_HT;
+        NodeAllocator a = NodeAllocator.create(
+                small,
+                new NodeConfig(
+                        NodeConfig.CpuPolicy.STATIC,
+                        io.podnuma.agent.engine.cpu.ReservedCpus.explicit(io.podnuma.agent.engine.cpuset.CpuSet.of(0)),
+                        null,
+                        NodeConfig.MemoryPolicy.NONE,
+                        null,
+                        io.podnuma.agent.engine.topology.TopologyPolicyName.NONE,
+                        NodeConfig.TopologyScope.CONTAINER,
+                        null,
+                        true));
+        var admitted = (AdmissionResult.Admitted) a.admit(
+                a.initialState(),
+                io.podnuma.agent.engine.pod.TestPods.pod("p")
+                        .app("x", "2", "1Gi")
+                        .build());
+        String json = NodeStateCodec.encode(admitted.state());
+        assertThat(a.validate(NodeStateCodec.decode(json))).isEqualTo(admitted.state());
+        String moved = json.replace("\"sharedPool\" : \"0,3-7\"", "\"sharedPool\" : \"0,3-9\"");
+        assertThat(moved).isNotEqualTo(json);
+        assertThatThrownBy(() -> a.validate(NodeStateCodec.decode(moved)))
+                .hasMessageContaining("do not add up to the online CPUs 0-7; not online: 8-9");
+        String overlap = json.replace("\"sharedPool\" : \"0,3-7\"", "\"sharedPool\" : \"0-7\"");
+        assertThatThrownBy(() -> a.validate(NodeStateCodec.decode(overlap)))
+                .hasMessage("CPUs 1-2 are both in the shared pool and exclusive to a pod");
     }
 }

@@ -185,6 +185,55 @@ public final class NodeAllocator {
         return owners;
     }
 
+    /**
+     * Checks that a state read back (e.g. from a checkpoint) fits this machine and configuration: every CPU is
+     * online, no CPU is exclusive twice or both exclusive and shared, reserved CPUs are never exclusive, the
+     * pools add up to the online CPUs, and the memory books rebuild.
+     *
+     * @return the same state
+     * @throws IllegalArgumentException naming the pod, container or CPUs that do not fit
+     */
+    public NodeState validate(NodeState state) {
+        CpuSet online = topo.onlineCpus();
+        CpuSet reserved = reservedCpus();
+        CpuSet exclusive = CpuSet.empty();
+        for (PodAssignment pod : state.pods().values()) {
+            CpuSet mine = pod.exclusiveCpus();
+            if (!mine.isSubsetOf(online)) {
+                throw new IllegalArgumentException("pod " + pod.ref() + " holds CPUs " + mine.difference(online)
+                        + " that are not online on this machine (online: " + online + ")");
+            }
+            if (mine.intersects(exclusive)) {
+                throw new IllegalArgumentException("pod " + pod.ref() + " holds CPUs " + mine.intersection(exclusive)
+                        + " that another pod holds too");
+            }
+            if (mine.intersects(reserved)) {
+                throw new IllegalArgumentException("pod " + pod.ref() + " holds reserved CPUs "
+                        + mine.intersection(reserved) + " (reserved: " + reserved + ")");
+            }
+            exclusive = exclusive.union(mine);
+        }
+        CpuSet shared = state.sharedPool();
+        if (shared.intersects(exclusive)) {
+            throw new IllegalArgumentException(
+                    "CPUs " + shared.intersection(exclusive) + " are both in the shared pool and exclusive to a pod");
+        }
+        CpuSet all = shared.union(exclusive).union(reserved);
+        if (!all.equals(online)) {
+            throw new IllegalArgumentException("the shared pool " + shared + ", exclusive CPUs " + exclusive
+                    + " and reserved CPUs " + reserved + " do not add up to the online CPUs " + online
+                    + (all.difference(online).isEmpty() ? "" : "; not online: " + all.difference(online))
+                    + (online.difference(all).isEmpty() ? "" : "; missing: " + online.difference(all)));
+        }
+        if (managers.pinsMemory()) {
+            memoryState(state);
+        } else if (!state.memoryOwners().isEmpty()) {
+            throw new IllegalArgumentException("the state pins memory for "
+                    + state.memoryOwners().keySet() + " but the memory manager policy is None");
+        }
+        return state;
+    }
+
     /** The CPU manager's books for a node state. */
     public CpuState cpuState(NodeState state) {
         return new CpuState(state.sharedPool(), state.cpuOwners());
