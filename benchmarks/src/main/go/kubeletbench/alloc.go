@@ -155,10 +155,14 @@ func errorResult(r Result, format string, args ...any) Result {
 	return r
 }
 
+// joinNotes joins the non-empty notes with "; ".
 func joinNotes(notes []string) string {
 	out := ""
-	for i, n := range notes {
-		if i > 0 {
+	for _, n := range notes {
+		if n == "" {
+			continue
+		}
+		if out != "" {
 			out += "; "
 		}
 		out += n

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"strings"
 	"time"
 )
@@ -31,6 +32,7 @@ func main() {
 	capPerms := flag.Float64("cap", 2e6, "combinations a truncated merge visits when the full one did not finish")
 	rounds := flag.Int("rounds", 5, "measured rounds per benchmark (after one warm-up round)")
 	roundTime := flag.Duration("round-time", time.Second, "length of one round")
+	cpuProfile := flag.String("cpuprofile", "", "with -run: write a CPU profile of the benchmark to this file (go tool pprof)")
 	flag.Parse()
 	if *inputs == "" {
 		fail("-inputs is required: the file InputsExport wrote (see scripts/bench)")
@@ -41,6 +43,13 @@ func main() {
 	}
 	settings := runSettings{rounds: *rounds, roundTime: *roundTime, capPerms: *capPerms}
 	if *run != "" {
+		if *cpuProfile != "" {
+			stop, err := startProfile(*cpuProfile)
+			if err != nil {
+				fail(err.Error())
+			}
+			defer stop()
+		}
 		res := runOne(in, *run, *mode, settings)
 		if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
 			fail(err.Error())
@@ -60,6 +69,22 @@ func main() {
 		fail(err.Error())
 	}
 	fmt.Fprintln(os.Stderr, "kubeletbench: results written to", *out)
+}
+
+// startProfile writes a CPU profile until the returned function is called.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot create the CPU profile: %v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot start the CPU profile: %v", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 func fail(msg string) {
