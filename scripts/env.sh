@@ -14,6 +14,7 @@ podnuma_select_jdk() {
     version=$("$JAVA_HOME/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
     if [ "${version%%.*}" -ge 21 ] 2>/dev/null; then
       export JAVA_HOME
+      podnuma_quiet_maven
       return 0
     fi
   fi
@@ -22,10 +23,20 @@ podnuma_select_jdk() {
     version=$("$candidate/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
     if [ "${version%%.*}" -ge 21 ] 2>/dev/null; then
       export JAVA_HOME="${candidate%/}"
+      podnuma_quiet_maven
       return 0
     fi
   done
   podnuma_die "no JDK 21 or newer found (JAVA_HOME unset or too old, nothing suitable under /usr/lib/jvm). Install one, e.g. Temurin 25, and set JAVA_HOME."
+}
+
+# Maven 3.9's Guice uses sun.misc.Unsafe, which JDK 24+ warns about on every run.
+podnuma_quiet_maven() {
+  local version
+  version=$("$JAVA_HOME/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
+  if [ "${version%%.*}" -ge 24 ] 2>/dev/null; then
+    export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+  fi
 }
 
 podnuma_require_go() {

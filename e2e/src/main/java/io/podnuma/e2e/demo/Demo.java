@@ -46,7 +46,7 @@ public final class Demo {
 
     private void run(LocalControlPlane plane) throws IOException {
         section("Local control plane");
-        out.println(plane.kubectl("version", "-o", "yaml").assertSuccess().stdout().strip());
+        out.println(plane.kubectl("version").assertSuccess().stdout().strip());
         out.println("API server: " + plane.server());
 
         section("Install the CRDs generated from the Java types (crds/generated)");
