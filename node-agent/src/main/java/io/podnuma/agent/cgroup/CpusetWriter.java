@@ -1,0 +1,248 @@
+package io.podnuma.agent.cgroup;
+
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Gives a container cgroup a wanted {@code cpuset.cpus} and {@code cpuset.mems}.
+ *
+ * <p>On v1 the kernel refuses a child set that is not inside its parent's and a parent set that
+ * would no longer hold a child's, so the order matters: ancestors grow first (top-down), descendants
+ * shrink first (bottom-up), and a move goes parent to old ∪ new, children to their part of new,
+ * parent to new. v2 clamps silently instead of refusing, so the same order is used and the
+ * effective set is checked afterwards. Every write is planned from one read of the tree before the
+ * first is made, so a refusal (an empty set for a populated cgroup) changes nothing, and an apply
+ * whose sets are already in place writes nothing (sets are compared parsed, not as text).
+ */
+public final class CpusetWriter {
+
+    /** One of the two cpuset lists, with its file names per cgroup version. */
+    private enum Resource {
+        CPUS("cpuset.cpus", "cpuset.effective_cpus", "cpuset.cpus.effective", "CPUs"),
+        MEMS("cpuset.mems", "cpuset.effective_mems", "cpuset.mems.effective", "memory nodes");
+
+        final String file;
+        final String v1Effective;
+        final String v2Effective;
+        final String noun;
+
+        Resource(String file, String v1Effective, String v2Effective, String noun) {
+            this.file = file;
+            this.v1Effective = v1Effective;
+            this.v2Effective = v2Effective;
+            this.noun = noun;
+        }
+    }
+
+    private final CgroupLayout layout;
+    private final CgroupFiles files;
+
+    public CpusetWriter(CgroupLayout layout, CgroupFiles files) {
+        this.layout = Objects.requireNonNull(layout, "layout");
+        this.files = Objects.requireNonNull(files, "files");
+    }
+
+    /**
+     * Makes {@code container}'s cpuset exactly {@code cpus} and {@code mems}.
+     *
+     * @return the writes made, in order; empty when everything was already in place
+     * @throws CgroupWriteException when the change is refused (nothing written) or a write fails
+     *     (the writes before it stay; applying again continues from there)
+     */
+    public List<CgroupWrite> apply(CgroupPath container, CpuSet cpus, CpuSet mems) throws CgroupWriteException {
+        if (container.isRoot()) {
+            throw new CgroupWriteException(
+                    layout.cpusetRoot(), "refusing to write the cpuset of the hierarchy root " + layout.cpusetRoot());
+        }
+        Path dir = container.in(layout.cpusetRoot());
+        if (!files.isDirectory(dir)) {
+            throw new CgroupWriteException(
+                    dir, "container cgroup " + dir + " does not exist: the runtime has not created it (yet)");
+        }
+        List<CgroupWrite> plan = new ArrayList<>();
+        if (layout.version() == CgroupVersion.V2) {
+            planSubtreeControl(container, plan);
+        }
+        planResource(container, Resource.CPUS, cpus, plan);
+        planResource(container, Resource.MEMS, mems, plan);
+        execute(plan);
+        if (!plan.isEmpty()) {
+            verifyEffective(dir, Resource.CPUS, cpus);
+            verifyEffective(dir, Resource.MEMS, mems);
+        }
+        return List.copyOf(plan);
+    }
+
+    /** v2: every cgroup from the root down to the container's parent must pass cpuset to its children. */
+    private void planSubtreeControl(CgroupPath container, List<CgroupWrite> plan) throws CgroupWriteException {
+        CgroupPath p = CgroupPath.root();
+        for (String segment : container.segments()) {
+            Path control = p.in(layout.cpusetRoot()).resolve("cgroup.subtree_control");
+            String text = read(control);
+            if (!Arrays.asList(text.strip().split("\\s+")).contains("cpuset")) {
+                plan.add(new CgroupWrite(control, "+cpuset"));
+            }
+            p = p.child(segment);
+        }
+    }
+
+    private void planResource(CgroupPath container, Resource r, CpuSet wanted, List<CgroupWrite> plan)
+            throws CgroupWriteException {
+        CgroupPath ancestor = CgroupPath.root();
+        List<String> segments = container.segments();
+        for (int i = 0; i < segments.size() - 1; i++) {
+            ancestor = ancestor.child(segments.get(i));
+            Path dir = ancestor.in(layout.cpusetRoot());
+            CpuSet current = readSet(dir, r);
+            if (inherits(current)) {
+                continue;
+            }
+            if (!wanted.isSubsetOf(current)) {
+                plan.add(write(dir, r, current.union(wanted)));
+            }
+        }
+        Path dir = container.in(layout.cpusetRoot());
+        planSubtree(dir, r, readSet(dir, r), wanted, plan);
+    }
+
+    /** Parent to old ∪ new, then each child that holds more than new to its part of new, then parent to new. */
+    private void planSubtree(Path dir, Resource r, CpuSet current, CpuSet wanted, List<CgroupWrite> plan)
+            throws CgroupWriteException {
+        if (wanted.isEmpty() && !current.isEmpty() && populated(dir)) {
+            throw new CgroupWriteException(
+                    dir,
+                    "refusing to write an empty " + r.file + " to " + dir + " (now \"" + current
+                            + "\"): it has processes, and a cgroup with processes must keep at least one of its "
+                            + r.noun + "; give the container a non-empty set or move its processes first");
+        }
+        CpuSet union = current.union(wanted);
+        if (!union.equals(current)) {
+            plan.add(write(dir, r, union));
+        }
+        for (Path child : children(dir)) {
+            CpuSet childSet = readSet(child, r);
+            if (!inherits(childSet) && !childSet.isSubsetOf(wanted)) {
+                planSubtree(child, r, childSet, childSet.intersection(wanted), plan);
+            }
+        }
+        if (!wanted.equals(union)) {
+            plan.add(write(dir, r, wanted));
+        }
+    }
+
+    /** On v2 an empty list means "the parent's": such a cgroup neither limits its children nor needs growing. */
+    private boolean inherits(CpuSet current) {
+        return layout.version() == CgroupVersion.V2 && current.isEmpty();
+    }
+
+    private boolean populated(Path dir) throws CgroupWriteException {
+        if (layout.version() == CgroupVersion.V2) {
+            for (String line : read(dir.resolve("cgroup.events")).split("\n")) {
+                if (line.strip().equals("populated 1")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (!read(dir.resolve("tasks")).isBlank()) {
+            return true;
+        }
+        for (Path child : children(dir)) {
+            if (populated(child)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void execute(List<CgroupWrite> plan) throws CgroupWriteException {
+        for (int i = 0; i < plan.size(); i++) {
+            CgroupWrite w = plan.get(i);
+            try {
+                files.write(w.file(), w.value());
+            } catch (IOException e) {
+                throw new CgroupWriteException(
+                        w.file(),
+                        "writing \"" + w.value() + "\" to " + w.file() + " failed: " + kernelText(e) + " (write "
+                                + (i + 1) + " of " + plan.size() + "; the " + i + " before it were made)",
+                        e);
+            }
+        }
+    }
+
+    private void verifyEffective(Path dir, Resource r, CpuSet wanted) throws CgroupWriteException {
+        Path file = dir.resolve(layout.version() == CgroupVersion.V1 ? r.v1Effective : r.v2Effective);
+        CpuSet effective;
+        try {
+            effective = parse(file, files.read(file));
+        } catch (NoSuchFileException e) {
+            return; // older kernels have no effective files; the configured list is all there is
+        } catch (IOException e) {
+            throw new CgroupWriteException(file, "cannot read " + file + ": " + kernelText(e), e);
+        }
+        if (!effective.equals(wanted)) {
+            throw new CgroupWriteException(
+                    file,
+                    "after writing \"" + wanted + "\" to " + dir.resolve(r.file) + " the kernel reports \"" + effective
+                            + "\" in " + file + ": a cgroup above " + dir + " does not allow all of those "
+                            + r.noun);
+        }
+    }
+
+    private CpuSet readSet(Path dir, Resource r) throws CgroupWriteException {
+        Path file = dir.resolve(r.file);
+        try {
+            return parse(file, files.read(file));
+        } catch (NoSuchFileException e) {
+            if (layout.version() == CgroupVersion.V2) {
+                return CpuSet.empty(); // the parent does not pass cpuset down yet; planned above
+            }
+            throw new CgroupWriteException(
+                    file, file + " does not exist: " + dir + " is not a cgroup of the v1 cpuset hierarchy", e);
+        } catch (IOException e) {
+            throw new CgroupWriteException(file, "cannot read " + file + ": " + kernelText(e), e);
+        }
+    }
+
+    private static CpuSet parse(Path file, String text) throws CgroupWriteException {
+        try {
+            return CpuSet.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new CgroupWriteException(file, file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private String read(Path file) throws CgroupWriteException {
+        try {
+            return files.read(file);
+        } catch (IOException e) {
+            throw new CgroupWriteException(file, "cannot read " + file + ": " + kernelText(e), e);
+        }
+    }
+
+    private List<Path> children(Path dir) throws CgroupWriteException {
+        try {
+            List<Path> c = new ArrayList<>(files.childDirectories(dir));
+            c.sort(Comparator.naturalOrder());
+            return c;
+        } catch (IOException e) {
+            throw new CgroupWriteException(dir, "cannot list " + dir + ": " + kernelText(e), e);
+        }
+    }
+
+    private static CgroupWrite write(Path dir, Resource r, CpuSet value) {
+        return new CgroupWrite(dir.resolve(r.file), value.toString());
+    }
+
+    static String kernelText(IOException e) {
+        String m = e.getMessage();
+        return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+}

@@ -1,0 +1,41 @@
+package io.podnuma.agent.cgroup;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** The real cgroup files of the host. */
+public final class HostCgroupFiles implements CgroupFiles {
+
+    @Override
+    public String read(Path file) throws IOException {
+        return Files.readString(file, StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public void write(Path file, String value) throws IOException {
+        // No CREATE: a missing cgroup file means a missing cgroup or controller, never something to make up.
+        // A lone newline is how an empty list is written (a zero-byte write would change nothing).
+        byte[] bytes = (value.isEmpty() ? "\n" : value).getBytes(StandardCharsets.US_ASCII);
+        try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.WRITE)) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public List<Path> childDirectories(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> Files.isDirectory(p)).toList();
+        }
+    }
+
+    @Override
+    public boolean isDirectory(Path dir) {
+        return Files.isDirectory(dir);
+    }
+}
