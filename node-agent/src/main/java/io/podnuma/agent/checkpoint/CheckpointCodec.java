@@ -1,0 +1,223 @@
+package io.podnuma.agent.checkpoint;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.state.NodeStateCodec;
+import io.podnuma.agent.state.NodeStateFormatException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The checkpoint file format: a JSON envelope around the {@link NodeStateCodec} payload.
+ *
+ * <pre>
+ * {"kind": "podnuma.io/node-checkpoint", "version": 1, "topology": "sha256:..", "config": "..",
+ *  "checksum": "sha256:..", "state": { node state, its own "version" }}
+ * </pre>
+ *
+ * <p>The checksum is the SHA-256 of the canonical form of every other field (the envelope without
+ * {@code checksum}, object keys sorted at every level, no whitespace, UTF-8), so topology and config are
+ * covered too and a formatting change (indentation) does not matter.
+ */
+public final class CheckpointCodec {
+
+    public static final String KIND = "podnuma.io/node-checkpoint";
+
+    /** The envelope version this code writes. */
+    public static final int VERSION = 1;
+
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .build())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(SerializationFeature.INDENT_OUTPUT);
+
+    private static final ObjectMapper COMPACT = new ObjectMapper();
+
+    private CheckpointCodec() {}
+
+    public static byte[] encode(Checkpoint c) {
+        ObjectNode envelope = JSON.createObjectNode();
+        envelope.put("kind", KIND);
+        envelope.put("version", VERSION);
+        envelope.put("topology", c.topology().value());
+        envelope.put("config", c.configHash());
+        envelope.set("state", NodeStateCodec.toJson(c.state()));
+        String checksum = checksum(envelope);
+        ObjectNode out = JSON.createObjectNode();
+        out.put("kind", KIND);
+        out.put("version", VERSION);
+        out.put("topology", c.topology().value());
+        out.put("config", c.configHash());
+        out.put("checksum", checksum);
+        out.set("state", envelope.get("state"));
+        try {
+            return JSON.writeValueAsBytes(out);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the checkpoint as JSON: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads and checks a checkpoint taken on {@code expected}.
+     *
+     * @throws CheckpointFormatException with the reason and a message that names the field and value
+     */
+    public static Checkpoint decode(byte[] bytes, TopologyFingerprint expected) throws CheckpointFormatException {
+        ObjectNode envelope = parse(bytes);
+        JsonNode kind = envelope.get("kind");
+        if (kind == null || !KIND.equals(kind.textValue())) {
+            throw new CheckpointFormatException(
+                    RejectReason.MALFORMED,
+                    "kind is " + kind + ", expected \"" + KIND + "\": not a podnuma checkpoint");
+        }
+        JsonNode v = envelope.get("version");
+        if (v == null || !v.isInt()) {
+            throw new CheckpointFormatException(
+                    RejectReason.UNSUPPORTED_VERSION,
+                    "version is " + v + ", expected an integer " + CheckpointMigrations.OLDEST + ".." + VERSION);
+        }
+        int version = v.intValue();
+        if (version < CheckpointMigrations.OLDEST || version > VERSION) {
+            throw new CheckpointFormatException(
+                    RejectReason.UNSUPPORTED_VERSION,
+                    "version " + version + " is not supported: this agent reads versions " + CheckpointMigrations.OLDEST
+                            + ".." + VERSION + " (a newer agent wrote it?)");
+        }
+        String stored = text(envelope, "checksum");
+        ObjectNode covered = envelope.deepCopy();
+        covered.remove("checksum");
+        String actual = checksum(covered);
+        if (!actual.equals(stored)) {
+            throw new CheckpointFormatException(
+                    RejectReason.CHECKSUM_MISMATCH,
+                    "checksum " + stored + " does not match the content (" + actual + "): the file changed after it"
+                            + " was written");
+        }
+        ObjectNode current = CheckpointMigrations.upgrade(envelope, version);
+        String topology = text(current, "topology");
+        if (!topology.equals(expected.value())) {
+            throw new CheckpointFormatException(
+                    RejectReason.TOPOLOGY_MISMATCH,
+                    "taken on topology " + topology + " but this machine is " + expected.value()
+                            + ": CPUs, NUMA nodes or their layout changed since");
+        }
+        String config = text(current, "config");
+        JsonNode state = current.get("state");
+        if (state == null || !state.isObject()) {
+            throw new CheckpointFormatException(RejectReason.MALFORMED, "state must be an object, got " + state);
+        }
+        NodeState decoded;
+        try {
+            decoded = NodeStateCodec.decode(COMPACT.writeValueAsString(state));
+        } catch (NodeStateFormatException | JsonProcessingException e) {
+            throw new CheckpointFormatException(RejectReason.BAD_STATE, "state: " + e.getMessage());
+        }
+        return new Checkpoint(decoded, new TopologyFingerprint(topology), config);
+    }
+
+    private static ObjectNode parse(byte[] bytes) throws CheckpointFormatException {
+        if (bytes.length == 0) {
+            throw new CheckpointFormatException(RejectReason.TRUNCATED, "the file is empty");
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(bytes);
+        } catch (JsonEOFException e) {
+            throw new CheckpointFormatException(
+                    RejectReason.TRUNCATED,
+                    "the JSON ends early at byte " + bytes.length + ": " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw new CheckpointFormatException(
+                    RejectReason.MALFORMED, "not valid JSON: " + firstLine(e.getOriginalMessage()) + location(e));
+        } catch (IOException e) {
+            // Bytes that are not UTF-8 end up here.
+            throw new CheckpointFormatException(RejectReason.MALFORMED, "not valid JSON: " + firstLine(e.getMessage()));
+        }
+        if (root instanceof ObjectNode o) {
+            return o;
+        }
+        throw new CheckpointFormatException(
+                RejectReason.MALFORMED,
+                "expected a JSON object with kind, version, topology, config, checksum and state, got "
+                        + (root == null || root.isMissingNode()
+                                ? "nothing"
+                                : root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    private static String text(ObjectNode envelope, String field) throws CheckpointFormatException {
+        JsonNode v = envelope.get(field);
+        if (v == null || !v.isTextual()) {
+            throw new CheckpointFormatException(RejectReason.MALFORMED, field + " must be a string, got " + v);
+        }
+        return v.textValue();
+    }
+
+    private static String checksum(ObjectNode covered) {
+        StringBuilder sb = new StringBuilder();
+        canonical(covered, sb);
+        return Checksums.sha256(sb.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Compact JSON with object keys sorted at every level. */
+    private static void canonical(JsonNode node, StringBuilder sb) {
+        if (node.isObject()) {
+            List<Map.Entry<String, JsonNode>> fields = new ArrayList<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                fields.add(it.next());
+            }
+            fields.sort(Map.Entry.comparingByKey());
+            sb.append('{');
+            for (int i = 0; i < fields.size(); i++) {
+                if (i > 0) {
+                    sb.append(',');
+                }
+                sb.append(quote(fields.get(i).getKey())).append(':');
+                canonical(fields.get(i).getValue(), sb);
+            }
+            sb.append('}');
+        } else if (node.isArray()) {
+            sb.append('[');
+            for (int i = 0; i < node.size(); i++) {
+                if (i > 0) {
+                    sb.append(',');
+                }
+                canonical(node.get(i), sb);
+            }
+            sb.append(']');
+        } else {
+            sb.append(node.toString());
+        }
+    }
+
+    private static String quote(String s) {
+        return COMPACT.getNodeFactory().textNode(s).toString();
+    }
+
+    private static String location(JsonProcessingException e) {
+        return e.getLocation() == null
+                ? ""
+                : " (line " + e.getLocation().getLineNr() + ", column "
+                        + e.getLocation().getColumnNr() + ")";
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

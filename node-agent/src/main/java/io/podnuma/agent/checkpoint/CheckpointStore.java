@@ -1,0 +1,208 @@
+package io.podnuma.agent.checkpoint;
+
+import io.podnuma.agent.engine.state.NodeState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The checkpoint file in the agent's state directory. One agent process is its only writer.
+ *
+ * <p>A write replaces the whole file or nothing: the bytes go to a temp file in the same directory
+ * ({@code <name>.tmp-<random>}), which is fsynced, renamed over the file atomically, and then the directory is
+ * fsynced so the rename survives a power loss. A crash at any point leaves the previous checkpoint intact and
+ * at most a temp file, which the next {@link #read} deletes.
+ *
+ * <p>A file that cannot be used is never deleted: it is renamed to {@code <name>.corrupt-<UTC timestamp>} for
+ * inspection and the read says why, so the agent can emit an Event and rebuild the state from the live pods.
+ */
+public final class CheckpointStore {
+
+    public static final String DEFAULT_FILE_NAME = "node-state.json";
+
+    /** Far above any real checkpoint (110 pods are ~100 KiB); a bigger file is not read into memory. */
+    static final long MAX_BYTES = 64L * 1024 * 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointStore.class);
+    private static final DateTimeFormatter STAMP =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    /** Test seam: runs between the fsync of the temp file and the rename, where a crash is most interesting. */
+    interface BeforeRename {
+        void run(Path temp) throws IOException;
+    }
+
+    private final Path dir;
+    private final String fileName;
+    private final Clock clock;
+    private final BeforeRename beforeRename;
+
+    public CheckpointStore(Path dir) {
+        this(dir, DEFAULT_FILE_NAME, Clock.systemUTC(), temp -> {});
+    }
+
+    CheckpointStore(Path dir, String fileName, Clock clock, BeforeRename beforeRename) {
+        this.dir = Objects.requireNonNull(dir, "dir");
+        if (fileName.isEmpty() || fileName.contains("/")) {
+            throw new IllegalArgumentException("checkpoint file name \"" + fileName + "\" must be a plain file name");
+        }
+        this.fileName = fileName;
+        this.clock = clock;
+        this.beforeRename = beforeRename;
+    }
+
+    public Path file() {
+        return dir.resolve(fileName);
+    }
+
+    /**
+     * Replaces the checkpoint with {@code checkpoint}, durably.
+     *
+     * @throws UncheckedIOException when the directory cannot be written; the previous checkpoint is then intact
+     */
+    public void write(Checkpoint checkpoint) {
+        byte[] bytes = CheckpointCodec.encode(checkpoint);
+        Path temp = null;
+        try {
+            Files.createDirectories(dir);
+            // createTempFile makes the file 0600 on POSIX systems: the checkpoint describes every pod on the node.
+            temp = Files.createTempFile(dir, fileName + ".tmp-", "");
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+                ByteBuffer buf = ByteBuffer.wrap(bytes);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            beforeRename.run(temp);
+            Files.move(temp, file(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            temp = null;
+            syncDirectory();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot write the checkpoint " + file() + ": " + e.getMessage()
+                            + " (the previous checkpoint, if any, is unchanged)",
+                    e);
+        } finally {
+            if (temp != null) {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException e) {
+                    LOG.warn("cannot delete the unfinished checkpoint {}: {}", temp, e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** {@link #read(TopologyFingerprint, String, UnaryOperator)} without a state check. */
+    public CheckpointRead read(TopologyFingerprint topology, String configHash) {
+        return read(topology, configHash, UnaryOperator.identity());
+    }
+
+    /**
+     * Reads the checkpoint at start, after deleting temp files left by a crash mid-write.
+     *
+     * @param topology the machine as discovered now
+     * @param configHash the policy in force now (only compared: a change is reported, not rejected)
+     * @param check checks the state against the machine and config, e.g. {@code NodeAllocator::validate};
+     *     throws {@link IllegalArgumentException} with the reason when it does not fit
+     */
+    public CheckpointRead read(TopologyFingerprint topology, String configHash, UnaryOperator<NodeState> check) {
+        deleteLeftoverTempFiles();
+        byte[] bytes;
+        try {
+            long size = Files.size(file());
+            if (size > MAX_BYTES) {
+                return reject(
+                        RejectReason.UNREADABLE,
+                        "the file has " + size + " bytes, more than the " + MAX_BYTES + " a checkpoint may have");
+            }
+            bytes = Files.readAllBytes(file());
+        } catch (NoSuchFileException e) {
+            return new CheckpointRead.Missing();
+        } catch (IOException e) {
+            return reject(RejectReason.UNREADABLE, "cannot read: " + e);
+        }
+        Checkpoint checkpoint;
+        try {
+            checkpoint = CheckpointCodec.decode(bytes, topology);
+        } catch (CheckpointFormatException e) {
+            return reject(e.reason(), e.getMessage());
+        }
+        try {
+            NodeState checked = check.apply(checkpoint.state());
+            checkpoint = new Checkpoint(checked, checkpoint.topology(), checkpoint.configHash());
+        } catch (IllegalArgumentException e) {
+            return reject(RejectReason.INCONSISTENT_STATE, "the state does not fit this node: " + e.getMessage());
+        }
+        return new CheckpointRead.Loaded(checkpoint, !checkpoint.configHash().equals(configHash));
+    }
+
+    /** Deletes {@code <name>.tmp-*} files: only an interrupted {@link #write} leaves them. */
+    public void deleteLeftoverTempFiles() {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (DirectoryStream<Path> s =
+                Files.newDirectoryStream(dir, p -> p.getFileName().toString().startsWith(fileName + ".tmp-"))) {
+            for (Path p : s) {
+                LOG.info("deleting {}, left by a checkpoint write that did not finish", p);
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot clean leftover checkpoint temp files in {}: {}", dir, e.getMessage());
+        }
+    }
+
+    private CheckpointRead reject(RejectReason reason, String message) {
+        String full = "checkpoint " + file() + ": " + message;
+        Path aside = moveAside();
+        LOG.warn("{}; moved to {}, the state will be rebuilt from the running pods", full, aside);
+        return new CheckpointRead.Rejected(reason, full, aside);
+    }
+
+    private Path moveAside() {
+        String base = fileName + ".corrupt-" + STAMP.format(clock.instant());
+        for (int n = 0; ; n++) {
+            Path target = dir.resolve(n == 0 ? base : base + "-" + n);
+            if (Files.exists(target)) {
+                continue;
+            }
+            try {
+                // No ATOMIC_MOVE: on Linux it would replace an existing target; this way a name clash throws.
+                Files.move(file(), target);
+                syncDirectory();
+                return target;
+            } catch (FileAlreadyExistsException e) {
+                continue;
+            } catch (IOException e) {
+                // A file that cannot even be renamed would be rejected again on every start; say so loudly.
+                throw new UncheckedIOException(
+                        "cannot move the unusable checkpoint " + file() + " aside to " + target + ": " + e.getMessage()
+                                + "; remove it by hand",
+                        e);
+            }
+        }
+    }
+
+    private void syncDirectory() throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+}

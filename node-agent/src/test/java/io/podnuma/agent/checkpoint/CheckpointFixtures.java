@@ -1,0 +1,65 @@
+package io.podnuma.agent.checkpoint;
+
+import io.podnuma.agent.engine.cpu.ReservedCpus;
+import io.podnuma.agent.engine.cpu.StaticPolicyOptions;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.machine.TestTopologies;
+import io.podnuma.agent.engine.memory.MemoryResource;
+import io.podnuma.agent.engine.memory.ReservedMemory;
+import io.podnuma.agent.engine.node.AdmissionResult;
+import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.engine.node.NodeConfig;
+import io.podnuma.agent.engine.pod.Pod;
+import io.podnuma.agent.engine.pod.TestPods;
+import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.engine.topology.TopologyManagerOptions;
+import io.podnuma.agent.engine.topology.TopologyPolicyName;
+import java.util.Map;
+
+/** A fixed machine, configuration and node state with a pod-level bubble and a per-container pod. */
+final class CheckpointFixtures {
+
+    static final CpuTopology TOPOLOGY = TestTopologies.DUAL_SOCKET_HT;
+    static final TopologyFingerprint FINGERPRINT = TopologyFingerprint.of(TOPOLOGY);
+    static final String CONFIG_HASH = "sha256:" + "c".repeat(64);
+    static final NodeConfig CONFIG = new NodeConfig(
+            NodeConfig.CpuPolicy.STATIC,
+            ReservedCpus.explicit(CpuSet.parse("0,6")),
+            StaticPolicyOptions.NONE,
+            NodeConfig.MemoryPolicy.STATIC,
+            new ReservedMemory(
+                    Map.of(0, Map.of(MemoryResource.MEMORY, 1L << 30), 1, Map.of(MemoryResource.MEMORY, 1L << 30))),
+            TopologyPolicyName.SINGLE_NUMA_NODE,
+            NodeConfig.TopologyScope.POD,
+            TopologyManagerOptions.defaults(),
+            true);
+    static final NodeAllocator ALLOCATOR = NodeAllocator.create(TOPOLOGY, CONFIG);
+
+    private CheckpointFixtures() {}
+
+    /** Pod {@code bubble} (pod budget 4 CPUs: app 2 exclusive + a shared sidecar) and pod {@code plain} (2 CPUs). */
+    static NodeState state() {
+        NodeState s = ALLOCATOR.initialState();
+        s = admit(
+                s,
+                TestPods.pod("bubble")
+                        .budget("4", "1Gi")
+                        .sidecar("log", "500m", "64Mi")
+                        .app("main", "2", "512Mi")
+                        .build());
+        s = admit(s, TestPods.pod("plain").app("app", "2", "1Gi").build());
+        return s;
+    }
+
+    static Checkpoint checkpoint() {
+        return new Checkpoint(state(), FINGERPRINT, CONFIG_HASH);
+    }
+
+    private static NodeState admit(NodeState s, Pod pod) {
+        if (ALLOCATOR.admit(s, pod) instanceof AdmissionResult.Admitted a) {
+            return a.state();
+        }
+        throw new IllegalStateException("fixture pod " + pod + " was not admitted");
+    }
+}
