@@ -28,10 +28,8 @@ public final class CgroupDetector {
      * @param mountinfo the text of {@code /proc/self/mountinfo}
      * @param driver the kubelet's cgroup driver when configured; otherwise recognised from the
      *     directory that exists under the cpuset hierarchy ({@code kubepods} or {@code kubepods.slice})
-     * @param runtime the node's container runtime
      */
-    public CgroupLayout detect(String mountinfo, Optional<CgroupDriver> driver, ContainerRuntime runtime)
-            throws CgroupDetectionException {
+    public CgroupLayout detect(String mountinfo, Optional<CgroupDriver> driver) throws CgroupDetectionException {
         List<Mount> mounts = parseMounts(mountinfo);
         Optional<Mount> cpusetV1 = mounts.stream()
                 .filter(m -> m.fsType().equals("cgroup") && m.hasOption("cpuset"))
@@ -68,7 +66,7 @@ public final class CgroupDetector {
             }
         }
         CgroupDriver d = driver.isPresent() ? driver.get() : detectDriver(cpusetRoot);
-        return new CgroupLayout(version, cpusetRoot, cpuRoot, new CgroupNaming(d, runtime));
+        return new CgroupLayout(version, cpusetRoot, cpuRoot, new CgroupNaming(d));
     }
 
     private static CgroupDriver detectDriver(Path cpusetRoot) throws CgroupDetectionException {
@@ -126,7 +124,7 @@ public final class CgroupDetector {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c == '\\' && i + 3 < s.length() + 0 && isOctal(s, i + 1)) {
+            if (c == '\\' && isOctal(s, i + 1)) {
                 b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
                 i += 3;
             } else {

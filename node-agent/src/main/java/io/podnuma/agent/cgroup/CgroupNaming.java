@@ -12,21 +12,19 @@ import java.util.Optional;
  * The kubelet's and the runtimes' cgroup names, both ways: a container's identity to its cgroup
  * directory, and a directory seen on the host back to the container it belongs to.
  *
- * <p>cgroupfs: {@code kubepods/[burstable|besteffort/]pod<uid>/<id>}. systemd:
+ * <p>cgroupfs: {@code kubepods/[burstable|besteffort/]pod<uid>/<id>} (containerd) or {@code .../crio-<id>}
+ * (CRI-O, which prefixes its container cgroups under both drivers). systemd:
  * {@code kubepods.slice/[kubepods-<qos>.slice/]kubepods[-<qos>]-pod<uid, - as _>.slice/<prefix><id>.scope}
  * with prefix {@code cri-containerd-} or {@code crio-}. Guaranteed pods sit directly under kubepods.
  *
  * @param driver the kubelet's cgroup driver
- * @param cgroupfsRuntime the node's runtime; a cgroupfs container directory is the bare ID, so the
- *     runtime of a parsed container comes from here
  */
-public record CgroupNaming(CgroupDriver driver, ContainerRuntime cgroupfsRuntime) {
+public record CgroupNaming(CgroupDriver driver) {
 
     private static final String CONMON_PREFIX = "crio-conmon-";
 
     public CgroupNaming {
         Objects.requireNonNull(driver, "driver");
-        Objects.requireNonNull(cgroupfsRuntime, "cgroupfsRuntime");
     }
 
     /** The container's cgroup directory, relative to a hierarchy root. */
@@ -34,7 +32,8 @@ public record CgroupNaming(CgroupDriver driver, ContainerRuntime cgroupfsRuntime
         CgroupPath pod = podPath(c.qos(), c.podUid());
         ContainerId id = c.containerId();
         return switch (driver) {
-            case CGROUPFS -> pod.child(id.id());
+            case CGROUPFS ->
+                pod.child(id.runtime() == ContainerRuntime.CRIO ? id.runtime().scopePrefix() + id.id() : id.id());
             case SYSTEMD -> pod.child(id.runtime().scopePrefix() + id.id() + ".scope");
         };
     }
@@ -101,7 +100,7 @@ public record CgroupNaming(CgroupDriver driver, ContainerRuntime cgroupfsRuntime
         if (name.startsWith(CONMON_PREFIX)) {
             return Optional.empty();
         }
-        ContainerRuntime runtime = cgroupfsRuntime;
+        ContainerRuntime runtime = ContainerRuntime.CONTAINERD;
         String id = name;
         if (name.startsWith(ContainerRuntime.CRIO.scopePrefix())) {
             runtime = ContainerRuntime.CRIO;
@@ -132,8 +131,12 @@ public record CgroupNaming(CgroupDriver driver, ContainerRuntime cgroupfsRuntime
             }
             throw unexpected(path, podDir, expected);
         }
-        String uid = checkedUid(
-                path, podDir.substring(prefix.length(), podDir.length() - 6).replace('_', '-'));
+        String escapedUid = podDir.substring(prefix.length(), podDir.length() - ".slice".length());
+        if (escapedUid.indexOf('-') >= 0) {
+            // In a systemd unit name "-" separates parent slices, so the kubelet writes the UID's dashes as "_".
+            throw unexpected(path, podDir, prefix + "<uid with every - written as _>.slice");
+        }
+        String uid = checkedUid(path, escapedUid.replace('_', '-'));
         if (s.size() <= i + 1 || s.size() > i + 2) {
             return Optional.empty();
         }

@@ -22,7 +22,8 @@ public final class HostCgroupFiles implements CgroupFiles {
         // No CREATE: a missing cgroup file means a missing cgroup or controller, never something to make up.
         // A lone newline is how an empty list is written (a zero-byte write would change nothing).
         byte[] bytes = (value.isEmpty() ? "\n" : value).getBytes(StandardCharsets.US_ASCII);
-        try (OutputStream out = Files.newOutputStream(file, StandardOpenOption.WRITE)) {
+        try (OutputStream out =
+                Files.newOutputStream(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             out.write(bytes);
         }
     }

@@ -1,0 +1,63 @@
+package io.podnuma.agent.cgroup;
+
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Real files in a temporary directory with the cgroup v2 layout, plus the few kernel reactions the
+ * writer depends on: enabling {@code +cpuset} in {@code cgroup.subtree_control} makes the children's
+ * cpuset files appear, and a written list sets the effective list (clamped to the parent's, and the
+ * parent's when nothing is left, as v2 does). Records every write.
+ */
+final class V2KernelFiles implements CgroupFiles {
+
+    private final HostCgroupFiles files = new HostCgroupFiles();
+    final List<CgroupWrite> writes = new ArrayList<>();
+
+    @Override
+    public String read(Path file) throws IOException {
+        return files.read(file);
+    }
+
+    @Override
+    public void write(Path file, String value) throws IOException {
+        files.write(file, value);
+        writes.add(new CgroupWrite(file, value));
+        Path dir = file.getParent();
+        switch (file.getFileName().toString()) {
+            case "cgroup.subtree_control" -> {
+                Files.writeString(file, "cpuset\n");
+                for (Path child : childDirectories(dir)) {
+                    for (String list : List.of("cpus", "mems")) {
+                        Files.writeString(child.resolve("cpuset." + list), "\n");
+                        Files.writeString(
+                                child.resolve("cpuset." + list + ".effective"),
+                                Files.readString(dir.resolve("cpuset." + list + ".effective")));
+                    }
+                }
+            }
+            case "cpuset.cpus", "cpuset.mems" -> {
+                Path effective = dir.resolve(file.getFileName() + ".effective");
+                CpuSet parent =
+                        CpuSet.parse(Files.readString(dir.getParent().resolve(file.getFileName() + ".effective")));
+                CpuSet clamped = CpuSet.parse(value).intersection(parent);
+                Files.writeString(effective, (clamped.isEmpty() ? parent : clamped) + "\n");
+            }
+            default -> {}
+        }
+    }
+
+    @Override
+    public List<Path> childDirectories(Path dir) throws IOException {
+        return files.childDirectories(dir);
+    }
+
+    @Override
+    public boolean isDirectory(Path dir) {
+        return files.isDirectory(dir);
+    }
+}
