@@ -1,0 +1,261 @@
+package io.podnuma.agent.cgroup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.pod.PodQos;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The cpuset writer against this host's real cgroup v1 cpuset hierarchy: a private subtree
+ * ({@code /sys/fs/cgroup/cpuset/podnuma-it-<random>}) laid out as the kubelet and the runtime would,
+ * real {@code sleep} processes in the container cgroups, and the kernel's own view of them
+ * ({@code Cpus_allowed_list}, {@code Mems_allowed_list}). Designed for the smallest machine: 2 CPUs
+ * and one memory node. Needs root; skips with the reason otherwise.
+ */
+class CgroupCpusetIT {
+
+    private static final Path CGROUP_ROOT = Path.of("/sys/fs/cgroup");
+    private static final Path CPUSET = CGROUP_ROOT.resolve("cpuset");
+
+    private final HostCgroupFiles files = new HostCgroupFiles();
+    private final List<Process> processes = new ArrayList<>();
+    private final Random random = new Random();
+    private Path testRoot;
+    private CpuSet hostCpus;
+    private CpuSet hostMems;
+
+    @BeforeEach
+    void privateSubtree() throws IOException {
+        Assumptions.assumeTrue(
+                Files.isRegularFile(CPUSET.resolve("cpuset.cpus")),
+                "no cgroup v1 cpuset hierarchy at " + CPUSET + " (the v2 writer is covered by CpusetWriterV2Test)");
+        Assumptions.assumeTrue(isRoot(), "not root: creating cgroups and moving processes needs root");
+        hostCpus = CpuSet.parse(Files.readString(CPUSET.resolve("cpuset.effective_cpus")));
+        hostMems = CpuSet.parse(Files.readString(CPUSET.resolve("cpuset.effective_mems")));
+        Assumptions.assumeTrue(
+                hostCpus.contains(0) && hostCpus.contains(1), "needs CPUs 0 and 1, host has " + hostCpus);
+        testRoot = CPUSET.resolve("podnuma-it-" + HexFormat.of().toHexDigits(random.nextInt()));
+        cgroup(testRoot, hostCpus, hostMems);
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (Process p : processes) {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        if (testRoot == null || !Files.isDirectory(testRoot)) {
+            return;
+        }
+        List<Path> dirs;
+        try (Stream<Path> s = Files.walk(testRoot)) {
+            dirs = s.filter(Files::isDirectory)
+                    .sorted(Comparator.comparingInt(Path::getNameCount).reversed())
+                    .toList();
+        }
+        for (Path d : dirs) {
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    Files.delete(d); // rmdir; the control files go with it
+                    break;
+                } catch (IOException e) {
+                    if (attempt == 50) {
+                        throw new IOException("could not remove test cgroup " + d + ": " + e.getMessage(), e);
+                    }
+                    Thread.sleep(100); // a killed process may take a moment to leave its cgroup
+                }
+            }
+        }
+    }
+
+    /** The kubelet's and runtime's directories for one container of a Burstable pod, plus a sibling container. */
+    private record Pod(
+            CgroupLayout layout, CgroupPath container, CgroupPath sibling, Path containerDir, Path siblingDir) {}
+
+    private Pod kubeletTree(CgroupDriver driver) throws IOException {
+        CgroupLayout layout = new CgroupLayout(CgroupVersion.V1, testRoot, testRoot, new CgroupNaming(driver));
+        String uid = UUID.randomUUID().toString();
+        ContainerCgroup c =
+                new ContainerCgroup(PodQos.BURSTABLE, uid, new ContainerId(ContainerRuntime.CONTAINERD, hex64()));
+        ContainerCgroup s = new ContainerCgroup(PodQos.BURSTABLE, uid, new ContainerId(ContainerRuntime.CRIO, hex64()));
+        CgroupPath container = layout.naming().containerPath(c);
+        CgroupPath sibling = layout.naming().containerPath(s);
+        // The kubelet (cpuManagerPolicy none) gives every level all CPUs and memory nodes.
+        CgroupPath p = CgroupPath.root();
+        for (String segment : container.parent().segments()) {
+            p = p.child(segment);
+            cgroup(p.in(testRoot), hostCpus, hostMems);
+        }
+        cgroup(container.in(testRoot), CpuSet.of(0, 1), CpuSet.of(0));
+        cgroup(sibling.in(testRoot), CpuSet.of(0), CpuSet.of(0));
+        assertThat(layout.naming().parse(CgroupPath.relativize(testRoot, container.in(testRoot))))
+                .contains(c);
+        assertThat(layout.naming().parse(CgroupPath.relativize(testRoot, sibling.in(testRoot))))
+                .contains(s);
+        return new Pod(layout, container, sibling, container.in(testRoot), sibling.in(testRoot));
+    }
+
+    @ParameterizedTest
+    @EnumSource(CgroupDriver.class)
+    void movesARealProcessBetweenCpusWhileASiblingHoldsCpu0(CgroupDriver driver) throws Exception {
+        Pod pod = kubeletTree(driver);
+        long pid = startIn(pod.containerDir());
+        long siblingPid = startIn(pod.siblingDir());
+        CpusetWriter writer = new CpusetWriter(pod.layout(), files);
+        assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("0-1");
+
+        for (CpuSet wanted : List.of(CpuSet.of(1), CpuSet.of(0), CpuSet.of(0, 1), CpuSet.of(1))) {
+            List<CgroupWrite> done = writer.apply(pod.container(), wanted, CpuSet.of(0));
+            assertThat(done).as("writes for " + wanted).isNotEmpty();
+            assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo(wanted.toString());
+            assertThat(allowed(pid, "Mems_allowed_list")).isEqualTo("0");
+            assertThat(writer.apply(pod.container(), wanted, CpuSet.of(0)))
+                    .as("second apply")
+                    .isEmpty();
+        }
+        assertThat(allowed(siblingPid, "Cpus_allowed_list")).isEqualTo("0");
+    }
+
+    @ParameterizedTest
+    @EnumSource(CgroupDriver.class)
+    void growsAnAncestorTheKernelWouldOtherwiseRefuse(CgroupDriver driver) throws Exception {
+        Pod pod = kubeletTree(driver);
+        long pid = startIn(pod.containerDir());
+        Path podDir = pod.containerDir().getParent();
+        files.write(pod.containerDir().resolve("cpuset.cpus"), "0");
+        files.write(podDir.resolve("cpuset.cpus"), "0"); // a pod cgroup limited to CPU 0
+        assertThatThrownBy(() -> files.write(pod.containerDir().resolve("cpuset.cpus"), "1"))
+                .as("the kernel refuses a child outside its parent")
+                .isInstanceOf(IOException.class);
+
+        List<CgroupWrite> done =
+                new CpusetWriter(pod.layout(), files).apply(pod.container(), CpuSet.of(1), CpuSet.of(0));
+
+        assertThat(done)
+                .containsExactly(
+                        new CgroupWrite(podDir.resolve("cpuset.cpus"), "0-1"),
+                        new CgroupWrite(pod.containerDir().resolve("cpuset.cpus"), "0-1"),
+                        new CgroupWrite(pod.containerDir().resolve("cpuset.cpus"), "1"));
+        assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("1");
+    }
+
+    @ParameterizedTest
+    @EnumSource(CgroupDriver.class)
+    void shrinksAPopulatedChildCgroupFirst(CgroupDriver driver) throws Exception {
+        Pod pod = kubeletTree(driver);
+        Path inner = pod.containerDir().resolve("inner");
+        cgroup(inner, CpuSet.of(0, 1), CpuSet.of(0));
+        long innerPid = startIn(inner);
+        long pid = startIn(pod.containerDir());
+
+        List<CgroupWrite> done =
+                new CpusetWriter(pod.layout(), files).apply(pod.container(), CpuSet.of(1), CpuSet.of(0));
+
+        assertThat(done)
+                .containsExactly(
+                        new CgroupWrite(inner.resolve("cpuset.cpus"), "1"),
+                        new CgroupWrite(pod.containerDir().resolve("cpuset.cpus"), "1"));
+        assertThat(allowed(innerPid, "Cpus_allowed_list")).isEqualTo("1");
+        assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("1");
+    }
+
+    @Test
+    void refusesToEmptyAPopulatedContainerAndChangesNothing() throws Exception {
+        Pod pod = kubeletTree(CgroupDriver.CGROUPFS);
+        long pid = startIn(pod.containerDir());
+
+        assertThatThrownBy(() ->
+                        new CpusetWriter(pod.layout(), files).apply(pod.container(), CpuSet.of(1), CpuSet.empty()))
+                .isInstanceOf(CgroupWriteException.class)
+                .hasMessageContaining("refusing to write an empty cpuset.mems to " + pod.containerDir());
+        assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("0-1");
+        assertThat(Files.readString(pod.containerDir().resolve("cpuset.cpus")).strip())
+                .isEqualTo("0-1");
+    }
+
+    @Test
+    void aKernelRefusalNamesThePathTheValueAndTheKernelText() throws Exception {
+        Pod pod = kubeletTree(CgroupDriver.SYSTEMD);
+        startIn(pod.containerDir());
+        int absent = hostCpus.last() + 1; // a CPU this machine does not have
+
+        assertThatThrownBy(() -> new CpusetWriter(pod.layout(), files)
+                        .apply(pod.container(), CpuSet.of(0, absent), CpuSet.of(0)))
+                .isInstanceOf(CgroupWriteException.class)
+                .satisfies(e -> {
+                    Path kubepods = testRoot.resolve("kubepods.slice").resolve("cpuset.cpus");
+                    assertThat(((CgroupWriteException) e).path()).isEqualTo(kubepods);
+                    assertThat(e.getMessage())
+                            .contains("writing \"" + hostCpus.union(CpuSet.of(absent)) + "\" to " + kubepods)
+                            .contains(e.getCause().getMessage());
+                    System.out.println("kernel refusal as reported: " + e.getMessage());
+                });
+    }
+
+    @Test
+    void detectsThisHost() throws Exception {
+        CgroupLayout l = new CgroupDetector(CGROUP_ROOT)
+                .detect(Files.readString(Path.of("/proc/self/mountinfo")), Optional.of(CgroupDriver.CGROUPFS));
+        assertThat(l.version()).isEqualTo(CgroupVersion.V1);
+        assertThat(l.cpusetRoot()).isEqualTo(CPUSET);
+    }
+
+    private void cgroup(Path dir, CpuSet cpus, CpuSet mems) throws IOException {
+        Files.createDirectory(dir);
+        // A v1 cpuset cgroup starts empty; both lists must be set before a task may join.
+        files.write(dir.resolve("cpuset.mems"), mems.toString());
+        files.write(dir.resolve("cpuset.cpus"), cpus.toString());
+    }
+
+    private long startIn(Path dir) throws IOException {
+        Process p = new ProcessBuilder("sleep", "600").start();
+        processes.add(p);
+        files.write(dir.resolve("cgroup.procs"), String.valueOf(p.pid()));
+        return p.pid();
+    }
+
+    private static String allowed(long pid, String key) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith(key + ":")) {
+                return line.substring(key.length() + 1).strip();
+            }
+        }
+        throw new IOException("/proc/" + pid + "/status has no " + key);
+    }
+
+    private String hex64() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            b.append(HexFormat.of().toHexDigits(random.nextInt()));
+        }
+        return b.toString();
+    }
+
+    private static boolean isRoot() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("Uid:")) {
+                return line.substring(4).strip().split("\\s+")[1].equals("0");
+            }
+        }
+        return false;
+    }
+}
