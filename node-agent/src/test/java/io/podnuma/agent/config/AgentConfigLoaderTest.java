@@ -1,0 +1,318 @@
+package io.podnuma.agent.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.podnuma.agent.engine.node.NodeConfig;
+import io.podnuma.agent.engine.topology.TopologyPolicyName;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class AgentConfigLoaderTest {
+
+    static final String HEADER = "apiVersion: podnuma.io/v1alpha1\nkind: NodeAgentConfig\n";
+    static final String POLICY = "policy:\n  cpuManager:\n    policy: static\n    reservedCpuCount: 2\n";
+    static final String MINIMAL = HEADER + "nodeName: worker-1\n" + POLICY;
+    static final String FILE = "agent.yaml";
+
+    @TempDir
+    Path dir;
+
+    private static AgentConfig parse(String yaml) {
+        return AgentConfigLoader.parse(yaml, FILE, Map.of(), Map.of());
+    }
+
+    @Test
+    void aMinimalFileTakesEveryDocumentedDefault() {
+        AgentConfig c = parse(MINIMAL);
+        assertThat(c.nodeName()).isEqualTo("worker-1");
+        assertThat(c.sysfsRoot()).isEqualTo(Path.of("/sys"));
+        assertThat(c.cgroupRoot()).isEqualTo(Path.of("/sys/fs/cgroup"));
+        assertThat(c.stateDir()).isEqualTo(Path.of("/var/lib/podnuma"));
+        assertThat(c.podResourcesSocket()).isEqualTo(Path.of("/var/lib/podnuma/pod-resources/podnuma.sock"));
+        assertThat(c.podResourcesSocketMode()).isEqualTo(0600);
+        assertThat(c.kubeletPodResourcesSocket()).isEmpty();
+        assertThat(c.metricsPort()).isEqualTo(9464);
+        assertThat(c.healthPort()).isEqualTo(8081);
+        assertThat(c.logLevel()).isEqualTo(LogLevel.INFO);
+        assertThat(c.reconcilePeriod()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.kubeletStateDir()).isEmpty();
+        assertThat(c.nodeConfig().cpuPolicy()).isEqualTo(NodeConfig.CpuPolicy.STATIC);
+        assertThat(c.nodeConfig().topologyPolicy()).isEqualTo(TopologyPolicyName.NONE);
+        assertThat(c.policyHash()).matches("sha256:[0-9a-f]{64}");
+    }
+
+    @Test
+    void everySettingIsReadFromTheFile() {
+        AgentConfig c = parse(HEADER + """
+                nodeName: gpu-7.example.com
+                sysfsRoot: /host/sys
+                cgroupRoot: /host/sys/fs/cgroup/
+                stateDir: /var/lib/podnuma/../podnuma-state
+                podResourcesSocket: /run/podnuma/pr.sock
+                podResourcesSocketMode: "0660"
+                kubeletPodResourcesSocket: /var/lib/kubelet/pod-resources/kubelet.sock
+                metricsPort: 9100
+                healthPort: "9101"
+                logLevel: DEBUG
+                reconcilePeriod: 1m30s
+                kubeletStateDir: /var/lib/kubelet
+                policy:
+                  topologyManager:
+                    policy: single-numa-node
+                    scope: pod
+                  cpuManager:
+                    policy: static
+                    reservedCpus: "0,64"
+                  podLevelResources:
+                    enabled: true
+                    budgetAnnotation: example.com/budget
+                """);
+        assertThat(c.nodeName()).isEqualTo("gpu-7.example.com");
+        assertThat(c.sysfsRoot()).isEqualTo(Path.of("/host/sys"));
+        assertThat(c.cgroupRoot()).isEqualTo(Path.of("/host/sys/fs/cgroup"));
+        assertThat(c.stateDir()).isEqualTo(Path.of("/var/lib/podnuma-state"));
+        assertThat(c.podResourcesSocket()).isEqualTo(Path.of("/run/podnuma/pr.sock"));
+        assertThat(c.podResourcesSocketMode()).isEqualTo(0660);
+        assertThat(c.kubeletPodResourcesSocket()).contains(Path.of("/var/lib/kubelet/pod-resources/kubelet.sock"));
+        assertThat(c.metricsPort()).isEqualTo(9100);
+        assertThat(c.healthPort()).isEqualTo(9101);
+        assertThat(c.logLevel()).isEqualTo(LogLevel.DEBUG);
+        assertThat(c.reconcilePeriod()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(c.kubeletStateDir()).contains(Path.of("/var/lib/kubelet"));
+        assertThat(c.nodeConfig().topologyPolicy()).isEqualTo(TopologyPolicyName.SINGLE_NUMA_NODE);
+        assertThat(c.nodeConfig().topologyScope()).isEqualTo(NodeConfig.TopologyScope.POD);
+        assertThat(c.budgetAnnotation()).isEqualTo(Optional.of("example.com/budget"));
+    }
+
+    @Test
+    void flagBeatsEnvironmentBeatsFileBeatsDefault() {
+        String file =
+                HEADER + "nodeName: from-file\nmetricsPort: 1001\nlogLevel: warn\nreconcilePeriod: 20s\n" + POLICY;
+        Map<String, String> env = Map.of(
+                "PODNUMA_NODE_NAME", "from-env",
+                "PODNUMA_METRICS_PORT", "2002",
+                "PODNUMA_STATE_DIR", "/env/state");
+        Map<String, String> flags = Map.of("node-name", "from-flag", "state-dir", "/flag/state");
+        AgentConfig c = AgentConfigLoader.parse(file, FILE, flags, env);
+        assertThat(c.nodeName()).as("flag > env > file").isEqualTo("from-flag");
+        assertThat(c.stateDir()).as("flag > env > default").isEqualTo(Path.of("/flag/state"));
+        assertThat(c.metricsPort()).as("env > file").isEqualTo(2002);
+        assertThat(c.logLevel()).as("file > default").isEqualTo(LogLevel.WARN);
+        assertThat(c.reconcilePeriod()).as("file > default").isEqualTo(Duration.ofSeconds(20));
+        assertThat(c.healthPort()).as("default").isEqualTo(8081);
+
+        // Each layer alone, for one setting.
+        String noName = HEADER + POLICY;
+        assertThat(AgentConfigLoader.parse(noName, FILE, Map.of(), Map.of("PODNUMA_NODE_NAME", "e"))
+                        .nodeName())
+                .isEqualTo("e");
+        assertThat(AgentConfigLoader.parse(noName, FILE, Map.of("node-name", "f"), Map.of())
+                        .nodeName())
+                .isEqualTo("f");
+        // An empty flag or variable unsets an optional path the file set.
+        String withKubelet = MINIMAL + "kubeletStateDir: /var/lib/kubelet\n";
+        assertThat(AgentConfigLoader.parse(withKubelet, FILE, Map.of(), Map.of("PODNUMA_KUBELET_STATE_DIR", ""))
+                        .kubeletStateDir())
+                .isEmpty();
+        // Variables that are not settings are left alone (Kubernetes injects service variables).
+        assertThat(AgentConfigLoader.parse(MINIMAL, FILE, Map.of(), Map.of("PODNUMA_METRICS_SERVICE_HOST", "10.0.0.1"))
+                        .metricsPort())
+                .isEqualTo(9464);
+    }
+
+    @Test
+    void namesOfFlagsAndVariablesFollowTheKeys() {
+        assertThat(Setting.POD_RESOURCES_SOCKET_MODE.flag()).isEqualTo("pod-resources-socket-mode");
+        assertThat(Setting.POD_RESOURCES_SOCKET_MODE.env()).isEqualTo("PODNUMA_POD_RESOURCES_SOCKET_MODE");
+        assertThat(Setting.KUBELET_STATE_DIR.key()).isEqualTo("kubeletStateDir");
+    }
+
+    static Stream<Arguments> badConfigs() {
+        String all = "apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket,"
+                + " podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel,"
+                + " reconcilePeriod, kubeletStateDir, policy";
+        return Stream.of(
+                bad(MINIMAL + "metricsPort: 70000\n", "agent.yaml: metricsPort \"70000\": allowed a TCP port 1..65535"),
+                bad(MINIMAL + "metricPort: 9000\n", "agent.yaml: unknown key \"metricPort\": allowed " + all),
+                bad(
+                        MINIMAL.replace("kind: NodeAgentConfig", "kind: AgentConfig"),
+                        "agent.yaml: kind \"AgentConfig\": allowed NodeAgentConfig"),
+                bad(
+                        MINIMAL.replace("apiVersion: podnuma.io/v1alpha1\n", ""),
+                        "agent.yaml: apiVersion is missing: allowed podnuma.io/v1alpha1"),
+                bad(
+                        MINIMAL.replace("worker-1", "Worker_1"),
+                        "agent.yaml: nodeName \"Worker_1\": allowed a node name: at most 253 lowercase letters, digits,"
+                                + " '-' and '.', starting and ending with a letter or digit"),
+                bad(
+                        MINIMAL + "sysfsRoot: host/sys\n",
+                        "agent.yaml: sysfsRoot \"host/sys\": allowed an absolute path (starting with /)"),
+                bad(
+                        MINIMAL + "podResourcesSocketMode: \"0666\"\n",
+                        "agent.yaml: podResourcesSocketMode \"0666\": the socket may not be writable by others (any"
+                                + " local user could read every pod's assignment); allowed e.g. 0600 or 0660"),
+                bad(
+                        MINIMAL + "podResourcesSocketMode: \"rw-------\"\n",
+                        "agent.yaml: podResourcesSocketMode \"rw-------\": allowed an octal file mode such as 0600 or"
+                                + " 0660"),
+                bad(
+                        MINIMAL + "podResourcesSocketMode: 0600\n",
+                        "agent.yaml: podResourcesSocketMode is the YAML number 384: write the mode as a quoted string,"
+                                + " e.g. \"0600\" (unquoted, YAML reads 0600 as octal 384)"),
+                bad(
+                        MINIMAL + "logLevel: verbose\n",
+                        "agent.yaml: logLevel \"verbose\": allowed trace, debug, info, warn, error"),
+                bad(
+                        MINIMAL + "reconcilePeriod: 10\n",
+                        "agent.yaml: reconcilePeriod \"10\": not a duration: write it like 500ms, 10s, 1m30s or 1h"),
+                bad(MINIMAL + "reconcilePeriod: 2h\n", "agent.yaml: reconcilePeriod \"2h\": allowed 1s to 1h"),
+                bad(MINIMAL + "reconcilePeriod: 500ms\n", "agent.yaml: reconcilePeriod \"500ms\": allowed 1s to 1h"),
+                bad(MINIMAL + "healthPort: 9464\n", "metricsPort and healthPort are both 9464: they must differ"),
+                bad(
+                        MINIMAL + "kubeletPodResourcesSocket: /var/lib/podnuma/pod-resources/podnuma.sock\n",
+                        "podResourcesSocket and kubeletPodResourcesSocket are both"
+                                + " /var/lib/podnuma/pod-resources/podnuma.sock: the kubelet's socket must be a"
+                                + " different one (the agent would merge its own answers)"),
+                bad(
+                        MINIMAL + "metricsPort: ~\n",
+                        "agent.yaml: metricsPort has no value: give one, or remove the key to use the default"
+                                + " \"9464\""),
+                bad(MINIMAL + "metricsPort:\n", "agent.yaml: metricsPort \"\": allowed a TCP port 1..65535"),
+                bad(
+                        MINIMAL.replace("nodeName: worker-1", "nodeName: null"),
+                        "agent.yaml: nodeName has no value: give one, it is required"),
+                bad(MINIMAL + "stateDir: [/a, /b]\n", "agent.yaml: stateDir must be a single value, got a list"),
+                bad(
+                        HEADER + POLICY,
+                        "nodeName is required: set it in the file, with --node-name or with PODNUMA_NODE_NAME"),
+                bad(
+                        HEADER + "nodeName: n\n",
+                        "agent.yaml: policy is missing: it holds the NumaResourcePolicy spec in force on this node"
+                                + " (the operator renders it into the agent's ConfigMap)"),
+                bad(
+                        HEADER + "nodeName: n\npolicy: static\n",
+                        "agent.yaml: policy must be a mapping (a NumaResourcePolicy spec), got the string \"static\""),
+                bad(
+                        MINIMAL.replace("policy: static", "policy: fast"),
+                        "agent.yaml: policy.cpuManager.policy \"fast\": allowed none, static"),
+                bad(
+                        MINIMAL + "    reservedCPUs: \"0\"\n",
+                        "agent.yaml: policy.cpuManager: unknown key \"reservedCPUs\": allowed options, policy,"
+                                + " reconcilePeriod, reservedCpuCount, reservedCpus"),
+                bad(
+                        MINIMAL.replace("reservedCpuCount: 2", "reservedCpuCount: two"),
+                        "agent.yaml: policy.cpuManager.reservedCpuCount: expected an integer"),
+                bad(
+                        MINIMAL.replace("    reservedCpuCount: 2\n", ""),
+                        "agent.yaml: policy.cpuManager: policy static needs reservedCpus (e.g. \"0,64\") or"
+                                + " reservedCpuCount (e.g. 2)"),
+                bad(
+                        MINIMAL.replace("reservedCpuCount: 2", "reservedCpus: \"3-1\""),
+                        "agent.yaml: policy.cpuManager.reservedCpus \"3-1\": invalid CPU list \"3-1\": element 1 \"3-1\" is a"
+                                + " range whose end 1 is below its start 3; expected comma-separated ids and ranges such"
+                                + " as \"0-3,8,10-11\""),
+                bad(
+                        "nodeName: [\n",
+                        "agent.yaml: not valid YAML: while parsing a flow node: expected the node content, but found"
+                                + " '<stream end>' (line 1, column 12)"),
+                bad(
+                        MINIMAL + "  topologyManager: {policy: x}\n",
+                        "agent.yaml: policy.topologyManager.policy \"x\": allowed none, best-effort, restricted,"
+                                + " single-numa-node"),
+                bad(
+                        MINIMAL + "  memoryManager: {reservedMemory: [{numaNode: 0, limits: {memory: 1Xi}}]}\n",
+                        "agent.yaml: policy.memoryManager.reservedMemory[numaNode=0].memory \"1Xi\" is not a valid"
+                                + " memory quantity: unknown suffix \"Xi\": use Ki, Mi, Gi, Ti, Pi, Ei, k, M, G, T, P, E,"
+                                + " an exponent like e9, or none for bytes"),
+                bad(
+                        "a: \"\\q\"\n",
+                        "agent.yaml: not valid YAML: while scanning a double-quoted scalar: found unknown escape"
+                                + " character q(113) (line 1, column 2)"),
+                bad("- a\n- b\n", "agent.yaml: must be a YAML mapping of settings, got a list"),
+                bad(
+                        "",
+                        "agent.yaml: the file is empty; it needs at least apiVersion: podnuma.io/v1alpha1, kind:"
+                                + " NodeAgentConfig, nodeName (or PODNUMA_NODE_NAME) and policy"),
+                bad(
+                        MINIMAL + "---\n" + MINIMAL,
+                        "agent.yaml: holds more than one YAML document; the agent configuration is one document"),
+                bad(
+                        MINIMAL + "nodeName: again\n",
+                        "agent.yaml: not valid YAML: Duplicate field 'nodeName' (line 8, column 9)"));
+    }
+
+    private static Arguments bad(String yaml, String message) {
+        return Arguments.of(yaml, message);
+    }
+
+    @ParameterizedTest
+    @MethodSource("badConfigs")
+    void aBadConfigIsRefusedNamingTheKeyTheValueAndWhatIsAllowed(String yaml, String message) {
+        assertThatThrownBy(() -> parse(yaml))
+                .isInstanceOf(AgentConfigException.class)
+                .satisfies(e -> assertThat(((AgentConfigException) e).problems())
+                        .singleElement()
+                        .asString()
+                        .isEqualTo(message))
+                .hasMessage("invalid agent configuration: " + message);
+    }
+
+    @Test
+    void badFlagsAndVariablesAreNamedAsSuch() {
+        assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of(), Map.of("PODNUMA_METRICS_PORT", "x")))
+                .hasMessage("invalid agent configuration: environment PODNUMA_METRICS_PORT \"x\": allowed a TCP port"
+                        + " 1..65535");
+        assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of("log-level", "loud"), Map.of()))
+                .hasMessage("invalid agent configuration: flag --log-level \"loud\": allowed trace, debug, info, warn,"
+                        + " error");
+        assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of("metrics", "1"), Map.of()))
+                .hasMessageStartingWith("invalid agent configuration: unknown flag --metrics: allowed --config,"
+                        + " --node-name, --sysfs-root,");
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        assertThatThrownBy(() -> parse(MINIMAL + "metricsPort: 0\nlogLevel: loud\n"))
+                .hasMessage("invalid agent configuration (2 problems):\n"
+                        + "  - agent.yaml: metricsPort \"0\": allowed a TCP port 1..65535\n"
+                        + "  - agent.yaml: logLevel \"loud\": allowed trace, debug, info, warn, error");
+    }
+
+    @Test
+    void theFileComesFromTheFlagThenTheVariableThenTheDefaultPath() throws IOException {
+        Path byFlag = Files.writeString(dir.resolve("flag.yaml"), MINIMAL.replace("worker-1", "by-flag"));
+        Path byEnv = Files.writeString(dir.resolve("env.yaml"), MINIMAL.replace("worker-1", "by-env"));
+        assertThat(AgentConfigLoader.load(
+                                Map.of("config", byFlag.toString()), Map.of("PODNUMA_CONFIG", byEnv.toString()))
+                        .nodeName())
+                .isEqualTo("by-flag");
+        assertThat(AgentConfigLoader.load(Map.of(), Map.of("PODNUMA_CONFIG", byEnv.toString()))
+                        .nodeName())
+                .isEqualTo("by-env");
+        Path missing = dir.resolve("nope.yaml");
+        assertThatThrownBy(() -> AgentConfigLoader.load(Map.of("config", missing.toString()), Map.of()))
+                .hasMessage("invalid agent configuration: " + missing
+                        + ": the configuration file does not exist (set it with --config or PODNUMA_CONFIG)");
+    }
+
+    @Test
+    void thePolicyHashFollowsThePolicyNotItsFormatting() {
+        String same = HEADER + "nodeName: other-node\nmetricsPort: 9000\n"
+                + "policy: {cpuManager: {reservedCpuCount: 2, policy: static}}\n";
+        assertThat(parse(same).policyHash()).isEqualTo(parse(MINIMAL).policyHash());
+        assertThat(parse(MINIMAL.replace("reservedCpuCount: 2", "reservedCpuCount: 4"))
+                        .policyHash())
+                .isNotEqualTo(parse(MINIMAL).policyHash());
+    }
+}
