@@ -165,7 +165,7 @@ public final class CheckpointCodec {
         return v.textValue();
     }
 
-    private static String checksum(ObjectNode covered) {
+    static String checksum(ObjectNode covered) {
         StringBuilder sb = new StringBuilder();
         canonical(covered, sb);
         return Checksums.sha256(sb.toString().getBytes(StandardCharsets.UTF_8));

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CheckpointFuzzTest {
 
-    private static final int MUTATIONS = 3000;
+    private static final int MUTATIONS = 2000;
     private static final String JSON_CHARS = " \n\t{}[]\",:0123456789-.aeflnrstu\\";
 
     @TempDir

@@ -6,6 +6,8 @@ import static io.podnuma.agent.checkpoint.CheckpointFixtures.FINGERPRINT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podnuma.agent.engine.machine.TestTopologies;
 import io.podnuma.agent.engine.state.NodeState;
 import java.io.IOException;
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CheckpointStoreTest {
 
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-29T17:30:05.123Z"), ZoneOffset.UTC);
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ASIDE = "node-state.json.corrupt-20261129T173005.123Z";
 
     @TempDir
@@ -146,6 +149,25 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void aStateThatCannotBeDecodedIsABadStateEvenWithARightChecksum() throws IOException {
+        ObjectNode envelope = (ObjectNode) JSON.readTree(written());
+        ((ObjectNode) envelope.get("state").get("pods").get(0)).put("qos", "Platinum");
+        resign(envelope);
+        assertRejected(
+                RejectReason.BAD_STATE, "state: pods[0].qos \"Platinum\": allowed Guaranteed, Burstable, BestEffort");
+        envelope.put("state", "none");
+        resign(envelope);
+        assertRejected(RejectReason.MALFORMED, "state must be an object, got \"none\"");
+    }
+
+    @Test
+    void aDirectoryInPlaceOfTheFileIsUnreadable() throws IOException {
+        Files.createDirectory(file());
+        CheckpointRead.Rejected r = assertRejected(RejectReason.UNREADABLE, "cannot read: ");
+        assertThat(r.reason().eventReason()).isEqualTo("CheckpointUnreadable");
+    }
+
+    @Test
     void aStateThatDoesNotFitTheMachineIsInconsistent() {
         written();
         CheckpointRead read = store().read(FINGERPRINT, CONFIG_HASH, s -> {
@@ -202,6 +224,14 @@ class CheckpointStoreTest {
         assertThat(listing()).containsExactly("node-state.json");
     }
 
+    /** Writes {@code envelope} with a checksum that matches it, as a buggy or older writer might. */
+    private void resign(ObjectNode envelope) throws IOException {
+        envelope.remove("checksum");
+        String sum = CheckpointCodec.checksum(envelope);
+        envelope.put("checksum", sum);
+        Files.write(file(), JSON.writeValueAsBytes(envelope));
+    }
+
     private byte[] written() {
         store().write(CheckpointFixtures.checkpoint());
         try {
@@ -212,7 +242,7 @@ class CheckpointStoreTest {
     }
 
     private CheckpointRead.Rejected assertRejected(RejectReason reason, String messagePart) throws IOException {
-        byte[] content = Files.readAllBytes(file());
+        byte[] content = Files.isDirectory(file()) ? null : Files.readAllBytes(file());
         List<String> before = listing();
         CheckpointRead read = store().read(FINGERPRINT, CONFIG_HASH, ALLOCATOR::validate);
         assertThat(read).isInstanceOf(CheckpointRead.Rejected.class);
@@ -220,7 +250,11 @@ class CheckpointStoreTest {
         assertThat(r.reason()).as(r.message()).isEqualTo(reason);
         assertThat(r.message()).startsWith("checkpoint " + file() + ": ").contains(messagePart);
         assertThat(Files.exists(file())).as("the checkpoint is moved away").isFalse();
-        assertThat(Files.readAllBytes(r.movedTo())).isEqualTo(content);
+        if (content == null) {
+            assertThat(r.movedTo()).isDirectory();
+        } else {
+            assertThat(Files.readAllBytes(r.movedTo())).isEqualTo(content);
+        }
         assertThat(listing()).hasSize(before.size());
         Files.delete(r.movedTo());
         return r;
