@@ -28,7 +28,9 @@ public final class Demo {
 
     public static void main(String[] args) throws Exception {
         boolean keep = List.of(args).contains("--keep-running");
-        Path root = Path.of(System.getProperty("podnuma.root", "..")).toAbsolutePath().normalize();
+        Path root = Path.of(System.getProperty("podnuma.root", ".."))
+                .toAbsolutePath()
+                .normalize();
         if (!Files.isDirectory(root.resolve("crds/generated"))) {
             throw new IllegalStateException("podnuma.root=" + root + " is not the repository root (no crds/generated)");
         }
@@ -78,7 +80,10 @@ public final class Demo {
         }
 
         section("kubectl describe nrp pod-scope-hybrid");
-        out.println(plane.kubectl("describe", "nrp", "pod-scope-hybrid").assertSuccess().stdout().strip());
+        out.println(plane.kubectl("describe", "nrp", "pod-scope-hybrid")
+                .assertSuccess()
+                .stdout()
+                .strip());
 
         section("kubectl explain nrp.spec.cpuManager.reservedCpus");
         out.println(plane.kubectl("explain", "nrp.spec.cpuManager.reservedCpus")
@@ -87,8 +92,8 @@ public final class Demo {
                 .strip());
 
         if (!unexpectedlyAccepted.isEmpty()) {
-            throw new IllegalStateException("the API server accepted policies that should be rejected: "
-                    + unexpectedlyAccepted);
+            throw new IllegalStateException(
+                    "the API server accepted policies that should be rejected: " + unexpectedlyAccepted);
         }
         section("Done");
     }
@@ -114,7 +119,8 @@ public final class Demo {
 
     private static List<Path> yamlFiles(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+            return files.filter(
+                            p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
                     .sorted()
                     .toList();
         }
