@@ -40,6 +40,7 @@ class CgroupCpusetIT {
     private final List<Process> processes = new ArrayList<>();
     private final Random random = new Random();
     private Path testRoot;
+    private Path cpuTestRoot;
     private CpuSet hostCpus;
     private CpuSet hostMems;
 
@@ -63,11 +64,16 @@ class CgroupCpusetIT {
             p.destroyForcibly();
             p.waitFor(10, TimeUnit.SECONDS);
         }
-        if (testRoot == null || !Files.isDirectory(testRoot)) {
+        removeBottomUp(testRoot);
+        removeBottomUp(cpuTestRoot);
+    }
+
+    private static void removeBottomUp(Path root) throws Exception {
+        if (root == null || !Files.isDirectory(root)) {
             return;
         }
         List<Path> dirs;
-        try (Stream<Path> s = Files.walk(testRoot)) {
+        try (Stream<Path> s = Files.walk(root)) {
             dirs = s.filter(Files::isDirectory)
                     .sorted(Comparator.comparingInt(Path::getNameCount).reversed())
                     .toList();
@@ -209,6 +215,37 @@ class CgroupCpusetIT {
                             .contains(e.getCause().getMessage());
                     System.out.println("kernel refusal as reported: " + e.getMessage());
                 });
+    }
+
+    @Test
+    void removesTheCfsQuotaOfARealCgroup() throws Exception {
+        Path cpu = CGROUP_ROOT.resolve("cpu");
+        Assumptions.assumeTrue(
+                Files.isRegularFile(cpu.resolve("cpu.cfs_quota_us")),
+                "no v1 cpu hierarchy with CFS bandwidth at " + cpu);
+        CgroupNaming naming = new CgroupNaming(CgroupDriver.CGROUPFS);
+        CgroupPath container = naming.containerPath(new ContainerCgroup(
+                PodQos.GUARANTEED,
+                UUID.randomUUID().toString(),
+                new ContainerId(ContainerRuntime.CONTAINERD, hex64())));
+        // A private subtree of the cpu hierarchy stands in for its root, as testRoot does for cpuset.
+        cpuTestRoot = cpu.resolve(testRoot.getFileName().toString());
+        Files.createDirectory(cpuTestRoot);
+        CgroupLayout layout = new CgroupLayout(CgroupVersion.V1, testRoot, cpuTestRoot, naming);
+        Path dir = cpuTestRoot;
+        for (String segment : container.segments()) {
+            dir = dir.resolve(segment);
+            Files.createDirectory(dir);
+        }
+        files.write(dir.resolve("cpu.cfs_quota_us"), "50000"); // half a CPU, as the kubelet sets for a 500m limit
+        Process p = new ProcessBuilder("sleep", "600").start();
+        processes.add(p);
+        files.write(dir.resolve("cgroup.procs"), String.valueOf(p.pid()));
+        CpuQuotaWriter writer = new CpuQuotaWriter(layout, files);
+
+        assertThat(writer.removeQuota(container)).contains(new CgroupWrite(dir.resolve("cpu.cfs_quota_us"), "-1"));
+        assertThat(Files.readString(dir.resolve("cpu.cfs_quota_us")).strip()).isEqualTo("-1");
+        assertThat(writer.removeQuota(container)).isEmpty();
     }
 
     @Test
