@@ -49,20 +49,16 @@ public final class CheckpointCodec {
     private CheckpointCodec() {}
 
     public static byte[] encode(Checkpoint c) {
-        ObjectNode envelope = JSON.createObjectNode();
-        envelope.put("kind", KIND);
-        envelope.put("version", VERSION);
-        envelope.put("topology", c.topology().value());
-        envelope.put("config", c.configHash());
-        envelope.set("state", NodeStateCodec.toJson(c.state()));
-        String checksum = checksum(envelope);
         ObjectNode out = JSON.createObjectNode();
         out.put("kind", KIND);
         out.put("version", VERSION);
         out.put("topology", c.topology().value());
         out.put("config", c.configHash());
-        out.put("checksum", checksum);
-        out.set("state", envelope.get("state"));
+        out.set("state", NodeStateCodec.toJson(c.state()));
+        // The checksum covers the fields above; the key order of the file does not matter to it.
+        out.put("checksum", checksum(out));
+        // Written before the state so a reader (or a person) sees the header first.
+        out.set("state", out.remove("state"));
         try {
             return JSON.writeValueAsBytes(out);
         } catch (JsonProcessingException e) {

@@ -121,6 +121,8 @@ public final class CheckpointStore {
      * @param configHash the policy in force now (only compared: a change is reported, not rejected)
      * @param check checks the state against the machine and config, e.g. {@code NodeAllocator::validate};
      *     throws {@link IllegalArgumentException} with the reason when it does not fit
+     * @throws UncheckedIOException when an unusable file cannot even be moved aside (it would be read again on
+     *     every start): the message names the file to remove by hand
      */
     public CheckpointRead read(TopologyFingerprint topology, String configHash, UnaryOperator<NodeState> check) {
         deleteLeftoverTempFiles();

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.podnuma.agent.policy.NodeConfigMapper;
@@ -322,6 +323,12 @@ public final class AgentConfigLoader {
                 && f.getTargetType() != null
                 && f.getTargetType().isEnum()) {
             return path + " " + show(f.getValue()) + ": allowed " + enumNames(f.getTargetType());
+        }
+        if (e instanceof ValueInstantiationException v) {
+            // The crds records refuse nulls (List.copyOf, Map.copyOf): a "~" or empty list entry or map value.
+            return path + ": holds an empty (null) entry or value"
+                    + (v.getCause() instanceof IllegalArgumentException iae ? " (" + iae.getMessage() + ")" : "")
+                    + "; give it a value or remove it";
         }
         if (e instanceof MismatchedInputException m && m.getTargetType() != null) {
             return path + ": expected " + expected(m.getTargetType());

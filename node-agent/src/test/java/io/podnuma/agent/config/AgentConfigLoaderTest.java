@@ -239,6 +239,10 @@ class AgentConfigLoaderTest {
                         "a: \"\\q\"\n",
                         "agent.yaml: not valid YAML: while scanning a double-quoted scalar: found unknown escape"
                                 + " character q(113) (line 1, column 2)"),
+                bad(
+                        MINIMAL + "  memoryManager: {reservedMemory: [{numaNode: 0, limits: {memory: ~}}]}\n",
+                        "agent.yaml: policy.memoryManager.reservedMemory[0]: holds an empty (null) entry or value;"
+                                + " give it a value or remove it"),
                 bad("- a\n- b\n", "agent.yaml: must be a YAML mapping of settings, got a list"),
                 bad(
                         "",
