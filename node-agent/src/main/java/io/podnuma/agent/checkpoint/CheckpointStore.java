@@ -115,7 +115,8 @@ public final class CheckpointStore {
     }
 
     /**
-     * Reads the checkpoint at start, after deleting temp files left by a crash mid-write.
+     * Reads the checkpoint at start, after deleting temp files left by a crash mid-write (so call it before the
+     * first {@link #write}, never beside one).
      *
      * @param topology the machine as discovered now
      * @param configHash the policy in force now (only compared: a change is reported, not rejected)
