@@ -184,6 +184,67 @@ class CgroupCpusetIT {
         assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("1");
     }
 
+    /**
+     * Random moves of two containers (one with a populated child cgroup) on the real kernel, with the
+     * pod cgroup tightened now and then so ancestors must grow: the kernel never refuses a planned
+     * write, every process ends where it should, a repeat writes nothing.
+     */
+    @ParameterizedTest
+    @EnumSource(CgroupDriver.class)
+    void randomMovesOnTheRealKernel(CgroupDriver driver) throws Exception {
+        long seed = Long.getLong("podnuma.seed", System.nanoTime());
+        Random rnd = new Random(seed);
+        Pod pod = kubeletTree(driver);
+        Path podDir = pod.containerDir().getParent();
+        Path inner = pod.containerDir().resolve("inner");
+        cgroup(inner, CpuSet.of(0, 1), CpuSet.of(0));
+        long innerPid = startIn(inner);
+        long pid = startIn(pod.containerDir());
+        long siblingPid = startIn(pod.siblingDir());
+        CpusetWriter writer = new CpusetWriter(pod.layout(), files);
+        List<CpuSet> choices = List.of(CpuSet.of(0), CpuSet.of(1), CpuSet.of(0, 1));
+        int writes = 0;
+        int refused = 0;
+        for (int step = 0; step < 40; step++) {
+            String where = "seed " + seed + " step " + step;
+            if (rnd.nextInt(4) == 0) {
+                CpuSet tight = cpus(pod.containerDir()).union(cpus(pod.siblingDir()));
+                files.write(podDir.resolve("cpuset.cpus"), tight.toString());
+            }
+            boolean first = rnd.nextBoolean();
+            CgroupPath target = first ? pod.container() : pod.sibling();
+            CpuSet wanted = choices.get(rnd.nextInt(choices.size()));
+            CpuSet innerBefore = cpus(inner);
+            if (first && !innerBefore.intersects(wanted)) {
+                // The populated child would be left without CPUs: refused, nothing changes.
+                CpuSet before = cpus(pod.containerDir());
+                assertThatThrownBy(() -> writer.apply(target, wanted, CpuSet.of(0)))
+                        .as(where)
+                        .hasMessageContaining("refusing to write an empty cpuset.cpus to " + inner);
+                assertThat(cpus(pod.containerDir())).as(where).isEqualTo(before);
+                assertThat(cpus(inner)).as(where).isEqualTo(innerBefore);
+                refused++;
+                files.write(inner.resolve("cpuset.cpus"), before.toString()); // the workload widens it again
+                continue;
+            }
+
+            writes += writer.apply(target, wanted, CpuSet.of(0)).size();
+
+            assertThat(allowed(first ? pid : siblingPid, "Cpus_allowed_list"))
+                    .as(where)
+                    .isEqualTo(wanted.toString());
+            if (first) {
+                CpuSet expectedInner = innerBefore.isSubsetOf(wanted) ? innerBefore : innerBefore.intersection(wanted);
+                assertThat(allowed(innerPid, "Cpus_allowed_list")).as(where).isEqualTo(expectedInner.toString());
+            }
+            assertThat(writer.apply(target, wanted, CpuSet.of(0)))
+                    .as(where + " repeat")
+                    .isEmpty();
+        }
+        System.out.println("randomMovesOnTheRealKernel seed " + seed + " (" + driver + "): 40 moves, " + writes
+                + " writes, " + refused + " refused");
+    }
+
     @Test
     void refusesToEmptyAPopulatedContainerAndChangesNothing() throws Exception {
         Pod pod = kubeletTree(CgroupDriver.CGROUPFS);
@@ -261,6 +322,10 @@ class CgroupCpusetIT {
         // A v1 cpuset cgroup starts empty; both lists must be set before a task may join.
         files.write(dir.resolve("cpuset.mems"), mems.toString());
         files.write(dir.resolve("cpuset.cpus"), cpus.toString());
+    }
+
+    private static CpuSet cpus(Path dir) throws IOException {
+        return CpuSet.parse(Files.readString(dir.resolve("cpuset.cpus")));
     }
 
     private long startIn(Path dir) throws IOException {
