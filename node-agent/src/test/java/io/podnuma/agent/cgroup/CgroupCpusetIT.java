@@ -184,6 +184,24 @@ class CgroupCpusetIT {
         assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("1");
     }
 
+    @Test
+    void emptiesAnUnpopulatedChildThatKeepsNoneOfTheNewCpus() throws Exception {
+        Pod pod = kubeletTree(CgroupDriver.CGROUPFS);
+        Path idle = pod.containerDir().resolve("idle");
+        cgroup(idle, CpuSet.of(0), CpuSet.of(0));
+        long pid = startIn(pod.containerDir());
+
+        List<CgroupWrite> done =
+                new CpusetWriter(pod.layout(), files).apply(pod.container(), CpuSet.of(1), CpuSet.of(0));
+
+        assertThat(done)
+                .containsExactly(
+                        new CgroupWrite(idle.resolve("cpuset.cpus"), ""),
+                        new CgroupWrite(pod.containerDir().resolve("cpuset.cpus"), "1"));
+        assertThat(cpus(idle)).isEqualTo(CpuSet.empty());
+        assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("1");
+    }
+
     /**
      * Random moves of two containers (one with a populated child cgroup) on the real kernel, with the
      * pod cgroup tightened now and then so ancestors must grow: the kernel never refuses a planned
