@@ -1,8 +1,6 @@
 package io.podnuma.agent.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.AdmissionResult;
 import io.podnuma.agent.engine.node.NodeAllocator;
@@ -12,7 +10,6 @@ import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.policy.NodeConfigMapper;
 import io.podnuma.agent.sysfs.SysfsException;
-import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code simulate}: admits and deletes pods from manifests on a machine and policy, and prints the result. */
@@ -31,20 +29,11 @@ import picocli.CommandLine.Option;
                 + " shared pool.")
 final class SimulateCommand implements Callable<Integer> {
 
-    enum Output {
-        table,
-        json
-    }
-
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
-    @Option(
-            names = "--sysfs",
-            paramLabel = "DIR",
-            defaultValue = "/sys",
-            description = "sysfs root of the machine (default: ${DEFAULT-VALUE}).")
-    private Path sysfs;
+    @Mixin
+    private SysfsOption sysfs;
 
     @Option(names = "--policy", paramLabel = "FILE", required = true, description = "NumaResourcePolicy YAML.")
     private Path policyFile;
@@ -57,12 +46,8 @@ final class SimulateCommand implements Callable<Integer> {
                     + " podnuma.io/simulate: delete is removed instead.")
     private Path podsDir;
 
-    @Option(
-            names = "--output",
-            paramLabel = "FORMAT",
-            defaultValue = "table",
-            description = "table or json (default: ${DEFAULT-VALUE}); the JSON schema is documented in the README.")
-    private Output output;
+    @Mixin
+    private OutputOption output;
 
     /** What happened to one manifest. */
     record Step(String file, String action, String namespace, String name, String outcome) {}
@@ -92,14 +77,9 @@ final class SimulateCommand implements Callable<Integer> {
         if (result == null) {
             return 1;
         }
-        var out = spec.commandLine().getOut();
-        if (output == Output.json) {
-            ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-            out.println(mapper.writeValueAsString(SimulateView.toJson(result)));
-        } else {
-            out.print(SimulateView.toTable(result));
-        }
-        out.flush();
+        Result printed = result;
+        output.print(
+                spec.commandLine().getOut(), () -> SimulateView.toJson(printed), () -> SimulateView.toTable(printed));
         return 0;
     }
 
@@ -107,9 +87,9 @@ final class SimulateCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         CpuTopology topo;
         try {
-            topo = new SysfsTopologyReader(sysfs).read();
+            topo = sysfs.read();
         } catch (SysfsException e) {
-            err.println("error: cannot read the machine topology from " + sysfs + ": " + e.getMessage());
+            err.println("error: cannot read the machine topology from " + sysfs.root + ": " + e.getMessage());
             return null;
         }
         NumaResourcePolicy policy = SimulationInputs.policy(policyFile);
@@ -120,7 +100,7 @@ final class SimulateCommand implements Callable<Integer> {
             allocator = NodeAllocator.create(topo, mapped.config());
         } catch (IllegalArgumentException e) {
             throw new SimulationInputs.InputException(
-                    policyFile + ": the policy does not fit machine " + sysfs + ": " + e.getMessage());
+                    policyFile + ": the policy does not fit machine " + sysfs.root + ": " + e.getMessage());
         }
         PodMapper mapper = new PodMapper(mapped.budgetAnnotation());
         NodeState state = allocator.initialState();
