@@ -1,0 +1,97 @@
+package io.podnuma.agent.podresources;
+
+import io.grpc.ServerInterceptors;
+import io.podnuma.podresources.DomainSocketServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The PodResources service on its unix socket, behind the rate limit. The socket's parent directory is created
+ * if missing; the socket's permissions are set right after bind (0600 by default: only root, like the kubelet's
+ * socket, may read what runs where). {@link #close()} stops the server and removes the socket file.
+ */
+public final class PodResourcesEndpoint implements AutoCloseable {
+
+    /** Owner read and write only. */
+    public static final int DEFAULT_MODE = 0600;
+
+    /**
+     * Where and how to serve.
+     *
+     * @param mode POSIX permission bits of the socket file, {@code 0} to {@code 0777}
+     */
+    public record Settings(Path socket, int mode, double qps, int burst) {
+
+        public Settings {
+            Objects.requireNonNull(socket, "socket");
+            if (mode < 0 || mode > 0777) {
+                throw new IllegalArgumentException("PodResources socket mode " + Integer.toOctalString(mode)
+                        + " is out of range: use permission bits between 0 and 0777, e.g. 0600");
+            }
+        }
+
+        public static Settings defaults(Path socket) {
+            return new Settings(
+                    socket, DEFAULT_MODE, RateLimitInterceptor.DEFAULT_QPS, RateLimitInterceptor.DEFAULT_BURST);
+        }
+    }
+
+    private final DomainSocketServer server;
+
+    private PodResourcesEndpoint(DomainSocketServer server) {
+        this.server = server;
+    }
+
+    public static PodResourcesEndpoint start(Settings settings, PodResourcesService service) throws IOException {
+        TokenBucket bucket = new TokenBucket(settings.qps(), settings.burst());
+        Path socket = settings.socket().toAbsolutePath();
+        Path parent = socket.getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        DomainSocketServer server = DomainSocketServer.start(
+                socket, List.of(ServerInterceptors.intercept(service, new RateLimitInterceptor(bucket))));
+        try {
+            // Java cannot set a umask, so the socket is briefly as open as the process umask allows.
+            Files.setPosixFilePermissions(socket, permissions(settings.mode()));
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw new IOException(
+                    "cannot set permissions " + Integer.toOctalString(settings.mode()) + " on PodResources socket "
+                            + socket + ": " + e.getMessage(),
+                    e);
+        }
+        return new PodResourcesEndpoint(server);
+    }
+
+    public Path socket() {
+        return server.socket();
+    }
+
+    /** POSIX permission bits (e.g. {@code 0640}) as the permission set. */
+    static Set<PosixFilePermission> permissions(int mode) {
+        Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
+        PosixFilePermission[] order = {
+            PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE,
+            PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE,
+            PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE
+        };
+        for (int i = 0; i < order.length; i++) {
+            if ((mode & (0400 >> i)) != 0) {
+                out.add(order[i]);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
