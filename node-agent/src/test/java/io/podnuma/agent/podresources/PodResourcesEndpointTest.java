@@ -1,0 +1,145 @@
+package io.podnuma.agent.podresources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.podnuma.agent.engine.node.NodeConfig;
+import io.podnuma.podresources.DomainSocketChannels;
+import io.podnuma.podresources.v1.AllocatableResourcesRequest;
+import io.podnuma.podresources.v1.GetPodResourcesRequest;
+import io.podnuma.podresources.v1.ListPodResourcesRequest;
+import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import io.podnuma.podresources.v1.PodResourcesListerGrpc.PodResourcesListerBlockingStub;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The service on a real unix socket: permissions, directory, rate limit, NotFound, clean close. */
+class PodResourcesEndpointTest {
+
+    @TempDir
+    Path dir;
+
+    private ManagedChannel channel;
+
+    @AfterEach
+    void closeChannel() throws InterruptedException {
+        if (channel != null) {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static PodResourcesService service() {
+        var scenario = EngineStates.admit(
+                EngineStates.config(NodeConfig.TopologyScope.CONTAINER, false), EngineStates.perContainer());
+        return new PodResourcesService(new AtomicReference<>(scenario.snapshot())::get, DeviceSource.NONE);
+    }
+
+    private PodResourcesListerBlockingStub client(Path socket) {
+        channel = DomainSocketChannels.open(socket);
+        return PodResourcesListerGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void socketIsCreatedInANewDirectoryWithMode0600AndRemovedOnClose() throws Exception {
+        Path socket = dir.resolve("new/pod-resources/podnuma.sock");
+        try (PodResourcesEndpoint endpoint =
+                PodResourcesEndpoint.start(PodResourcesEndpoint.Settings.defaults(socket), service())) {
+            assertThat(endpoint.socket()).isEqualTo(socket);
+            assertThat(Files.isDirectory(socket.getParent())).isTrue();
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)))
+                    .isEqualTo("rw-------");
+            assertThat(client(socket)
+                            .list(ListPodResourcesRequest.getDefaultInstance())
+                            .getPodResources(0)
+                            .getName())
+                    .isEqualTo("classic");
+        }
+        assertThat(socket).doesNotExist();
+    }
+
+    @Test
+    void configuredModeIsApplied() throws Exception {
+        Path socket = dir.resolve("group.sock");
+        try (PodResourcesEndpoint ignored =
+                PodResourcesEndpoint.start(new PodResourcesEndpoint.Settings(socket, 0660, 100, 10), service())) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)))
+                    .isEqualTo("rw-rw----");
+        }
+    }
+
+    @Test
+    void aSecondStartOnTheSamePathAfterCloseWorks() throws Exception {
+        Path socket = dir.resolve("again.sock");
+        PodResourcesEndpoint.start(PodResourcesEndpoint.Settings.defaults(socket), service())
+                .close();
+        try (PodResourcesEndpoint ignored =
+                PodResourcesEndpoint.start(PodResourcesEndpoint.Settings.defaults(socket), service())) {
+            assertThat(client(socket)
+                            .getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance())
+                            .getCpuIdsCount())
+                    .isEqualTo(126);
+        }
+    }
+
+    @Test
+    void callsOverTheBurstAreRefusedWithTheKubeletsStatus() throws Exception {
+        Path socket = dir.resolve("limited.sock");
+        // 0.001 QPS: no token comes back during the test, so exactly the burst passes.
+        try (PodResourcesEndpoint ignored =
+                PodResourcesEndpoint.start(new PodResourcesEndpoint.Settings(socket, 0600, 0.001, 3), service())) {
+            PodResourcesListerBlockingStub stub = client(socket);
+            for (int i = 0; i < 3; i++) {
+                stub.list(ListPodResourcesRequest.getDefaultInstance());
+            }
+            assertThatThrownBy(() -> stub.list(ListPodResourcesRequest.getDefaultInstance()))
+                    .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+                        assertThat(e.getStatus().getDescription()).isEqualTo("rejected by rate limit");
+                    });
+            assertThatThrownBy(() -> stub.getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance()))
+                    .as("one bucket for every RPC, like the kubelet")
+                    .isInstanceOf(StatusRuntimeException.class)
+                    .hasMessageContaining("RESOURCE_EXHAUSTED");
+        }
+    }
+
+    @Test
+    void getOfAnAbsentPodIsNotFoundAndNamesThePod() throws Exception {
+        Path socket = dir.resolve("get.sock");
+        try (PodResourcesEndpoint ignored =
+                PodResourcesEndpoint.start(PodResourcesEndpoint.Settings.defaults(socket), service())) {
+            PodResourcesListerBlockingStub stub = client(socket);
+            assertThat(stub.get(GetPodResourcesRequest.newBuilder()
+                                    .setPodNamespace("default")
+                                    .setPodName("classic")
+                                    .build())
+                            .getPodResources()
+                            .getContainersCount())
+                    .isEqualTo(2);
+            assertThatThrownBy(() -> stub.get(GetPodResourcesRequest.newBuilder()
+                            .setPodNamespace("prod")
+                            .setPodName("classic")
+                            .build()))
+                    .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+                        assertThat(e.getStatus().getDescription()).isEqualTo("pod classic in namespace prod not found");
+                    });
+        }
+    }
+
+    @Test
+    void badModeNamesTheSetting() {
+        assertThatThrownBy(() -> new PodResourcesEndpoint.Settings(dir.resolve("x.sock"), 01777, 100, 10))
+                .hasMessage("PodResources socket mode 1777 is out of range: use permission bits between 0 and 0777,"
+                        + " e.g. 0600");
+    }
+}
