@@ -1,5 +1,6 @@
 // Command kubeletoracle runs the kubelet's static CPU manager policy (k8s.io/kubernetes v1.37.2) over
-// test cases and prints what it decided, so that podnuma's Java engine can be compared with it.
+// test cases and prints what it decided, so that podnuma's Java engine can be compared with it. A case
+// with a "merge" member instead runs the topology manager policy's hint merge (see merge.go).
 //
 // Input: one case per line (JSON) on stdin, or in the file named by the first argument. Output: one
 // result per line (JSON) on stdout, in input order. The kubelet's code can loop forever on some
@@ -54,6 +55,8 @@ type Case struct {
 	// TopologyManagerPolicy is none, best-effort, restricted or single-numa-node.
 	TopologyManagerPolicy string `json:"topologyManagerPolicy,omitempty"`
 	Ops                   []Op   `json:"ops"`
+	// Merge, when set, makes this a topology manager merge case; the fields above are then unused.
+	Merge *MergeCase `json:"merge,omitempty"`
 }
 
 // Op is one admission of a container or one removal.
@@ -78,12 +81,14 @@ type Op struct {
 type Result struct {
 	ID string `json:"id"`
 	// CreateError is set when NewStaticPolicy or Start refused the configuration.
-	CreateError string `json:"createError,omitempty"`
-	Reserved    string `json:"reserved"`
-	Default     string `json:"default"`
+	CreateError string     `json:"createError,omitempty"`
+	Reserved    string     `json:"reserved"`
+	Default     string     `json:"default"`
 	Ops         []OpResult `json:"ops"`
 	// Hang is set when the case did not finish; Ops holds the operations done before.
 	Hang bool `json:"hang,omitempty"`
+	// Merge is the answer to a merge case.
+	Merge *MergeResult `json:"merge,omitempty"`
 }
 
 // OpResult is the outcome of one operation.
@@ -190,6 +195,11 @@ func runCase(logger logr.Logger, c *Case, p *progress) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		f(&p.res)
+	}
+	if c.Merge != nil {
+		merged := runMerge(logger, c.Merge)
+		setResult(func(r *Result) { r.Merge = &merged })
+		return
 	}
 	topo, err := buildTopology(c)
 	if err != nil {

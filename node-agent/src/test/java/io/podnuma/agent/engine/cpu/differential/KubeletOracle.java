@@ -15,9 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
- * The kubelet's static policy as a process: builds {@code src/test/go/kubeletoracle} with
+ * The kubelet's static policy and topology manager merge as a process: builds {@code src/test/go/kubeletoracle} with
  * {@code go build} into the target directory and runs a whole batch of cases through one process
  * (restarting after a case on which the kubelet's code hangs, see the program's doc).
  */
@@ -94,6 +96,12 @@ final class KubeletOracle {
         return new KubeletOracle(binary, workDir, caseTimeout);
     }
 
+    /** The same binary with its inputs, replay file and logs in {@code dir} (another test's own place). */
+    KubeletOracle workingIn(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        return new KubeletOracle(binary, dir, caseTimeout);
+    }
+
     private static boolean upToDate(Path binary, Path source) throws IOException {
         if (!Files.isExecutable(binary)) {
             return false;
@@ -112,15 +120,35 @@ final class KubeletOracle {
 
     /** Runs every case; the answers by case id, in input order. */
     Map<String, Outcome> run(List<DiffCase> cases, ObjectMapper json) throws IOException, InterruptedException {
-        Map<String, Outcome> out = new LinkedHashMap<>();
+        return run(cases, DiffCase::id, Outcome.class, Outcome::id, Outcome::hang, json);
+    }
+
+    /**
+     * Runs every case of any kind the oracle understands (one JSON line each); the answers by case id, in
+     * input order.
+     *
+     * @param caseId the id of a case, echoed by the oracle in its answer
+     * @param answerType the type each answer line is read as
+     * @param answerId the id of an answer
+     * @param hung whether an answer reports a case that did not finish
+     */
+    <C, A> Map<String, A> run(
+            List<C> cases,
+            Function<C, String> caseId,
+            Class<A> answerType,
+            Function<A, String> answerId,
+            Predicate<A> hung,
+            ObjectMapper json)
+            throws IOException, InterruptedException {
+        Map<String, A> out = new LinkedHashMap<>();
         Path stderr = workDir.resolve("kubeletoracle.stderr");
         Files.deleteIfExists(stderr);
-        List<DiffCase> remaining = cases;
+        List<C> remaining = cases;
         int round = 0;
         while (!remaining.isEmpty()) {
             Path input = workDir.resolve("kubeletoracle-input-" + round++ + ".jsonl");
             try (BufferedWriter w = Files.newBufferedWriter(input, StandardCharsets.UTF_8)) {
-                for (DiffCase c : remaining) {
+                for (C c : remaining) {
                     w.write(json.writeValueAsString(c));
                     w.newLine();
                 }
@@ -133,12 +161,12 @@ final class KubeletOracle {
                     .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()))
                     .start();
             p.getOutputStream().close();
-            Outcome last = null;
+            A last = null;
             try (BufferedReader r =
                     new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    last = json.readValue(line, Outcome.class);
-                    out.put(last.id(), last);
+                    last = json.readValue(line, answerType);
+                    out.put(answerId.apply(last), last);
                 }
             }
             if (!p.waitFor(1, TimeUnit.MINUTES)) {
@@ -151,20 +179,20 @@ final class KubeletOracle {
                 Files.move(input, workDir.resolve("cases.jsonl"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 break;
             }
-            if (status != EXIT_HANG || last == null || !last.hang()) {
+            if (status != EXIT_HANG || last == null || !hung.test(last)) {
                 throw new IllegalStateException(
                         "the kubelet oracle failed with status " + status + "; stderr:\n" + tail(stderr));
             }
             Files.delete(input);
             int done = 0;
-            while (!remaining.get(done).id().equals(last.id())) {
+            while (!caseId.apply(remaining.get(done)).equals(answerId.apply(last))) {
                 done++;
             }
             remaining = remaining.subList(done + 1, remaining.size());
         }
-        for (DiffCase c : cases) {
-            if (!out.containsKey(c.id())) {
-                throw new IllegalStateException("the kubelet oracle gave no answer for case " + c.id());
+        for (C c : cases) {
+            if (!out.containsKey(caseId.apply(c))) {
+                throw new IllegalStateException("the kubelet oracle gave no answer for case " + caseId.apply(c));
             }
         }
         return out;
