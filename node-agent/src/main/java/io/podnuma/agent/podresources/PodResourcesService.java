@@ -1,6 +1,7 @@
 package io.podnuma.agent.podresources;
 
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import io.podnuma.podresources.v1.AllocatableResourcesRequest;
 import io.podnuma.podresources.v1.AllocatableResourcesResponse;
@@ -16,7 +17,9 @@ import java.util.function.Supplier;
 /**
  * The PodResources v1 {@code PodResourcesLister}. Every call reads the latest published snapshot once and
  * answers from it alone, so an answer is consistent and never waits for the engine; the supplier must return
- * at once (e.g. an {@code AtomicReference::get} the agent publishes to after each decision).
+ * at once (e.g. an {@code AtomicReference::get} the agent publishes to after each decision). Until the first
+ * snapshot is published (it returns null) every call fails with {@code UNAVAILABLE}, so clients retry rather
+ * than see an empty node.
  */
 public final class PodResourcesService extends PodResourcesListerGrpc.PodResourcesListerImplBase {
 
@@ -31,6 +34,10 @@ public final class PodResourcesService extends PodResourcesListerGrpc.PodResourc
     @Override
     public void list(ListPodResourcesRequest request, StreamObserver<ListPodResourcesResponse> response) {
         PodResourcesSnapshot snapshot = snapshots.get();
+        if (snapshot == null) {
+            response.onError(notReady());
+            return;
+        }
         response.onNext(PodResourcesAnswers.list(snapshot, devices.all()));
         response.onCompleted();
     }
@@ -38,6 +45,10 @@ public final class PodResourcesService extends PodResourcesListerGrpc.PodResourc
     @Override
     public void get(GetPodResourcesRequest request, StreamObserver<GetPodResourcesResponse> response) {
         PodResourcesSnapshot snapshot = snapshots.get();
+        if (snapshot == null) {
+            response.onError(notReady());
+            return;
+        }
         Optional<ListedPod> pod = PodResourcesAnswers.find(snapshot, request.getPodNamespace(), request.getPodName());
         if (pod.isEmpty()) {
             // The kubelet's wording, but with a NotFound code (the kubelet sends Unknown) so clients can tell.
@@ -57,7 +68,18 @@ public final class PodResourcesService extends PodResourcesListerGrpc.PodResourc
     @Override
     public void getAllocatableResources(
             AllocatableResourcesRequest request, StreamObserver<AllocatableResourcesResponse> response) {
-        response.onNext(PodResourcesAnswers.allocatable(snapshots.get(), devices.allocatable()));
+        PodResourcesSnapshot snapshot = snapshots.get();
+        if (snapshot == null) {
+            response.onError(notReady());
+            return;
+        }
+        response.onNext(PodResourcesAnswers.allocatable(snapshot, devices.allocatable()));
         response.onCompleted();
+    }
+
+    private static StatusRuntimeException notReady() {
+        return Status.UNAVAILABLE
+                .withDescription("the podnuma node agent has not finished its first pod sync yet; retry shortly")
+                .asRuntimeException();
     }
 }

@@ -137,6 +137,37 @@ class PodResourcesEndpointTest {
     }
 
     @Test
+    void beforeTheFirstSnapshotEveryCallIsUnavailable() throws Exception {
+        Path socket = dir.resolve("early.sock");
+        AtomicReference<PodResourcesSnapshot> published = new AtomicReference<>();
+        try (PodResourcesEndpoint ignored = PodResourcesEndpoint.start(
+                PodResourcesEndpoint.Settings.defaults(socket),
+                new PodResourcesService(published::get, DeviceSource.NONE))) {
+            PodResourcesListerBlockingStub stub = client(socket);
+            assertThatThrownBy(() -> stub.list(ListPodResourcesRequest.getDefaultInstance()))
+                    .isInstanceOfSatisfying(
+                            StatusRuntimeException.class,
+                            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+            assertThatThrownBy(() -> stub.getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance()))
+                    .hasMessageContaining("UNAVAILABLE: the podnuma node agent has not finished its first pod sync");
+            assertThatThrownBy(() -> stub.get(GetPodResourcesRequest.newBuilder()
+                            .setPodNamespace("default")
+                            .setPodName("classic")
+                            .build()))
+                    .hasMessageContaining("UNAVAILABLE");
+
+            published.set(EngineStates.admit(
+                            EngineStates.config(NodeConfig.TopologyScope.CONTAINER, false), EngineStates.bestEffort())
+                    .snapshot());
+            assertThat(stub.list(ListPodResourcesRequest.getDefaultInstance())
+                            .getPodResources(0)
+                            .getName())
+                    .as("the next call reads the newly published snapshot")
+                    .isEqualTo("besteffort");
+        }
+    }
+
+    @Test
     void badModeNamesTheSetting() {
         assertThatThrownBy(() -> new PodResourcesEndpoint.Settings(dir.resolve("x.sock"), 01777, 100, 10))
                 .hasMessage("PodResources socket mode 1777 is out of range: use permission bits between 0 and 0777,"
