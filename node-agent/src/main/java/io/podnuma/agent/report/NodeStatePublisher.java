@@ -27,8 +27,9 @@ public final class NodeStatePublisher implements AutoCloseable {
     private final AtomicReference<RuntimeException> lastFailure = new AtomicReference<>();
 
     public NodeStatePublisher(NodeStateWriter writer, Duration minInterval) {
-        if (minInterval.isNegative()) {
-            throw new IllegalArgumentException("minInterval must not be negative, got " + minInterval);
+        if (minInterval.isNegative() || minInterval.isZero()) {
+            // A failed write is retried one interval later: zero would retry in a tight loop.
+            throw new IllegalArgumentException("minInterval must be positive, got " + minInterval);
         }
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "numanodestate-publisher");
