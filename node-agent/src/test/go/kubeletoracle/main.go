@@ -1,6 +1,7 @@
 // Command kubeletoracle runs the kubelet's static CPU manager policy (k8s.io/kubernetes v1.37.2) over
 // test cases and prints what it decided, so that podnuma's Java engine can be compared with it. A case
-// with a "merge" member instead runs the topology manager policy's hint merge (see merge.go).
+// with a "merge" member instead runs the topology manager policy's hint merge (see merge.go), one with
+// a "memory" member the memory manager's Static policy (see memory.go).
 //
 // Input: one case per line (JSON) on stdin, or in the file named by the first argument. Output: one
 // result per line (JSON) on stdout, in input order. The kubelet's code can loop forever on some
@@ -57,6 +58,8 @@ type Case struct {
 	Ops                   []Op   `json:"ops"`
 	// Merge, when set, makes this a topology manager merge case; the fields above are then unused.
 	Merge *MergeCase `json:"merge,omitempty"`
+	// Memory, when set, makes this a memory manager Static policy case (see memory.go).
+	Memory *MemoryCase `json:"memory,omitempty"`
 }
 
 // Op is one admission of a container or one removal.
@@ -89,6 +92,8 @@ type Result struct {
 	Hang bool `json:"hang,omitempty"`
 	// Merge is the answer to a merge case.
 	Merge *MergeResult `json:"merge,omitempty"`
+	// Memory is the answer to a memory case.
+	Memory *MemoryResult `json:"memory,omitempty"`
 }
 
 // OpResult is the outcome of one operation.
@@ -199,6 +204,11 @@ func runCase(logger logr.Logger, c *Case, p *progress) {
 	if c.Merge != nil {
 		merged := runMerge(logger, c.Merge)
 		setResult(func(r *Result) { r.Merge = &merged })
+		return
+	}
+	if c.Memory != nil {
+		answer := runMemory(logger, c.Memory)
+		setResult(func(r *Result) { r.Memory = &answer })
 		return
 	}
 	topo, err := buildTopology(c)
