@@ -3,7 +3,6 @@ package io.podnuma.agent.engine.cpu.differential;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -49,25 +48,37 @@ final class MemoryKnownDifferences {
 
     static final Entry SINGLE_NODE_ON_GROUPED_NODE_REFUSED = new Entry(
             "single-node-allocation-on-grouped-node-refused",
-            "given a single-node affinity on a node that already serves a multi-node group and has the free"
-                    + " memory, the kubelet allocates there (its group check skips single-node masks at"
-                    + " allocation, though its hints exclude them) and moves the node out of the group; podnuma"
-                    + " refuses, keeping single-node and group memory apart",
+            "given a single-node affinity on a node that already serves a multi-node group, the kubelet"
+                    + " allocates that node alone when it has the free memory (its group check skips single-node"
+                    + " masks at allocation, though its hints exclude them) and moves it out of the group;"
+                    + " podnuma refuses, keeping single-node and group memory apart. Both extend to the group"
+                    + " when the node alone lacks free memory; after a removal the two books may spread a"
+                    + " group's reserved memory differently over its nodes (release-returns-exact-charges), so"
+                    + " one side may extend where the other refuses or allocates the single node",
             true,
             (in, op, field, java, kubelet) -> {
                 MemoryCase.Op o = in.ops().get(op);
-                MemoryAnswer.OpResult j = java.ops().get(op);
-                MemoryAnswer.OpResult k = kubelet.ops().get(op);
-                if (!"add".equals(o.op()) || j.error() == null || k.error() != null || k.blocks() == null) {
+                if (!"add".equals(o.op()) || o.mask() == null || o.mask().size() != 1) {
                     return false;
                 }
+                int node = o.mask().getFirst();
                 List<MemoryAnswer.NodeRow> before =
                         op == 0 ? kubelet.table() : kubelet.ops().get(op - 1).table();
-                return k.blocks().values().stream()
-                        .allMatch(b -> b.mask().size() == 1
-                                && before.stream()
-                                        .anyMatch(r -> r.node() == b.mask().getFirst()
-                                                && r.cells().size() > 1));
+                List<Integer> group = before.stream()
+                        .filter(r -> r.node() == node)
+                        .map(MemoryAnswer.NodeRow::cells)
+                        .findFirst()
+                        .orElse(List.of());
+                if (group.size() < 2) {
+                    return false;
+                }
+                MemoryAnswer.OpResult j = java.ops().get(op);
+                MemoryAnswer.OpResult k = kubelet.ops().get(op);
+                boolean removedBefore = in.ops().subList(0, op).stream().anyMatch(x -> "remove".equals(x.op()));
+                if (k.error() == null && onlyOn(k, List.of(node))) {
+                    return j.error() != null || (removedBefore && onlyOn(j, group));
+                }
+                return removedBefore && j.error() != null && k.error() == null && onlyOn(k, group);
             });
 
     static final Entry RELEASE_RETURNS_EXACT_CHARGES = new Entry(
@@ -131,6 +142,12 @@ final class MemoryKnownDifferences {
                 sums[1] += kt.reserved();
             }
         }
-        return groupSums.values().stream().flatMap(m -> m.values().stream()).allMatch(s -> Objects.equals(s[0], s[1]));
+        return groupSums.values().stream().flatMap(m -> m.values().stream()).allMatch(s -> s[0] == s[1]);
+    }
+
+    /** Whether the operation succeeded with every block on exactly {@code mask}. */
+    private static boolean onlyOn(MemoryAnswer.OpResult r, List<Integer> mask) {
+        return r.blocks() != null
+                && r.blocks().values().stream().allMatch(b -> b.mask().equals(mask));
     }
 }

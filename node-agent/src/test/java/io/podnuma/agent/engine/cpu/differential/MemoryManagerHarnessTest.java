@@ -235,6 +235,37 @@ class MemoryManagerHarnessTest {
                 .isFalse();
     }
 
+    @Test
+    void singleNodeEntryExplainsAnExtensionAgainstARefusalOnlyAfterARemoval() {
+        // After b's removal podnuma's node 1 has 2.5Gi free and refuses d there (it serves a's group); the
+        // kubelet's release drift left node 1 only 1.5Gi, so it extends d to the group.
+        MemoryCase.Op d = add("d", 2 * GI, List.of(1), false);
+        MemoryCase.Memory in = twoNodes(List.of(
+                add("a", 5 * GI, null, false), add("b", GI, List.of(0, 1), false), MemoryCase.Op.remove("b", "c"), d));
+        MemoryAnswer.Result java = MemoryManagerDifferentialIT.javaAnswer(in);
+        assertThat(java.ops().get(3).error()).contains("group");
+        List<MemoryAnswer.NodeRow> drifted = shift(shift(java.ops().get(2).table(), 0, -GI), 1, GI);
+        MemoryAnswer.Result kubelet = withOp(java, 2, new MemoryAnswer.OpResult(null, null, null, drifted));
+        kubelet = withOp(
+                kubelet,
+                3,
+                new MemoryAnswer.OpResult(
+                        null, Map.of("memory", new MemoryAnswer.Block(List.of(0, 1), 2 * GI)), null, drifted));
+        MemoryComparison.Verdict verdict = MemoryComparison.judge(in, java, kubelet);
+        assertThat(verdict.unexplained()).isEmpty();
+        assertThat(verdict.allowed())
+                .containsExactlyInAnyOrder(
+                        MemoryKnownDifferences.RELEASE_RETURNS_EXACT_CHARGES.name(),
+                        MemoryKnownDifferences.SINGLE_NODE_ON_GROUPED_NODE_REFUSED.name());
+        // Without a removal before it the books cannot have drifted: not explained.
+        MemoryCase.Memory noRemoval =
+                twoNodes(List.of(in.ops().get(0), in.ops().get(1), add("e", GI, List.of(0), false), d));
+        assertThat(MemoryKnownDifferences.SINGLE_NODE_ON_GROUPED_NODE_REFUSED
+                        .explainer()
+                        .explains(noRemoval, 3, "blocks", java, kubelet))
+                .isFalse();
+    }
+
     private static MemoryAnswer.Result withOp(MemoryAnswer.Result r, int index, MemoryAnswer.OpResult op) {
         List<MemoryAnswer.OpResult> ops = new ArrayList<>(r.ops());
         ops.set(index, op);
