@@ -84,6 +84,7 @@ class MemoryManagerDifferentialIT {
         StringBuilder report = new StringBuilder();
         int identical = 0;
         int comparedOps = 0;
+        int identicalOps = 0;
         for (MemoryCase c : cases) {
             MemoryAnswer k = kubelet.get(c.id());
             MemoryAnswer.Result j = java.get(c.id());
@@ -94,6 +95,15 @@ class MemoryManagerDifferentialIT {
             count(coverage, c.memory(), k.memory());
             MemoryComparison.Verdict verdict = MemoryComparison.judge(c.memory(), j, k.memory());
             comparedOps += verdict.comparedOps();
+            if (j.createError() == null && k.memory().createError() == null) {
+                for (int op = 0; op < verdict.comparedOps(); op++) {
+                    if (MemoryComparison.differences(
+                                    op, j.ops().get(op), k.memory().ops().get(op))
+                            .isEmpty()) {
+                        identicalOps++;
+                    }
+                }
+            }
             if (verdict.identical()) {
                 identical++;
                 continue;
@@ -115,12 +125,13 @@ class MemoryManagerDifferentialIT {
         }
         int total = cases.size();
         String summary = String.format(
-                "kubelet memory manager differential: seed %d, %d cases, %d operations compared; identical %d/%d ="
-                        + " %.2f%%, cases with allowed differences %s, disagreements %d; go build %d ms, kubelet %d"
+                "kubelet memory manager differential: seed %d, %d cases, %d operations compared (%d identical);"
+                        + " identical cases %d/%d = %.2f%%, cases with allowed differences %s, disagreements %d; go build %d ms, kubelet %d"
                         + " ms, java %d ms; coverage %s",
                 base,
                 total,
                 comparedOps,
+                identicalOps,
                 identical,
                 total,
                 100.0 * identical / total,
