@@ -51,24 +51,36 @@ public final class KubeletCoexistence {
         }
     }
 
-    static FileCheck checkpoint(Path file, Manager manager) {
+    /** A file's tree, or the verdict that ends its check early (absent, unreadable or not parsable). */
+    private record Parsed(JsonNode root, FileCheck verdict) {}
+
+    private static Parsed parse(Path file, ObjectMapper mapper, String format) {
         Optional<String> text;
         try {
             text = read(file);
         } catch (IOException | RuntimeException e) {
-            return unreadable(file, "cannot be read: " + e);
+            return new Parsed(null, unreadable(file, "cannot be read: " + e));
         }
         if (text.isEmpty()) {
-            return new FileCheck(file, FileVerdict.NOT_CHECKED, file + ": not present");
+            return new Parsed(null, new FileCheck(file, FileVerdict.NOT_CHECKED, file + ": not present"));
         }
-        JsonNode root;
         try {
-            root = JSON.readTree(text.get());
+            return new Parsed(mapper.readTree(text.get()), null);
         } catch (JsonProcessingException e) {
-            return unreadable(file, "is not valid JSON (" + e.getOriginalMessage() + location(e) + ")");
+            return new Parsed(
+                    null,
+                    unreadable(file, "is not valid " + format + " (" + e.getOriginalMessage() + location(e) + ")"));
         } catch (RuntimeException e) {
-            return unreadable(file, "cannot be parsed: " + e.getMessage());
+            return new Parsed(null, unreadable(file, "cannot be parsed: " + e.getMessage()));
         }
+    }
+
+    static FileCheck checkpoint(Path file, Manager manager) {
+        Parsed parsed = parse(file, JSON, "JSON");
+        if (parsed.verdict() != null) {
+            return parsed.verdict();
+        }
+        JsonNode root = parsed.root();
         if (root == null || !root.isObject()) {
             return unreadable(
                     file, "is not a kubelet checkpoint: expected a JSON object with policyName, found " + kind(root));
@@ -98,23 +110,11 @@ public final class KubeletCoexistence {
     }
 
     static FileCheck config(Path file) {
-        Optional<String> text;
-        try {
-            text = read(file);
-        } catch (IOException | RuntimeException e) {
-            return unreadable(file, "cannot be read: " + e);
+        Parsed parsed = parse(file, YAML, "YAML");
+        if (parsed.verdict() != null) {
+            return parsed.verdict();
         }
-        if (text.isEmpty()) {
-            return new FileCheck(file, FileVerdict.NOT_CHECKED, file + ": not present");
-        }
-        JsonNode root;
-        try {
-            root = YAML.readTree(text.get());
-        } catch (JsonProcessingException e) {
-            return unreadable(file, "is not valid YAML (" + e.getOriginalMessage() + location(e) + ")");
-        } catch (RuntimeException e) {
-            return unreadable(file, "cannot be parsed: " + e.getMessage());
-        }
+        JsonNode root = parsed.root();
         if (root == null || root.isMissingNode() || (root.isObject() && root.isEmpty())) {
             // An empty configuration leaves every manager at its default, which is none.
             return new FileCheck(file, FileVerdict.COMPATIBLE, file + ": empty, every manager policy is the default");
