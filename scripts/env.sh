@@ -6,37 +6,30 @@ podnuma_die() {
   exit 1
 }
 
+# The Java feature release of a JDK home (e.g. 25), or nothing when it is not a JDK.
+podnuma_java_major() {
+  [ -x "$1/bin/javac" ] || return 0
+  "$1/bin/java" -XshowSettings:properties -version 2>&1 |
+    awk -F'= ' '/java.specification.version/ {split($2, v, "."); print v[1]}'
+}
+
 # The machine's default java may be 17; the build needs 21 or newer. Honour a JAVA_HOME that is already
 # new enough, otherwise take the newest JDK >= 21 under /usr/lib/jvm.
 podnuma_select_jdk() {
-  local candidate version
-  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/javac" ]; then
-    version=$("$JAVA_HOME/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
-    if [ "${version%%.*}" -ge 21 ] 2>/dev/null; then
-      export JAVA_HOME
-      podnuma_quiet_maven
-      return 0
-    fi
-  fi
-  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
-    [ -x "$candidate/bin/javac" ] || continue
-    version=$("$candidate/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
-    if [ "${version%%.*}" -ge 21 ] 2>/dev/null; then
-      export JAVA_HOME="${candidate%/}"
-      podnuma_quiet_maven
+  local candidate major
+  for candidate in ${JAVA_HOME:+"$JAVA_HOME"} $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
+    candidate="${candidate%/}"
+    major=$(podnuma_java_major "$candidate")
+    if [ -n "$major" ] && [ "$major" -ge 21 ]; then
+      export JAVA_HOME="$candidate"
+      # Maven 3.9's Guice uses sun.misc.Unsafe, which JDK 24+ warns about on every run.
+      if [ "$major" -ge 24 ]; then
+        export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+      fi
       return 0
     fi
   done
   podnuma_die "no JDK 21 or newer found (JAVA_HOME unset or too old, nothing suitable under /usr/lib/jvm). Install one, e.g. Temurin 25, and set JAVA_HOME."
-}
-
-# Maven 3.9's Guice uses sun.misc.Unsafe, which JDK 24+ warns about on every run.
-podnuma_quiet_maven() {
-  local version
-  version=$("$JAVA_HOME/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
-  if [ "${version%%.*}" -ge 24 ] 2>/dev/null; then
-    export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
-  fi
 }
 
 podnuma_require_go() {
