@@ -40,7 +40,8 @@ podnuma_require_go() {
 podnuma_controlplane() {
   podnuma_require_go
   local out
-  out=$("$PODNUMA_ROOT/e2e/controlplane/build-controlplane.sh" | tee /dev/stderr | tail -n 1) || podnuma_die "building the local control plane failed (see above)"
+  # Progress goes to stderr; --print-bin-dir prints only the bin directory on stdout.
+  out=$("$PODNUMA_ROOT/e2e/controlplane/build-controlplane.sh" --print-bin-dir) || podnuma_die "building the local control plane failed (see above)"
   export PODNUMA_CONTROLPLANE_BIN="$out"
 }
 
