@@ -1,14 +1,12 @@
 package io.podnuma.agent.engine.cpu.differential;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.sysfs.FakeMachine;
 import io.podnuma.agent.sysfs.Fixtures;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,12 +36,8 @@ class KubeletDifferentialIT {
 
     @Test
     void javaEngineGivesTheKubeletsAnswers() throws IOException, InterruptedException {
-        Optional<Path> go = KubeletOracle.findGo();
-        if (go.isEmpty()) {
-            System.out.println("KubeletDifferentialIT skipped: no Go command (set -Dpodnuma.diff.go or put go on"
-                    + " the PATH); the table tests in StaticPolicyTest and TakeByTopologyTest still run");
-        }
-        assumeTrue(go.isPresent(), "no Go command to build the kubelet oracle");
+        Path go = KubeletOracle.goOrSkip(
+                "KubeletDifferentialIT", "the table tests in StaticPolicyTest and TakeByTopologyTest");
 
         int count = Integer.getInteger("podnuma.diff.cases", 2000);
         long base = seed();
@@ -54,7 +48,7 @@ class KubeletDifferentialIT {
         }
 
         long t0 = System.nanoTime();
-        KubeletOracle oracle = KubeletOracle.build(go.get(), SOURCE, WORK, Duration.ofSeconds(3));
+        KubeletOracle oracle = KubeletOracle.build(go, SOURCE, WORK, Duration.ofSeconds(3));
         long t1 = System.nanoTime();
         ObjectMapper json = new ObjectMapper();
         Map<String, Outcome> kubelet = oracle.run(cases, json);
@@ -118,9 +112,7 @@ class KubeletDifferentialIT {
                 (t2 - t1) / 1_000_000,
                 (t3 - t2) / 1_000_000,
                 tally.options);
-        Files.writeString(WORK.resolve("report.txt"), summary + "\n\n" + report);
-        System.out.println(summary);
-        System.out.println("kubelet differential: report in " + WORK.resolve("report.txt"));
+        KubeletOracle.writeReport(WORK, "kubelet differential", summary, report);
 
         StringBuilder first = new StringBuilder();
         for (Comparison d : disagreements.subList(0, Math.min(5, disagreements.size()))) {

@@ -42,6 +42,44 @@ final class KubeletOracle {
      * The Go command: {@code -Dpodnuma.diff.go}, else {@code go} on the PATH, else the usual install
      * location; empty when none runs.
      */
+    /**
+     * The Go command; without one the calling test is skipped, with a printed reason that names the tests
+     * still covering the same behaviour.
+     */
+    static Path goOrSkip(String test, String stillCovered) {
+        Optional<Path> go = findGo();
+        if (go.isEmpty()) {
+            System.out.println(test + " skipped: no Go command (set -Dpodnuma.diff.go or put go on the PATH); "
+                    + stillCovered + " still run");
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(go.isPresent(), "no Go command to build the kubelet oracle");
+        return go.get();
+    }
+
+    /** Writes a differential run's {@code report.txt} into {@code dir} and prints its summary. */
+    static Path writeReport(Path dir, String label, String summary, CharSequence report) throws IOException {
+        Path file = dir.resolve("report.txt");
+        java.nio.file.Files.writeString(file, summary + "\n\n" + report);
+        System.out.println(summary);
+        System.out.println(label + ": report in " + file);
+        return file;
+    }
+
+    /** Appends one case that was not identical: its rerun line, its input and both answers. */
+    static void appendCase(
+            StringBuilder report,
+            com.fasterxml.jackson.databind.ObjectMapper json,
+            String line,
+            Object input,
+            Object java,
+            Object kubelet)
+            throws com.fasterxml.jackson.core.JsonProcessingException {
+        report.append(line).append('\n');
+        report.append("  input:   ").append(json.writeValueAsString(input)).append('\n');
+        report.append("  java:    ").append(json.writeValueAsString(java)).append('\n');
+        report.append("  kubelet: ").append(json.writeValueAsString(kubelet)).append("\n\n");
+    }
+
     static Optional<Path> findGo() {
         List<Path> candidates = new ArrayList<>();
         String configured = System.getProperty("podnuma.diff.go");

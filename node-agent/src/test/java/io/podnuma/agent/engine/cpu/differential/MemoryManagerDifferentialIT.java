@@ -1,7 +1,6 @@
 package io.podnuma.agent.engine.cpu.differential;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.podnuma.agent.engine.memory.MemoryAllocationException;
@@ -16,7 +15,6 @@ import io.podnuma.agent.engine.memory.StaticMemoryPolicy;
 import io.podnuma.agent.engine.topology.NumaMask;
 import io.podnuma.agent.engine.topology.TopologyHint;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +22,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -49,12 +46,8 @@ class MemoryManagerDifferentialIT {
 
     @Test
     void javaMemoryPolicyGivesTheKubeletsAnswers() throws IOException, InterruptedException {
-        Optional<Path> go = KubeletOracle.findGo();
-        if (go.isEmpty()) {
-            System.out.println("MemoryManagerDifferentialIT skipped: no Go command (set -Dpodnuma.diff.go or put go"
-                    + " on the PATH); StaticMemoryPolicyTest and MemoryManagerHarnessTest still run");
-        }
-        assumeTrue(go.isPresent(), "no Go command to build the kubelet oracle");
+        Path go = KubeletOracle.goOrSkip(
+                "MemoryManagerDifferentialIT", "StaticMemoryPolicyTest and MemoryManagerHarnessTest");
 
         int count = Integer.getInteger("podnuma.diff.memory.cases", 3000);
         long base = seed();
@@ -65,8 +58,8 @@ class MemoryManagerDifferentialIT {
         }
 
         long t0 = System.nanoTime();
-        KubeletOracle oracle = KubeletOracle.build(go.get(), SOURCE, BUILD, Duration.ofSeconds(10))
-                .workingIn(WORK);
+        KubeletOracle oracle =
+                KubeletOracle.build(go, SOURCE, BUILD, Duration.ofSeconds(10)).workingIn(WORK);
         long t1 = System.nanoTime();
         ObjectMapper json = new ObjectMapper();
         Map<String, MemoryAnswer> kubelet =
@@ -118,10 +111,7 @@ class MemoryManagerDifferentialIT {
                 report.append("DISAGREEMENT\n");
                 verdict.unexplained().forEach(d -> report.append("  ").append(d).append('\n'));
             }
-            report.append(line).append('\n');
-            report.append("  input:   ").append(json.writeValueAsString(c)).append('\n');
-            report.append("  java:    ").append(json.writeValueAsString(j)).append('\n');
-            report.append("  kubelet: ").append(json.writeValueAsString(k)).append("\n\n");
+            KubeletOracle.appendCase(report, json, line, c, j, k);
         }
         int total = cases.size();
         String summary = String.format(
@@ -141,9 +131,7 @@ class MemoryManagerDifferentialIT {
                 (t2 - t1) / 1_000_000,
                 (t3 - t2) / 1_000_000,
                 coverage);
-        Files.writeString(WORK.resolve("report.txt"), summary + "\n\n" + report);
-        System.out.println(summary);
-        System.out.println("kubelet memory manager differential: report in " + WORK.resolve("report.txt"));
+        KubeletOracle.writeReport(WORK, "kubelet memory manager differential", summary, report);
 
         assertThat(disagreements)
                 .as(

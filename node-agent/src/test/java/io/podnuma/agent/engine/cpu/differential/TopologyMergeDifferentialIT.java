@@ -1,7 +1,6 @@
 package io.podnuma.agent.engine.cpu.differential;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.podnuma.agent.engine.topology.NumaDistances;
@@ -12,7 +11,6 @@ import io.podnuma.agent.engine.topology.TopologyManagerOptions;
 import io.podnuma.agent.engine.topology.TopologyPolicy;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,12 +42,8 @@ class TopologyMergeDifferentialIT {
 
     @Test
     void javaMergeGivesTheKubeletsAnswers() throws IOException, InterruptedException {
-        Optional<Path> go = KubeletOracle.findGo();
-        if (go.isEmpty()) {
-            System.out.println("TopologyMergeDifferentialIT skipped: no Go command (set -Dpodnuma.diff.go or put go"
-                    + " on the PATH); TopologyPolicyTest and HintMergeEquivalenceTest still run");
-        }
-        assumeTrue(go.isPresent(), "no Go command to build the kubelet oracle");
+        Path go = KubeletOracle.goOrSkip(
+                "TopologyMergeDifferentialIT", "TopologyPolicyTest and HintMergeEquivalenceTest");
 
         int count = Integer.getInteger("podnuma.diff.merge.cases", 3000);
         long base = seed();
@@ -60,8 +54,8 @@ class TopologyMergeDifferentialIT {
         }
 
         long t0 = System.nanoTime();
-        KubeletOracle oracle = KubeletOracle.build(go.get(), SOURCE, BUILD, Duration.ofSeconds(10))
-                .workingIn(WORK);
+        KubeletOracle oracle =
+                KubeletOracle.build(go, SOURCE, BUILD, Duration.ofSeconds(10)).workingIn(WORK);
         long t1 = System.nanoTime();
         ObjectMapper json = new ObjectMapper();
         Map<String, MergeAnswer> kubelet =
@@ -96,10 +90,7 @@ class TopologyMergeDifferentialIT {
                 disagreements.add(line);
                 report.append("DISAGREEMENT\n");
             }
-            report.append(line).append('\n');
-            report.append("  input:   ").append(json.writeValueAsString(c)).append('\n');
-            report.append("  java:    ").append(json.writeValueAsString(j)).append('\n');
-            report.append("  kubelet: ").append(json.writeValueAsString(k)).append("\n\n");
+            KubeletOracle.appendCase(report, json, line, c, j, k);
         }
         int total = cases.size();
         int allowedCount = allowed.values().stream().mapToInt(i -> i).sum();
@@ -118,9 +109,7 @@ class TopologyMergeDifferentialIT {
                 (t2 - t1) / 1_000_000,
                 (t3 - t2) / 1_000_000,
                 coverage);
-        Files.writeString(WORK.resolve("report.txt"), summary + "\n\n" + report);
-        System.out.println(summary);
-        System.out.println("kubelet merge differential: report in " + WORK.resolve("report.txt"));
+        KubeletOracle.writeReport(WORK, "kubelet merge differential", summary, report);
 
         assertThat(disagreements)
                 .as(
