@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,12 +39,9 @@ class KubeletDifferentialIT {
                 "KubeletDifferentialIT", "the table tests in StaticPolicyTest and TakeByTopologyTest");
 
         int count = Integer.getInteger("podnuma.diff.cases", 2000);
-        long base = seed();
-        CaseGenerator generator = new CaseGenerator(fixtures());
-        List<DiffCase> cases = new ArrayList<>(FixedCases.all());
-        for (int i = 0; i < count; i++) {
-            cases.add(generator.generate(base + i));
-        }
+        long base = KubeletOracle.firstSeed();
+        List<DiffCase> cases = KubeletOracle.generate(
+                new ArrayList<>(FixedCases.all()), base, count, new CaseGenerator(fixtures())::generate);
 
         long t0 = System.nanoTime();
         KubeletOracle oracle = KubeletOracle.build(go, SOURCE, WORK, Duration.ofSeconds(3));
@@ -53,10 +49,7 @@ class KubeletDifferentialIT {
         ObjectMapper json = new ObjectMapper();
         Map<String, Outcome> kubelet = oracle.run(cases, json);
         long t2 = System.nanoTime();
-        Map<String, Outcome> java = new LinkedHashMap<>();
-        for (DiffCase c : cases) {
-            java.put(c.id(), JavaEngineRunner.run(c));
-        }
+        Map<String, Outcome> java = KubeletOracle.javaAnswers(cases, DiffCase::id, JavaEngineRunner::run);
         long t3 = System.nanoTime();
 
         Tally tally = new Tally();
@@ -139,11 +132,6 @@ class KubeletDifferentialIT {
         assertThat(kubelet.get("fixed-kubelet-hang").hang())
                 .as("the kubelet hangs on fixed-kubelet-hang")
                 .isTrue();
-    }
-
-    private static long seed() {
-        String s = System.getProperty("podnuma.diff.seed", "1");
-        return "random".equals(s) ? System.currentTimeMillis() : Long.parseLong(s);
     }
 
     private static Map<String, CpuTopology> fixtures() {

@@ -42,6 +42,30 @@ final class KubeletOracle {
      * The Go command: {@code -Dpodnuma.diff.go}, else {@code go} on the PATH, else the usual install
      * location; empty when none runs.
      */
+    /** The first seed of a run: {@code -Dpodnuma.diff.seed}, default 1; {@code random} picks a time-based one. */
+    static long firstSeed() {
+        String s = System.getProperty("podnuma.diff.seed", "1");
+        return "random".equals(s) ? System.currentTimeMillis() : Long.parseLong(s);
+    }
+
+    /** {@code count} cases generated from consecutive seeds, appended to {@code into}. */
+    static <C> List<C> generate(List<C> into, long firstSeed, int count, java.util.function.LongFunction<C> generator) {
+        for (int i = 0; i < count; i++) {
+            into.add(generator.apply(firstSeed + i));
+        }
+        return into;
+    }
+
+    /** The Java engine's answer for every case, by case id, in case order. */
+    static <C, J> Map<String, J> javaAnswers(
+            List<C> cases, java.util.function.Function<C, String> id, java.util.function.Function<C, J> answer) {
+        Map<String, J> answers = new java.util.LinkedHashMap<>();
+        for (C c : cases) {
+            answers.put(id.apply(c), answer.apply(c));
+        }
+        return answers;
+    }
+
     /**
      * The Go command; without one the calling test is skipped, with a printed reason that names the tests
      * still covering the same behaviour.

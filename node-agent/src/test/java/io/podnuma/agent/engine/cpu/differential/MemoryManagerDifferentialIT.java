@@ -50,12 +50,9 @@ class MemoryManagerDifferentialIT {
                 "MemoryManagerDifferentialIT", "StaticMemoryPolicyTest and MemoryManagerHarnessTest");
 
         int count = Integer.getInteger("podnuma.diff.memory.cases", 3000);
-        long base = seed();
-        MemoryCaseGenerator generator = new MemoryCaseGenerator();
-        List<MemoryCase> cases = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            cases.add(generator.generate(base + i));
-        }
+        long base = KubeletOracle.firstSeed();
+        List<MemoryCase> cases =
+                KubeletOracle.generate(new ArrayList<>(), base, count, new MemoryCaseGenerator()::generate);
 
         long t0 = System.nanoTime();
         KubeletOracle oracle =
@@ -65,10 +62,8 @@ class MemoryManagerDifferentialIT {
         Map<String, MemoryAnswer> kubelet =
                 oracle.run(cases, MemoryCase::id, MemoryAnswer.class, MemoryAnswer::id, MemoryAnswer::hang, json);
         long t2 = System.nanoTime();
-        Map<String, MemoryAnswer.Result> java = new HashMap<>();
-        for (MemoryCase c : cases) {
-            java.put(c.id(), javaAnswer(c.memory()));
-        }
+        Map<String, MemoryAnswer.Result> java =
+                KubeletOracle.javaAnswers(cases, MemoryCase::id, c -> javaAnswer(c.memory()));
         long t3 = System.nanoTime();
 
         Map<String, Integer> allowed = new TreeMap<>();
@@ -283,10 +278,5 @@ class MemoryManagerDifferentialIT {
                 coverage.merge("extended", 1, Integer::sum);
             }
         }
-    }
-
-    private static long seed() {
-        String s = System.getProperty("podnuma.diff.seed", "1");
-        return "random".equals(s) ? System.currentTimeMillis() : Long.parseLong(s);
     }
 }

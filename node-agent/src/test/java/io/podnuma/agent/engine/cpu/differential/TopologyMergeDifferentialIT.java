@@ -46,12 +46,9 @@ class TopologyMergeDifferentialIT {
                 "TopologyMergeDifferentialIT", "TopologyPolicyTest and HintMergeEquivalenceTest");
 
         int count = Integer.getInteger("podnuma.diff.merge.cases", 3000);
-        long base = seed();
-        MergeCaseGenerator generator = new MergeCaseGenerator();
-        List<MergeCase> cases = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            cases.add(generator.generate(base + i));
-        }
+        long base = KubeletOracle.firstSeed();
+        List<MergeCase> cases =
+                KubeletOracle.generate(new ArrayList<>(), base, count, new MergeCaseGenerator()::generate);
 
         long t0 = System.nanoTime();
         KubeletOracle oracle =
@@ -61,10 +58,8 @@ class TopologyMergeDifferentialIT {
         Map<String, MergeAnswer> kubelet =
                 oracle.run(cases, MergeCase::id, MergeAnswer.class, MergeAnswer::id, MergeAnswer::hang, json);
         long t2 = System.nanoTime();
-        Map<String, MergeAnswer.Result> java = new HashMap<>();
-        for (MergeCase c : cases) {
-            java.put(c.id(), javaAnswer(c.merge()));
-        }
+        Map<String, MergeAnswer.Result> java =
+                KubeletOracle.javaAnswers(cases, MergeCase::id, c -> javaAnswer(c.merge()));
         long t3 = System.nanoTime();
 
         Map<String, Integer> allowed = new TreeMap<>();
@@ -226,10 +221,5 @@ class TopologyMergeDifferentialIT {
         if (emptyList) {
             coverage.merge("cases with an empty list", 1, Integer::sum);
         }
-    }
-
-    private static long seed() {
-        String s = System.getProperty("podnuma.diff.seed", "1");
-        return "random".equals(s) ? System.currentTimeMillis() : Long.parseLong(s);
     }
 }
