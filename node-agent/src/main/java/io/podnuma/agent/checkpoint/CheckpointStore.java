@@ -156,6 +156,18 @@ public final class CheckpointStore {
         return new CheckpointRead.Loaded(checkpoint, !checkpoint.configHash().equals(configHash));
     }
 
+    /** Removes the checkpoint (the node left podnuma); no file is not an error. */
+    public void delete() {
+        try {
+            Files.deleteIfExists(file());
+            if (Files.isDirectory(dir)) {
+                syncDirectory();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the checkpoint " + file() + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Deletes {@code <name>.tmp-*} files: only an interrupted {@link #write} leaves them. */
     public void deleteLeftoverTempFiles() {
         if (!Files.isDirectory(dir)) {

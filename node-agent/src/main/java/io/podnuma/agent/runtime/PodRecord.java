@@ -1,0 +1,96 @@
+package io.podnuma.agent.runtime;
+
+import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.engine.pod.Pod;
+import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.engine.pod.PodRef;
+import io.podnuma.agent.engine.pod.PodRules;
+import io.podnuma.agent.pods.PodMapper;
+import io.podnuma.agent.pods.PodMappingException;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What the agent knows about one pod of its node from the API: the engine's view of the spec (or why it could not
+ * be read), its QoS class (which names its cgroup), whether it has finished, and the IDs of the containers the
+ * runtime has started so far.
+ *
+ * @param created the creation timestamp as the API gives it (RFC 3339, so it sorts as text); empty when unknown
+ * @param containerIds by container name: the ID in the container's latest status, for the ones that have one
+ */
+public record PodRecord(
+        PodRef ref,
+        PodQos qos,
+        boolean terminal,
+        Optional<Pod> pod,
+        Optional<String> unreadable,
+        SortedMap<String, ContainerId> containerIds,
+        String created) {
+
+    public PodRecord {
+        Objects.requireNonNull(ref, "ref");
+        Objects.requireNonNull(qos, "qos");
+        Objects.requireNonNull(pod, "pod");
+        Objects.requireNonNull(unreadable, "unreadable");
+        containerIds = new TreeMap<>(containerIds);
+        Objects.requireNonNull(created, "created");
+        if (pod.isPresent() == unreadable.isPresent()) {
+            throw new IllegalArgumentException("pod " + ref + ": exactly one of pod and unreadable must be given");
+        }
+    }
+
+    /** Reads a pod object; a spec the engine cannot read is kept with its reason rather than dropped. */
+    public static PodRecord of(io.fabric8.kubernetes.api.model.Pod pod, PodMapper mapper) {
+        var meta = pod.getMetadata();
+        PodRef ref = new PodRef(
+                meta.getUid(), meta.getNamespace() == null ? "default" : meta.getNamespace(), meta.getName());
+        Optional<Pod> mapped;
+        Optional<String> unreadable;
+        try {
+            mapped = Optional.of(mapper.map(pod));
+            unreadable = Optional.empty();
+        } catch (PodMappingException e) {
+            mapped = Optional.empty();
+            unreadable = Optional.of(e.getMessage());
+        }
+        var status = pod.getStatus();
+        String phase = status == null ? null : status.getPhase();
+        boolean terminal = "Succeeded".equals(phase) || "Failed".equals(phase);
+        PodQos qos = qos(status == null ? null : status.getQosClass(), mapped);
+        return new PodRecord(
+                ref,
+                qos,
+                terminal,
+                mapped,
+                unreadable,
+                ContainerIds.of(pod),
+                meta.getCreationTimestamp() == null ? "" : meta.getCreationTimestamp());
+    }
+
+    /** The kubelet's QoS class from the status names the cgroup; before it is set, derive it from the spec. */
+    private static PodQos qos(String statusClass, Optional<Pod> pod) {
+        if (statusClass != null) {
+            for (PodQos q : PodQos.values()) {
+                if (q.wireName().equals(statusClass)) {
+                    return q;
+                }
+            }
+        }
+        return pod.map(PodRules::qos).orElse(PodQos.BURSTABLE);
+    }
+
+    /** Whether the engine should hold an assignment for this pod. */
+    public boolean admissible() {
+        return !terminal && pod.isPresent();
+    }
+
+    /** The container a runtime ID belongs to, when the status names it. */
+    public Optional<String> containerNamed(ContainerId id) {
+        return containerIds.entrySet().stream()
+                .filter(e -> e.getValue().equals(id))
+                .map(java.util.Map.Entry::getKey)
+                .findFirst();
+    }
+}

@@ -1,0 +1,382 @@
+package io.podnuma.agent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.podnuma.agent.cgroup.CgroupDriver;
+import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.checkpoint.CheckpointStore;
+import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.config.AgentConfigLoader;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.engine.pod.PodRef;
+import io.podnuma.agent.hosttest.KubeletLikeHost;
+import io.podnuma.agent.kubelet.KubeletCheck;
+import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.pods.PodMapper;
+import io.podnuma.agent.report.NodeReport;
+import io.podnuma.agent.report.NodeStatePublisher;
+import io.podnuma.agent.report.NodeStateRenderer;
+import io.podnuma.agent.report.NodeStateWriter;
+import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.crds.v1alpha1.NumaNodeState;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The runtime against the real API server (pods bound to a kwok node) and this machine's real cgroup v1 cpuset
+ * hierarchy (a private subtree with real processes): what the processes may run on, the checkpoint, the
+ * NumaNodeState, drift repair, refusals, restart and restore.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class NodeAgentIT {
+
+    static final Path NNS_CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
+
+    @TempDir
+    Path stateDir;
+
+    private KubeletLikeHost host;
+    private String node;
+    private String namespace;
+    private final List<String> events = Collections.synchronizedList(new ArrayList<>());
+    private final List<NodeAgent> agents = new ArrayList<>();
+    private NodeStatePublisher publisher;
+    private AgentMetrics metrics;
+
+    @BeforeAll
+    static void crds(ControlPlane cp) {
+        cp.kubectl(
+                        "apply",
+                        "--server-side",
+                        "--force-conflicts",
+                        "-f",
+                        NNS_CRD.toAbsolutePath().toString())
+                .assertSuccess();
+        cp.kubectl("wait", "--for=condition=Established", "crd/numanodestates.podnuma.io", "--timeout=60s")
+                .assertSuccess();
+    }
+
+    @BeforeEach
+    void setUp(ControlPlane cp) throws Exception {
+        host = KubeletLikeHost.create(CgroupDriver.CGROUPFS);
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                host.cpus().equals(CpuSet.of(0, 1)), "written for a host with CPUs 0-1, this one has " + host.cpus());
+        node = cp.ensureNode(
+                "agent-it-" + UUID.randomUUID().toString().substring(0, 8),
+                Map.of(),
+                Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
+        namespace = "agent-it-" + UUID.randomUUID().toString().substring(0, 8);
+        cp.kubectl("create", "namespace", namespace).assertSuccess();
+        publisher = new NodeStatePublisher(new NodeStateWriter(cp.client(), node), Duration.ofMillis(100));
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (NodeAgent a : agents) {
+            a.close();
+        }
+        if (publisher != null) {
+            publisher.close();
+        }
+        if (host != null) {
+            host.close();
+        }
+    }
+
+    private AgentConfig config() {
+        return AgentConfigLoader.parse("""
+                apiVersion: podnuma.io/v1alpha1
+                kind: NodeAgentConfig
+                nodeName: %s
+                policy:
+                  topologyManager:
+                    policy: single-numa-node
+                    scope: pod
+                  cpuManager:
+                    policy: static
+                    reservedCpus: "0"
+                  podLevelResources:
+                    enabled: true
+                """.formatted(node), "agent.yaml", Map.of(), Map.of());
+    }
+
+    private NodeAgent start(ControlPlane cp) throws Exception {
+        AgentConfig config = config();
+        CpuTopology topo = SysfsTopologyReader.host().read();
+        metrics = new AgentMetrics(topo);
+        NodeAgent agent = new NodeAgent(
+                new NodeAgent.Settings(
+                        node,
+                        Optional.of("it-policy"),
+                        config.policyHash(),
+                        false,
+                        false,
+                        Duration.ofHours(1),
+                        Duration.ofSeconds(30)),
+                new NodeAgent.Parts(
+                        topo,
+                        NodeAllocator.create(topo, config.nodeConfig()),
+                        new PodMapper(config.budgetAnnotation().orElse(null)),
+                        host.layout().naming(),
+                        new CgroupPinWriter(host.layout(), new io.podnuma.agent.cgroup.HostCgroupFiles()),
+                        () -> {
+                            try {
+                                return host.scan();
+                            } catch (java.io.IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        },
+                        new CheckpointStore(stateDir),
+                        new InformerPodSource(cp.client(), node),
+                        new RecordingEvents(events),
+                        (NodeReport r) -> publisher.publish(NodeStateRenderer.render(r)),
+                        metrics,
+                        () -> new KubeletCheck(List.of()),
+                        () -> {},
+                        Clock.systemUTC()));
+        agents.add(agent);
+        agent.start();
+        assertThat(agent.awaitReady(Duration.ofSeconds(60))).as("ready").isTrue();
+        return agent;
+    }
+
+    private Pod create(ControlPlane cp, Pod pod) {
+        cp.client().pods().inNamespace(namespace).resource(pod).create();
+        return await().atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> cp.client()
+                                .pods()
+                                .inNamespace(namespace)
+                                .withName(pod.getMetadata().getName())
+                                .get(),
+                        p -> p != null
+                                && p.getStatus() != null
+                                && "Running".equals(p.getStatus().getPhase())
+                                && p.getStatus().getContainerStatuses().stream()
+                                        .allMatch(s -> s.getContainerID() != null));
+    }
+
+    private Pod burstable(String name) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .addNewContainer()
+                .withName("web")
+                .withImage("nginx")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("100m"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build();
+    }
+
+    /** A Guaranteed pod with a one-CPU pod budget: an app container and a native sidecar share the bubble. */
+    private Pod budgeted(String name) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("1"))
+                .addToRequests("memory", new Quantity("256Mi"))
+                .addToLimits("cpu", new Quantity("1"))
+                .addToLimits("memory", new Quantity("256Mi"))
+                .endResources()
+                .addNewInitContainer()
+                .withName("proxy")
+                .withImage("envoy")
+                .withRestartPolicy("Always")
+                .endInitContainer()
+                .addNewContainer()
+                .withName("engine")
+                .withImage("trader")
+                .endContainer()
+                .endSpec()
+                .build();
+    }
+
+    /** Starts the containers the pod status names, the way containerd would, and tells the agent. */
+    private Map<String, Long> run(NodeAgent agent, Pod pod) throws Exception {
+        Map<String, Long> pids = new java.util.TreeMap<>();
+        PodQos qos = PodQos.valueOf(pod.getStatus()
+                .getQosClass()
+                .replaceAll("([a-z])([A-Z])", "$1_$2")
+                .toUpperCase());
+        List<io.fabric8.kubernetes.api.model.ContainerStatus> statuses = new ArrayList<>();
+        statuses.addAll(pod.getStatus().getInitContainerStatuses());
+        statuses.addAll(pod.getStatus().getContainerStatuses());
+        for (var s : statuses) {
+            ContainerCgroup c =
+                    new ContainerCgroup(qos, pod.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+            pids.put(s.getName(), host.startContainer(c));
+            agent.containerAppeared(c, host.layout().naming().containerPath(c), System.nanoTime());
+        }
+        agent.drain();
+        return pids;
+    }
+
+    private static ContainerCgroup cgroupOf(Pod pod, String container) {
+        var s = new ArrayList<io.fabric8.kubernetes.api.model.ContainerStatus>();
+        s.addAll(pod.getStatus().getInitContainerStatuses());
+        s.addAll(pod.getStatus().getContainerStatuses());
+        String id = s.stream()
+                .filter(x -> x.getName().equals(container))
+                .findFirst()
+                .orElseThrow()
+                .getContainerID();
+        PodQos qos = PodQos.valueOf(pod.getStatus()
+                .getQosClass()
+                .replaceAll("([a-z])([A-Z])", "$1_$2")
+                .toUpperCase());
+        return new ContainerCgroup(qos, pod.getMetadata().getUid(), ContainerId.parse(id));
+    }
+
+    @Test
+    void pinsRealProcessesRepairsDriftAndSurvivesARestart(ControlPlane cp) throws Exception {
+        NodeAgent agent = start(cp);
+        Pod web = create(cp, burstable("web"));
+        long webPid = run(agent, web).get("web");
+        assertThat(KubeletLikeHost.allowedCpus(webPid))
+                .as("burstable on the shared pool")
+                .isEqualTo(CpuSet.of(0, 1));
+
+        Pod trader = create(cp, budgeted("trader"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        agent.state().pods().containsKey(trader.getMetadata().getUid()));
+        Map<String, Long> pids = run(agent, trader);
+
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("proxy"))).isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(webPid))
+                .as("the shared pool gave CPU 1 up")
+                .isEqualTo(CpuSet.of(0));
+        assertThat(Files.readString(stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME)))
+                .contains(trader.getMetadata().getUid());
+        assertThat(agent.snapshot().state().pods())
+                .containsKey(trader.getMetadata().getUid());
+        assertThat(agent.snapshot().pods()).extracting(p -> p.ref().name()).containsExactly("trader", "web");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            NumaNodeState nns =
+                    cp.client().resources(NumaNodeState.class).withName(node).get();
+            assertThat(nns).isNotNull();
+            assertThat(nns.getStatus().sharedPool()).isEqualTo("0");
+            assertThat(nns.getStatus().allocations()).extracting(a -> a.name()).contains("trader");
+        });
+        assertThat(metrics.scrape())
+                .contains("podnuma_cpu_manager_exclusive_cpu_allocation_count 1.0")
+                .contains("podnuma_topology_manager_admission_requests_total 2.0");
+
+        // Someone else widens the engine's cpuset: the next reconcile puts it back and says so.
+        ContainerCgroup engine = cgroupOf(trader, "engine");
+        Files.writeString(host.dir(engine).resolve("cpuset.cpus"), "0-1");
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(0, 1));
+        agent.reconcileNow();
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
+        assertThat(metrics.scrape())
+                .contains("podnuma_drift_detected_total 1.0")
+                .contains("podnuma_drift_repaired_total 1.0");
+        assertThat(events).anyMatch(e -> e.startsWith("pod " + namespace + "/trader Warning CpusetDriftRepaired"));
+
+        // A restart (rolling update) keeps the pins and adopts the checkpoint.
+        agent.stop(false);
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
+        NodeAgent second = start(cp);
+        assertThat(second.state().pods()).containsKey(trader.getMetadata().getUid());
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuSet.of(0));
+
+        // The bubble's pod leaves: the shared pool grows back.
+        cp.client()
+                .pods()
+                .inNamespace(namespace)
+                .withName("trader")
+                .withGracePeriod(0)
+                .delete();
+        host.stopContainer(engine);
+        host.stopContainer(cgroupOf(trader, "proxy"));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(
+                        () -> assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuSet.of(0, 1)));
+        assertThat(second.state().pods()).doesNotContainKey(trader.getMetadata().getUid());
+    }
+
+    @Test
+    void aPodThatDoesNotFitIsReportedAndRunsOnTheSharedPoolThenTheNodeLeavesAndEverythingIsRestored(ControlPlane cp)
+            throws Exception {
+        NodeAgent agent = start(cp);
+        Pod first = create(cp, budgeted("first"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        agent.state().pods().containsKey(first.getMetadata().getUid()));
+        Map<String, Long> firstPids = run(agent, first);
+        Pod second = create(cp, budgeted("second"));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(events)
+                        .anyMatch(e -> e.startsWith("pod " + namespace + "/second Warning TopologyAffinityError")
+                                || e.startsWith("pod " + namespace + "/second Warning UnexpectedAdmissionError")));
+        Map<String, Long> secondPids = run(agent, second);
+
+        assertThat(KubeletLikeHost.allowedCpus(firstPids.get("engine"))).isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(secondPids.get("engine")))
+                .as("refused: on the shared pool")
+                .isEqualTo(CpuSet.of(0));
+        assertThat(agent.state().pods()).doesNotContainKey(second.getMetadata().getUid());
+        assertThat(metrics.scrape()).contains("podnuma_topology_manager_admission_errors_total 1.0");
+
+        agent.stop(true);
+        for (long pid : List.of(firstPids.get("engine"), firstPids.get("proxy"), secondPids.get("engine"))) {
+            assertThat(KubeletLikeHost.allowedCpus(pid)).isEqualTo(CpuSet.of(0, 1));
+        }
+        assertThat(stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME)).doesNotExist();
+    }
+
+    /** Records Events as one line each: {@code pod ns/name Type Reason: message} or {@code node Type Reason: ...}. */
+    record RecordingEvents(List<String> lines) implements RuntimeEvents {
+        @Override
+        public void onPod(PodRef pod, boolean warning, String reason, String message) {
+            lines.add("pod " + pod.namespace() + "/" + pod.name() + " " + (warning ? "Warning" : "Normal") + " "
+                    + reason + ": " + message);
+        }
+
+        @Override
+        public void onNode(boolean warning, String reason, String message) {
+            lines.add("node " + (warning ? "Warning" : "Normal") + " " + reason + ": " + message);
+        }
+
+        @Override
+        public void evict(PodRef pod, String reason, String message) {
+            lines.add("evict " + pod.namespace() + "/" + pod.name() + " " + reason);
+        }
+    }
+}
