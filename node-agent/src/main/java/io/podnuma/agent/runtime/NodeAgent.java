@@ -118,6 +118,9 @@ public final class NodeAgent implements AutoCloseable {
             Runnable markReady,
             Clock clock) {}
 
+    /** A failed write is retried after this, doubling up to the reconcile period while it keeps failing. */
+    static final long FIRST_RETRY_MILLIS = 100;
+
     private final Settings settings;
     private final Parts parts;
     private final NodeAllocator allocator;
@@ -138,6 +141,9 @@ public final class NodeAgent implements AutoCloseable {
     private ConditionBook conditions = ConditionBook.empty();
     private Optional<AgentError> lastError = Optional.empty();
     private ScheduledFuture<?> ticker;
+    private boolean retryScheduled;
+    private long retryDelayMillis = FIRST_RETRY_MILLIS;
+    private boolean writeFailed;
 
     private volatile PodResourcesSnapshot snapshot;
     private volatile boolean ready;
@@ -645,9 +651,33 @@ public final class NodeAgent implements AutoCloseable {
                 return false;
             }
             error("CpusetWriteFailed", e.getMessage());
-            LOG.warn("{} (retried on the next reconcile)", e.getMessage());
+            LOG.warn("{} (retrying in {} ms)", e.getMessage(), retryDelayMillis);
+            writeFailed = true;
+            scheduleRetry();
             return false;
         }
+    }
+
+    private void scheduleRetry() {
+        if (retryScheduled) {
+            return;
+        }
+        retryScheduled = true;
+        long delay = retryDelayMillis;
+        retryDelayMillis = Math.min(
+                retryDelayMillis * 2,
+                Math.max(FIRST_RETRY_MILLIS, settings.reconcilePeriod().toMillis()));
+        loop.schedule(
+                () -> guarded("retry of failed cgroup writes", () -> {
+                    retryScheduled = false;
+                    writeFailed = false;
+                    applyAll();
+                    if (!writeFailed) {
+                        retryDelayMillis = FIRST_RETRY_MILLIS;
+                    }
+                }),
+                delay,
+                TimeUnit.MILLISECONDS);
     }
 
     private boolean exclusive(HostContainer hc) {
