@@ -91,7 +91,7 @@ public final class NodeResourceTopologyWriter {
                                     + NrtApi.PLURAL + "." + NrtApi.GROUP + "/" + NrtApi.VERSION + " (CRD "
                                     + NrtApi.CRD_NAME + " is not installed). Install it with the NUMA-aware"
                                     + " scheduler, or turn the NodeResourceTopology export off; the agent tries"
-                                    + " again at most every " + Duration.ofNanos(recheckNanos) + " and reports"
+                                    + " again at most every " + humanDuration(recheckNanos) + " and reports"
                                     + " nothing more until it succeeds",
                             e);
                 }
@@ -115,6 +115,14 @@ public final class NodeResourceTopologyWriter {
     /** Makes the next write go to the server even if unchanged (e.g. for a periodic resync). */
     public void forget() {
         lastWritten = null;
+    }
+
+    private static String humanDuration(long nanos) {
+        Duration d = Duration.ofNanos(nanos);
+        if (d.toSecondsPart() == 0 && d.toNanosPart() == 0 && !d.isZero()) {
+            return d.toMinutes() + " min";
+        }
+        return d.toMillis() + " ms";
     }
 
     /** Discovery, asked only after a 404: an apply never 404s on an absent object, only on an absent resource. */
