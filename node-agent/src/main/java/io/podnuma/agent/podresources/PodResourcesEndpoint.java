@@ -49,6 +49,13 @@ public final class PodResourcesEndpoint implements AutoCloseable {
     }
 
     public static PodResourcesEndpoint start(Settings settings, PodResourcesService service) throws IOException {
+        return start(settings, service, (method, code) -> {});
+    }
+
+    /** @param requests told the method and status code of every call when it ends (for metrics) */
+    public static PodResourcesEndpoint start(
+            Settings settings, PodResourcesService service, java.util.function.BiConsumer<String, String> requests)
+            throws IOException {
         TokenBucket bucket = new TokenBucket(settings.qps(), settings.burst());
         Path socket = settings.socket().toAbsolutePath();
         Path parent = socket.getParent();
@@ -56,7 +63,9 @@ public final class PodResourcesEndpoint implements AutoCloseable {
             Files.createDirectories(parent);
         }
         DomainSocketServer server = DomainSocketServer.start(
-                socket, List.of(ServerInterceptors.intercept(service, new RateLimitInterceptor(bucket))));
+                socket,
+                List.of(ServerInterceptors.intercept(
+                        service, new RateLimitInterceptor(bucket), new RequestCounter(requests))));
         try {
             // Java cannot set a umask, so the socket is briefly as open as the process umask allows.
             Files.setPosixFilePermissions(socket, permissions(settings.mode()));
