@@ -2,34 +2,39 @@ package io.podnuma.agent.events;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 
-/** {@link EventApi} on core/v1 Events through fabric8. */
+/**
+ * {@link EventApi} on core/v1 Events. Plain requests (see {@link ApiRequests}): a create is a POST, a repeat a merge
+ * patch by name, so the agent needs only {@code create} and {@code patch} on events (fabric8's patch would read the
+ * Event first and need {@code get} too).
+ */
 final class KubeEventApi implements EventApi {
 
-    private final KubernetesClient client;
+    private final ApiRequests requests;
 
-    KubeEventApi(KubernetesClient client) {
-        this.client = Objects.requireNonNull(client, "client");
+    KubeEventApi(KubernetesClient client, Duration timeout) {
+        this.requests = new ApiRequests(client, timeout);
     }
 
     @Override
     public void create(Event event) {
-        client.v1()
-                .events()
-                .inNamespace(event.getMetadata().getNamespace())
-                .resource(event)
-                .create();
+        String path = "/api/v1/namespaces/" + event.getMetadata().getNamespace() + "/events";
+        ApiRequests.Answer answer = requests.post(path, event);
+        if (!answer.successful()) {
+            throw requests.failure("creating event " + event.getMetadata().getName(), answer);
+        }
     }
 
     @Override
     public void updateCount(String namespace, String name, int count, Instant lastTimestamp) {
-        // A merge patch of the two fields only: the rest of the Event (message, source, first time) stays as created.
+        // Only the two fields: the rest of the Event (message, source, first time) stays as created.
         String patch =
                 "{\"count\":" + count + ",\"lastTimestamp\":\"" + KubeEventRecorder.timestamp(lastTimestamp) + "\"}";
-        client.v1().events().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+        ApiRequests.Answer answer = requests.mergePatch("/api/v1/namespaces/" + namespace + "/events/" + name, patch);
+        if (!answer.successful()) {
+            throw requests.failure("updating event " + name, answer);
+        }
     }
 }

@@ -40,6 +40,7 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KubeEventRecorder.class);
     private static final int MAX_NAME_LENGTH = 253;
     private static final int MAX_TRACKED = 4096;
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     private record Pending(EventTarget target, EventType type, EventReason reason, String message, Instant at) {}
 
@@ -85,7 +86,7 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
     }
 
     public static KubeEventRecorder start(KubernetesClient client, String nodeName, EventRecorderSettings settings) {
-        return start(new KubeEventApi(client), nodeName, settings, InstantSource.system());
+        return start(new KubeEventApi(client, REQUEST_TIMEOUT), nodeName, settings, InstantSource.system());
     }
 
     static KubeEventRecorder start(EventApi api, String nodeName, EventRecorderSettings settings, InstantSource clock) {

@@ -165,10 +165,8 @@ public final class PodEvictor implements AutoCloseable {
         } else if (code == 429) {
             run.blocked++;
             String message = answer.message().isEmpty() ? "HTTP 429 Too Many Requests" : answer.message();
-            events.warning(
-                    pod,
-                    EventReason.EVICTION_BLOCKED,
-                    "Eviction blocked (try " + run.blocked + " of " + settings.maxBlockedAttempts() + "): " + message);
+            // The same text for every refusal of one budget, so the recorder folds them into one Event with a count.
+            events.warning(pod, EventReason.EVICTION_BLOCKED, "Eviction blocked, will retry: " + message);
             if (run.blocked >= settings.maxBlockedAttempts()) {
                 finish(run, new EvictionResult.Blocked(pod, run.blocked, message));
             } else {
