@@ -20,7 +20,7 @@ public record EvictionSettings(
         Duration maxBackoff,
         Duration requestTimeout) {
 
-    /** 6 tries against a budget over about 2.5 minutes (5 s doubling to 60 s); 4 tries on errors from 1 s. */
+    /** 6 tries against a budget, waiting 5, 10, 20, 40 and 60 s between them; 4 tries on errors, from 1 s. */
     public static EvictionSettings defaults() {
         return new EvictionSettings(
                 6, Duration.ofSeconds(5), 4, Duration.ofSeconds(1), Duration.ofSeconds(60), Duration.ofSeconds(30));

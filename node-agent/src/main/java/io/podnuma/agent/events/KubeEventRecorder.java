@@ -198,7 +198,7 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
             int count = w.count() + 1;
             Outcome outcome = attempt(p, true, () -> api.updateCount(w.namespace(), w.name(), count, p.at()));
             if (outcome == Outcome.DONE) {
-                recent.put(key, new RecentEvents.Written(w.namespace(), w.name(), count, w.first(), p.at()));
+                recent.put(key, new RecentEvents.Written(w.namespace(), w.name(), count, p.at()));
                 updated.incrementAndGet();
                 return;
             }
@@ -215,7 +215,7 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
             api.create(event(p, name[0]));
         });
         if (outcome == Outcome.DONE) {
-            recent.put(key, new RecentEvents.Written(p.target().eventNamespace(), name[0], 1, p.at(), p.at()));
+            recent.put(key, new RecentEvents.Written(p.target().eventNamespace(), name[0], 1, p.at()));
             created.incrementAndGet();
         } else {
             failed.incrementAndGet();

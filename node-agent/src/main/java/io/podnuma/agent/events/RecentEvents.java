@@ -16,7 +16,7 @@ final class RecentEvents {
     record Key(EventTarget target, EventType type, EventReason reason, String message) {}
 
     /** An Event that exists in the API. */
-    record Written(String namespace, String name, int count, Instant first, Instant last) {}
+    record Written(String namespace, String name, int count, Instant last) {}
 
     private final Duration window;
     private final Map<Key, Written> entries;
