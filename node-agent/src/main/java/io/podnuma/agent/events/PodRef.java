@@ -14,6 +14,11 @@ public record PodRef(String namespace, String name, String uid) implements Event
         requireText(uid, "uid");
     }
 
+    /** The engine's reference to the same pod. */
+    public static PodRef of(io.podnuma.agent.engine.pod.PodRef pod) {
+        return new PodRef(pod.namespace(), pod.name(), pod.uid());
+    }
+
     static void requireText(String value, String field) {
         if (Objects.requireNonNull(value, field).isBlank()) {
             throw new IllegalArgumentException(field + " must not be blank");

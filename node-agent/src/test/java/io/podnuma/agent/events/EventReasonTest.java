@@ -73,5 +73,7 @@ class EventReasonTest {
         assertThat(List.of(node.kind(), node.namespace(), node.uid(), node.eventNamespace()))
                 .containsExactly("Node", "", "worker-3", "default");
         assertThat(new PodRef("tenant-a", "db-0", "u").eventNamespace()).isEqualTo("tenant-a");
+        assertThat(PodRef.of(new io.podnuma.agent.engine.pod.PodRef("u-7", "tenant-a", "db-0")))
+                .isEqualTo(new PodRef("tenant-a", "db-0", "u-7"));
     }
 }
