@@ -1,0 +1,30 @@
+package io.podnuma.agent.events;
+
+/** The agent's own Node as the subject of an Event. */
+public record NodeRef(String name) implements EventTarget {
+
+    public NodeRef {
+        PodRef.requireText(name, "node name");
+    }
+
+    @Override
+    public String kind() {
+        return "Node";
+    }
+
+    @Override
+    public String namespace() {
+        return "";
+    }
+
+    /** The node's name: {@code kubectl describe node} searches Node events by that UID, as the kubelet writes them. */
+    @Override
+    public String uid() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return "node " + name;
+    }
+}

@@ -1,0 +1,25 @@
+package io.podnuma.agent.events;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A clock the test moves by hand. */
+final class MutableClock implements InstantSource {
+
+    private final AtomicReference<Instant> now;
+
+    MutableClock(Instant start) {
+        this.now = new AtomicReference<>(start);
+    }
+
+    void advance(Duration d) {
+        now.updateAndGet(t -> t.plus(d));
+    }
+
+    @Override
+    public Instant instant() {
+        return now.get();
+    }
+}
