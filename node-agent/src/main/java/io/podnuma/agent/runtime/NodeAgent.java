@@ -27,6 +27,7 @@ import io.podnuma.agent.podresources.PodResourcesSnapshot;
 import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.report.ConditionBook;
 import io.podnuma.agent.report.NodeReport;
+import io.podnuma.agent.report.nrt.SharedPoolRequests;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -112,7 +113,7 @@ public final class NodeAgent implements AutoCloseable {
             CheckpointStore checkpoints,
             PodSource pods,
             RuntimeEvents events,
-            Consumer<NodeReport> reports,
+            Consumer<AgentReport> reports,
             AgentMetrics metrics,
             Supplier<KubeletCheck> kubelet,
             Runnable markReady,
@@ -781,15 +782,49 @@ public final class NodeAgent implements AutoCloseable {
         parts.metrics().observe(state);
         snapshot = snapshotOf();
         parts.reports()
-                .accept(new NodeReport(
-                        settings.nodeName(),
-                        parts.topology(),
-                        state,
-                        settings.policyName(),
-                        settings.configHash(),
-                        allocator.reservedCpus(),
-                        conditions.conditions(),
-                        lastError));
+                .accept(new AgentReport(
+                        new NodeReport(
+                                settings.nodeName(),
+                                parts.topology(),
+                                state,
+                                settings.policyName(),
+                                settings.configHash(),
+                                allocator.reservedCpus(),
+                                conditions.conditions(),
+                                lastError),
+                        sharedPoolRequests()));
+    }
+
+    /**
+     * What the long-running containers on the node shared pool request: those of pods the engine holds without
+     * exclusive CPUs for them, and every container of pods it does not hold (refused, unreadable: they run there).
+     */
+    private SharedPoolRequests sharedPoolRequests() {
+        long cpu = 0;
+        long memory = 0;
+        for (PodRecord r : records.values()) {
+            if (r.terminal() || r.pod().isEmpty()) {
+                continue;
+            }
+            PodAssignment held = state.pods().get(r.ref().uid());
+            if (held != null && held.hasBubble()) {
+                continue; // the whole pod lives in its bubble
+            }
+            for (var c : r.pod().get().allContainers()) {
+                if (!c.type().longRunning()) {
+                    continue;
+                }
+                boolean onSharedPool = held == null
+                        || held.container(c.name())
+                                .map(a -> a.kind() == AssignmentKind.NODE_SHARED)
+                                .orElse(true);
+                if (onSharedPool) {
+                    cpu += c.resources().requests().cpu().orElse(0);
+                    memory += c.resources().requests().memoryBytes().orElse(0);
+                }
+            }
+        }
+        return new SharedPoolRequests(cpu, memory);
     }
 
     private PodResourcesSnapshot snapshotOf() {

@@ -21,7 +21,6 @@ import io.podnuma.agent.hosttest.KubeletLikeHost;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodMapper;
-import io.podnuma.agent.report.NodeReport;
 import io.podnuma.agent.report.NodeStatePublisher;
 import io.podnuma.agent.report.NodeStateRenderer;
 import io.podnuma.agent.report.NodeStateWriter;
@@ -153,7 +152,7 @@ class NodeAgentIT {
                         new CheckpointStore(stateDir),
                         new InformerPodSource(cp.client(), node),
                         new RecordingEvents(events),
-                        (NodeReport r) -> publisher.publish(NodeStateRenderer.render(r)),
+                        (AgentReport r) -> publisher.publish(NodeStateRenderer.render(r.node())),
                         metrics,
                         () -> new KubeletCheck(List.of()),
                         () -> {},

@@ -1,0 +1,50 @@
+package io.podnuma.agent.runtime;
+
+import io.podnuma.agent.engine.pod.PodRef;
+import io.podnuma.agent.events.EventReason;
+import io.podnuma.agent.events.EventSink;
+import io.podnuma.agent.events.EventType;
+import io.podnuma.agent.events.NodeRef;
+import io.podnuma.agent.events.PodEvictor;
+
+/** {@link RuntimeEvents} as Kubernetes Events (on the pod or the Node) and evictions through the Eviction API. */
+public final class KubeRuntimeEvents implements RuntimeEvents {
+
+    private final EventSink sink;
+    private final PodEvictor evictor;
+    private final NodeRef node;
+
+    public KubeRuntimeEvents(EventSink sink, PodEvictor evictor, String nodeName) {
+        this.sink = sink;
+        this.evictor = evictor;
+        this.node = new NodeRef(nodeName);
+    }
+
+    @Override
+    public void onPod(PodRef pod, boolean warning, String reason, String message) {
+        sink.record(io.podnuma.agent.events.PodRef.of(pod), type(warning), reason(reason), message);
+    }
+
+    @Override
+    public void onNode(boolean warning, String reason, String message) {
+        sink.record(node, type(warning), reason(reason), message);
+    }
+
+    @Override
+    public void evict(PodRef pod, String reason, String message) {
+        evictor.evict(io.podnuma.agent.events.PodRef.of(pod), reason + ": " + message);
+    }
+
+    /** Reasons come from the engine and the runtime as upstream spells them; a malformed one is not lost. */
+    private static EventReason reason(String reason) {
+        try {
+            return EventReason.upstream(reason);
+        } catch (IllegalArgumentException e) {
+            return new EventReason("PodnumaEvent");
+        }
+    }
+
+    private static EventType type(boolean warning) {
+        return warning ? EventType.WARNING : EventType.NORMAL;
+    }
+}
