@@ -193,9 +193,10 @@ public final class CgroupTreeWatcher implements AutoCloseable {
 
     private void run() {
         try {
-            register(CgroupPath.root());
-            if (!keysByPath.containsKey(CgroupPath.root())) {
-                throw new IOException("cannot watch the cgroup hierarchy " + root + ": it disappeared");
+            try {
+                addWatch(CgroupPath.root());
+            } catch (IOException e) {
+                throw new IOException("cannot watch the cgroup hierarchy " + root + ": " + e, e);
             }
             resync(System.nanoTime(), false);
         } catch (IOException | RuntimeException e) {
@@ -282,18 +283,20 @@ public final class CgroupTreeWatcher implements AutoCloseable {
         if (keysByPath.containsKey(path)) {
             return;
         }
-        Path dir = path.in(root);
-        WatchKey key;
         try {
-            hook.beforeRegister(dir);
-            key = dir.register(watchService, ENTRY_CREATE, ENTRY_DELETE);
+            addWatch(path);
         } catch (NoSuchFileException | NotDirectoryException gone) {
-            return;
+            // removed meanwhile: the parent's event says so
         } catch (IOException e) {
             // E.g. the inotify watch limit (fs.inotify.max_user_watches): containers here are found by rescans only.
-            LOG.warn("cannot watch cgroup directory {}: {}", dir, e.getMessage());
-            return;
+            LOG.warn("cannot watch cgroup directory {}: {}", path.in(root), e.toString());
         }
+    }
+
+    private void addWatch(CgroupPath path) throws IOException {
+        Path dir = path.in(root);
+        hook.beforeRegister(dir);
+        WatchKey key = dir.register(watchService, ENTRY_CREATE, ENTRY_DELETE);
         keysByPath.put(path, key);
         pathsByKey.put(key, path);
         watched.set(keysByPath.size());
