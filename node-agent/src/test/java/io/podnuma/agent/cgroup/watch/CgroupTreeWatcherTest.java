@@ -190,20 +190,29 @@ class CgroupTreeWatcherTest {
         String doomedUid = tree.podUid();
         CgroupPath doomed = tree.naming.podPath(PodQos.BEST_EFFORT, doomedUid);
         RecordingListener l = new RecordingListener();
+        AtomicBoolean deleted = new AtomicBoolean();
         CgroupTreeWatcher w = CgroupTreeWatcher.start(tree.layout, l, List.of(), dir -> {
             if (dir.equals(doomed.in(root))) {
                 deleteTree(dir);
+                deleted.set(true);
             }
         });
         watchers.add(w);
 
-        tree.mkdir(tree.container(PodQos.BEST_EFFORT, doomedUid, ContainerRuntime.CONTAINERD));
+        // Made elsewhere and renamed into place, so that this thread is not writing in it when the hook deletes it.
+        tree.mkdirs(doomed.parent());
+        new KubeletTree(staging, CgroupDriver.CGROUPFS, random)
+                .mkdir(tree.container(PodQos.BEST_EFFORT, doomedUid, ContainerRuntime.CONTAINERD));
+        Files.move(doomed.in(staging), doomed.in(root));
         ContainerCgroup survivor = tree.container(PodQos.BEST_EFFORT, tree.podUid(), ContainerRuntime.CONTAINERD);
         tree.mkdir(survivor);
 
-        // The doomed pod may or may not have been listed before it went; whatever was said is consistent.
         l.awaitView(Map.of(tree.path(survivor), survivor));
-        l.assertAlternatingPerPath();
+        assertThat(deleted).isTrue();
+        l.expectNoCallWithin(Duration.ofMillis(200));
+        assertThat(l.history)
+                .as("nothing about the pod that went before it was listed")
+                .hasSize(1);
         assertThat(w.isRunning()).isTrue();
         assertThat(w.watchedDirectories()).isEqualTo(4); // root, kubepods, besteffort, the survivor's pod
     }
