@@ -207,7 +207,7 @@ class CgroupTreeWatcherTest {
         ContainerCgroup survivor = tree.container(PodQos.BEST_EFFORT, tree.podUid(), ContainerRuntime.CONTAINERD);
         tree.mkdir(survivor);
 
-        l.awaitView(Map.of(tree.path(survivor), survivor));
+        assertThat(l.next().container()).isEqualTo(survivor);
         assertThat(deleted).isTrue();
         l.expectNoCallWithin(Duration.ofMillis(200));
         assertThat(l.history)
