@@ -17,11 +17,22 @@ public record CgroupPath(List<String> segments) {
     public CgroupPath {
         segments = List.copyOf(segments);
         for (String s : segments) {
-            if (s.isEmpty() || s.equals(".") || s.equals("..") || s.indexOf('/') >= 0 || s.indexOf('\0') >= 0) {
+            if (s.isEmpty()
+                    || s.equals(".")
+                    || s.equals("..")
+                    || s.indexOf('/') >= 0
+                    || s.indexOf('\0') >= 0
+                    || hasUnpairedSurrogate(s)) {
                 throw new InvalidCgroupNameException("cgroup path segment " + quote(s) + " in " + segments
-                        + " is not a directory name: empty, \".\", \"..\", \"/\" and NUL are not allowed");
+                        + " is not a directory name: empty, \".\", \"..\", \"/\", NUL and unpaired UTF-16"
+                        + " surrogates are not allowed");
             }
         }
+    }
+
+    /** Half of a surrogate pair encodes to no file name: {@link #in} would fail with InvalidPathException. */
+    private static boolean hasUnpairedSurrogate(String s) {
+        return s.codePoints().anyMatch(cp -> cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE);
     }
 
     /** The hierarchy root itself. */

@@ -1,0 +1,31 @@
+package io.podnuma.agent.cgroup.watch;
+
+import io.podnuma.agent.cgroup.CgroupPath;
+import io.podnuma.agent.cgroup.ContainerCgroup;
+
+/**
+ * Receives the container cgroups a {@link CgroupTreeWatcher} notices, all on the watcher's one thread, in the
+ * order they happened for each path. A path is reported as appeared at most once until it is reported as removed.
+ *
+ * <p>Every container-like directory is reported, the pod sandbox ("pause") included: only the pod's status can
+ * tell it from a workload container, so the caller decides. A method that throws is logged and the watch goes on.
+ */
+public interface ContainerCgroupListener {
+
+    /**
+     * @param seenNanos {@link System#nanoTime()} when the watcher noticed the directory (the inotify event was
+     *     taken, or the directory was listed)
+     */
+    void containerAppeared(ContainerCgroup container, CgroupPath path, long seenNanos);
+
+    /** The directory of a container reported earlier is gone. */
+    void containerRemoved(ContainerCgroup container, CgroupPath path, long seenNanos);
+
+    /**
+     * A directory where the kubelet or a runtime puts cgroups has a name neither would create. Ignored by default;
+     * a caller may log it.
+     *
+     * @param reason names the directory, the segment at fault and what was expected
+     */
+    default void unrecognised(CgroupPath path, String reason) {}
+}
