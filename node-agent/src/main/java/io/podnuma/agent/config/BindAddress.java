@@ -14,7 +14,8 @@ final class BindAddress {
     private static final Pattern IPV4 = Pattern.compile(
             "(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}");
     private static final Pattern HOST_LABEL = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9]{0,61}[A-Za-z0-9])?");
-    private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+");
+    /** Starting with a hex digit or ':' keeps InetAddress on its literal path (anything else it would look up). */
+    private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:][0-9A-Fa-f:.]*");
 
     private static final String ALLOWED =
             "allowed an IPv4 address (0.0.0.0 for all), an IPv6 address without brackets (:: for all) or a host"
@@ -47,7 +48,7 @@ final class BindAddress {
     }
 
     private static String ipv6(String v) {
-        // Only hex digits, colons and dots reach InetAddress, which then parses a literal and never asks DNS.
+        // Only hex digits, colons and dots reach InetAddress, which parses a literal and never asks DNS.
         if (!IPV6_CHARS.matcher(v).matches()) {
             throw new IllegalArgumentException("not an IPv6 address; " + ALLOWED);
         }

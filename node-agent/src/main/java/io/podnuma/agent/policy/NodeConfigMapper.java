@@ -81,8 +81,7 @@ public final class NodeConfigMapper {
             Map<String, String> limits = new LinkedHashMap<>();
             for (Map.Entry<String, Quantity> e :
                     (r.limits() == null ? Map.<String, Quantity>of() : r.limits()).entrySet()) {
-                Quantity q = e.getValue();
-                limits.put(e.getKey(), q.getAmount() + (q.getFormat() == null ? "" : q.getFormat()));
+                limits.put(e.getKey(), PolicyValidator.amount(e.getValue()));
             }
             perNode.put(r.numaNode(), limits);
             index++;

@@ -284,6 +284,7 @@ public final class PolicyValidator {
         return String.join(", ", on);
     }
 
+    /** The quantity as written: fabric8 splits {@code 1Gi} into amount {@code 1} and format {@code Gi}. */
     static String amount(Quantity q) {
         return (q.getAmount() == null ? "" : q.getAmount()) + (q.getFormat() == null ? "" : q.getFormat());
     }

@@ -3,6 +3,7 @@ package io.podnuma.agent.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -22,7 +23,14 @@ import org.junit.jupiter.api.Test;
 class AgentConfigFuzzTest {
 
     private static final int MUTATIONS = 4000;
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /**
+     * Built as the loader builds its own: a factory from the builder reads an empty value as "", one from
+     * {@code new YAMLFactory()} as null.
+     */
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build());
+
     private static final String TOKENS = " \n\t:-{}[],'\"#&*!|>%@`~0123456789abcxyzNTF.\\/";
     private static final String[] WORDS = {
         "null",

@@ -221,6 +221,8 @@ class AgentConfigLoaderTest {
                 Arguments.of("1::2::3", false),
                 Arguments.of("fe80::1%eth0", false),
                 Arguments.of("[::1]", false),
+                Arguments.of(".:1", false),
+                Arguments.of("1.2.3.4:80", false),
                 Arguments.of("", false),
                 Arguments.of("host name", false),
                 Arguments.of("-host", false),
