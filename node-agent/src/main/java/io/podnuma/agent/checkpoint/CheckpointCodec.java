@@ -46,6 +46,8 @@ public final class CheckpointCodec {
 
     private static final ObjectMapper COMPACT = new ObjectMapper();
 
+    private static final List<String> FIELDS = List.of("kind", "version", "topology", "config", "checksum", "state");
+
     private CheckpointCodec() {}
 
     public static byte[] encode(Checkpoint c) {
@@ -103,6 +105,16 @@ public final class CheckpointCodec {
                             + " was written");
         }
         ObjectNode current = CheckpointMigrations.upgrade(envelope, version);
+        for (Iterator<String> it = current.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!FIELDS.contains(f)) {
+                // Covered by the checksum, so written on purpose: by a format this agent does not know.
+                throw new CheckpointFormatException(
+                        RejectReason.MALFORMED,
+                        "field \"" + f + "\" is not part of checkpoint version " + VERSION + ": allowed "
+                                + String.join(", ", FIELDS));
+            }
+        }
         String topology = text(current, "topology");
         if (!topology.equals(expected.value())) {
             throw new CheckpointFormatException(

@@ -1,6 +1,8 @@
 package io.podnuma.agent.config;
 
+import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.engine.node.NodeConfig;
+import io.podnuma.agent.kubelet.KubeletFiles;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +13,10 @@ import java.util.Optional;
  * The node agent's validated configuration (see {@link AgentConfigLoader} for the sources and their order).
  *
  * @param podResourcesSocketMode POSIX permission bits, e.g. {@code 0600}
+ * @param metricsBindAddress an IP literal or host name, checked but not resolved
+ * @param podResourcesQps with {@code podResourcesBurst}, the PodResources server's token bucket
+ * @param cgroupDriver empty: found at start from the kubepods directory ({@code auto})
+ * @param statusMinInterval the least time between two writes of the node's report objects
  * @param policy the rendered {@code NumaResourcePolicy} spec, as written
  * @param nodeConfig the engine configuration the policy maps to
  * @param budgetAnnotation the pod budget annotation key, empty when pod-level resources are off or not set
@@ -30,6 +36,15 @@ public record AgentConfig(
         LogLevel logLevel,
         Duration reconcilePeriod,
         Optional<Path> kubeletStateDir,
+        Optional<Path> kubeletConfigFile,
+        String metricsBindAddress,
+        String healthBindAddress,
+        double podResourcesQps,
+        int podResourcesBurst,
+        Duration kubeletCallTimeout,
+        Optional<CgroupDriver> cgroupDriver,
+        ExclusiveCpuQuota exclusiveCpuQuota,
+        Duration statusMinInterval,
         NumaResourcePolicySpec policy,
         NodeConfig nodeConfig,
         Optional<String> budgetAnnotation,
@@ -45,9 +60,26 @@ public record AgentConfig(
         Objects.requireNonNull(logLevel, "logLevel");
         Objects.requireNonNull(reconcilePeriod, "reconcilePeriod");
         Objects.requireNonNull(kubeletStateDir, "kubeletStateDir");
+        Objects.requireNonNull(kubeletConfigFile, "kubeletConfigFile");
+        Objects.requireNonNull(metricsBindAddress, "metricsBindAddress");
+        Objects.requireNonNull(healthBindAddress, "healthBindAddress");
+        Objects.requireNonNull(kubeletCallTimeout, "kubeletCallTimeout");
+        Objects.requireNonNull(cgroupDriver, "cgroupDriver");
+        Objects.requireNonNull(exclusiveCpuQuota, "exclusiveCpuQuota");
+        Objects.requireNonNull(statusMinInterval, "statusMinInterval");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(nodeConfig, "nodeConfig");
         Objects.requireNonNull(budgetAnnotation, "budgetAnnotation");
         Objects.requireNonNull(policyHash, "policyHash");
+    }
+
+    /**
+     * The kubelet files the coexistence check reads: its two manager checkpoints under {@code kubeletStateDir} and
+     * {@code kubeletConfigFile}, each only when configured.
+     */
+    public KubeletFiles kubeletFiles() {
+        return kubeletStateDir
+                .map(dir -> KubeletFiles.inRootDir(dir, kubeletConfigFile))
+                .orElseGet(() -> new KubeletFiles(Optional.empty(), Optional.empty(), kubeletConfigFile));
     }
 }

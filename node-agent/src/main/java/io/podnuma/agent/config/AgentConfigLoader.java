@@ -16,7 +16,9 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.policy.NodeConfigMapper;
+import io.podnuma.agent.policy.PolicyValidator;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -107,7 +109,9 @@ public final class AgentConfigLoader {
         crossCheck(values, problems);
         NumaResourcePolicySpec policy = policy(root.get("policy"), fileName, problems);
         NodeConfigMapper.Mapped mapped = null;
-        if (policy != null) {
+        List<String> policyProblems = policy == null ? List.of() : PolicyValidator.validate(policy, "policy");
+        policyProblems.forEach(p -> problems.add(fileName + ": " + p));
+        if (policy != null && policyProblems.isEmpty()) {
             try {
                 mapped = NodeConfigMapper.map(policy);
             } catch (IllegalArgumentException e) {
@@ -131,6 +135,15 @@ public final class AgentConfigLoader {
                 (LogLevel) values.get(Setting.LOG_LEVEL),
                 (Duration) values.get(Setting.RECONCILE_PERIOD),
                 Optional.ofNullable((Path) values.get(Setting.KUBELET_STATE_DIR)),
+                Optional.ofNullable((Path) values.get(Setting.KUBELET_CONFIG_FILE)),
+                (String) values.get(Setting.METRICS_BIND_ADDRESS),
+                (String) values.get(Setting.HEALTH_BIND_ADDRESS),
+                (Double) values.get(Setting.POD_RESOURCES_QPS),
+                (Integer) values.get(Setting.POD_RESOURCES_BURST),
+                (Duration) values.get(Setting.KUBELET_CALL_TIMEOUT),
+                Optional.ofNullable((CgroupDriver) values.get(Setting.CGROUP_DRIVER)),
+                (ExclusiveCpuQuota) values.get(Setting.EXCLUSIVE_CPU_QUOTA),
+                (Duration) values.get(Setting.STATUS_MIN_INTERVAL),
                 policy,
                 mapped.config(),
                 Optional.ofNullable(mapped.budgetAnnotation()),

@@ -1,5 +1,6 @@
 package io.podnuma.agent.config;
 
+import io.podnuma.agent.cgroup.CgroupDriver;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -50,14 +51,71 @@ public enum Setting {
             "kubeletStateDir",
             "",
             "the kubelet's root directory (cpu_manager_state, memory_manager_state) if mounted; empty: none",
-            Setting::optionalAbsolutePath);
+            Setting::optionalAbsolutePath),
+    KUBELET_CONFIG_FILE(
+            "kubeletConfigFile",
+            "",
+            "the kubelet's KubeletConfiguration file (its --config) if mounted, read by the coexistence check;"
+                    + " empty: none",
+            Setting::optionalAbsolutePath),
+    METRICS_BIND_ADDRESS(
+            "metricsBindAddress",
+            "0.0.0.0",
+            "address /metrics listens on: an IPv4 or IPv6 literal or a host name",
+            BindAddress::parse),
+    HEALTH_BIND_ADDRESS(
+            "healthBindAddress",
+            "0.0.0.0",
+            "address /healthz and /readyz listen on: an IPv4 or IPv6 literal or a host name",
+            BindAddress::parse),
+    POD_RESOURCES_QPS(
+            "podResourcesQps",
+            "100",
+            "PodResources calls per second allowed on average (the kubelet's limit); more are refused with"
+                    + " RESOURCE_EXHAUSTED",
+            Setting::qps),
+    POD_RESOURCES_BURST(
+            "podResourcesBurst",
+            "10",
+            "PodResources calls allowed at once above the average rate (the kubelet's burst)",
+            Setting::burst),
+    KUBELET_CALL_TIMEOUT(
+            "kubeletCallTimeout",
+            "10s",
+            "timeout of each call to the kubelet's own PodResources socket",
+            Setting::kubeletCallTimeout),
+    CGROUP_DRIVER(
+            "cgroupDriver",
+            "auto",
+            "how the kubelet names pod cgroups: cgroupfs, systemd, or auto (found from the kubepods directory)",
+            Setting::cgroupDriver),
+    EXCLUSIVE_CPU_QUOTA(
+            "exclusiveCpuQuota",
+            "keep",
+            "keep or disable the CFS quota of containers with exclusive CPUs (disable: they are not throttled on"
+                    + " their own CPUs)",
+            ExclusiveCpuQuota::parse),
+    STATUS_MIN_INTERVAL(
+            "statusMinInterval",
+            "2s",
+            "the least time between two writes of the node's NumaNodeState (and NodeResourceTopology)",
+            Setting::statusMinInterval);
 
     static final Duration MIN_RECONCILE = Duration.ofSeconds(1);
     static final Duration MAX_RECONCILE = Duration.ofHours(1);
+    static final Duration MIN_KUBELET_CALL_TIMEOUT = Duration.ofMillis(100);
+    static final Duration MAX_KUBELET_CALL_TIMEOUT = Duration.ofMinutes(5);
+    static final Duration MIN_STATUS_INTERVAL = Duration.ofMillis(100);
+    static final Duration MAX_STATUS_INTERVAL = Duration.ofMinutes(10);
+    /** Far above what a node needs; keeps the token bucket's arithmetic exact. */
+    static final int MAX_QPS = 1_000_000;
+
+    static final int MAX_BURST = 1_000_000;
 
     private static final Pattern DNS_SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern OCTAL_MODE = Pattern.compile("0?[0-7]{3}");
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,9}(\\.[0-9]{1,9})?");
 
     private final String key;
     private final String defaultValue;
@@ -145,11 +203,62 @@ public enum Setting {
     }
 
     private static Duration reconcilePeriod(String v) {
+        return durationWithin(v, MIN_RECONCILE, MAX_RECONCILE);
+    }
+
+    private static Duration kubeletCallTimeout(String v) {
+        return durationWithin(v, MIN_KUBELET_CALL_TIMEOUT, MAX_KUBELET_CALL_TIMEOUT);
+    }
+
+    private static Duration statusMinInterval(String v) {
+        return durationWithin(v, MIN_STATUS_INTERVAL, MAX_STATUS_INTERVAL);
+    }
+
+    private static Duration durationWithin(String v, Duration min, Duration max) {
         Duration d = Durations.parse(v);
-        if (d.compareTo(MIN_RECONCILE) < 0 || d.compareTo(MAX_RECONCILE) > 0) {
-            throw new IllegalArgumentException(
-                    "allowed " + Durations.format(MIN_RECONCILE) + " to " + Durations.format(MAX_RECONCILE));
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw new IllegalArgumentException("allowed " + Durations.format(min) + " to " + Durations.format(max));
         }
         return d;
+    }
+
+    private static Double qps(String v) {
+        double q;
+        try {
+            q = Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            q = Double.NaN;
+        }
+        // The pattern keeps out what parseDouble also reads (0x1p3, Infinity, NaN, 1d).
+        if (!DECIMAL.matcher(v).matches() || !(q > 0) || q > MAX_QPS) {
+            throw new IllegalArgumentException(
+                    "allowed a number of calls per second above 0 and at most " + MAX_QPS + ", e.g. 100 or 0.5");
+        }
+        return q;
+    }
+
+    private static Integer burst(String v) {
+        try {
+            int b = Integer.parseInt(v);
+            if (b >= 1 && b <= MAX_BURST) {
+                return b;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the message below
+        }
+        throw new IllegalArgumentException("allowed a whole number of calls from 1 to " + MAX_BURST);
+    }
+
+    /** {@code auto} is null: the driver is found at start. */
+    private static CgroupDriver cgroupDriver(String v) {
+        if (v.equals("auto")) {
+            return null;
+        }
+        for (CgroupDriver d : CgroupDriver.values()) {
+            if (d.settingName().equals(v)) {
+                return d;
+            }
+        }
+        throw new IllegalArgumentException("allowed auto, cgroupfs, systemd");
     }
 }

@@ -28,8 +28,15 @@ public final class NodeConfigMapper {
     /** The engine configuration and the pod budget annotation key (null: none). */
     public record Mapped(NodeConfig config, String budgetAnnotation) {}
 
-    /** @throws IllegalArgumentException naming the {@code spec.} field and value that cannot be used */
+    /**
+     * @throws IllegalArgumentException naming the {@code spec.} field and value that cannot be used; the spec is
+     *     first checked with {@link PolicyValidator} (all its problems, separated by "; ")
+     */
     public static Mapped map(NumaResourcePolicySpec spec) {
+        List<String> problems = PolicyValidator.validate(spec, "spec");
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
         var tm = spec.topologyManager();
         TopologyPolicyName topologyPolicy = TopologyPolicyName.parse(
                 tm.policy() == null
@@ -74,8 +81,7 @@ public final class NodeConfigMapper {
             Map<String, String> limits = new LinkedHashMap<>();
             for (Map.Entry<String, Quantity> e :
                     (r.limits() == null ? Map.<String, Quantity>of() : r.limits()).entrySet()) {
-                Quantity q = e.getValue();
-                limits.put(e.getKey(), q.getAmount() + (q.getFormat() == null ? "" : q.getFormat()));
+                limits.put(e.getKey(), PolicyValidator.amount(e.getValue()));
             }
             perNode.put(r.numaNode(), limits);
             index++;

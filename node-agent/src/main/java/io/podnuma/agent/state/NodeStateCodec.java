@@ -23,6 +23,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * The versioned JSON form of a {@link NodeState}, as the checkpoint stores it. CPU sets are Linux list
@@ -32,6 +33,8 @@ public final class NodeStateCodec {
 
     /** The format this code writes and the only one it reads. */
     public static final int VERSION = 1;
+
+    private static final Pattern NODE_ID = Pattern.compile("0|[1-9][0-9]{0,2}");
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -117,6 +120,7 @@ public final class NodeStateCodec {
                     + " only; move the file aside to rebuild the state from the running pods");
         }
         try {
+            onlyFields(root, "", "version", "sharedPool", "pods");
             CpuSet shared = cpus(root, "sharedPool", "");
             TreeMap<String, PodAssignment> pods = new TreeMap<>();
             int i = 0;
@@ -135,11 +139,25 @@ public final class NodeStateCodec {
     }
 
     private static PodAssignment pod(JsonNode pod, String path) {
+        onlyFields(
+                pod,
+                path,
+                "uid",
+                "namespace",
+                "name",
+                "qos",
+                "placement",
+                "numaAffinity",
+                "bubble",
+                "podSharedPool",
+                "memory",
+                "containers");
         PodRef ref = new PodRef(text(pod, "uid", path), text(pod, "namespace", path), text(pod, "name", path));
         List<ContainerAssignment> containers = new ArrayList<>();
         int i = 0;
         for (JsonNode c : array(pod, "containers", path)) {
             String cp = path + ".containers[" + i++ + "]";
+            onlyFields(c, cp, "name", "type", "kind", "cpus", "memory", "memoryNodes");
             containers.add(new ContainerAssignment(
                     text(c, "name", cp),
                     parse(cp + ".type", text(c, "type", cp), ContainerType::parse),
@@ -173,9 +191,10 @@ public final class NodeStateCodec {
         int i = 0;
         for (JsonNode b : array(owner, "memory", path)) {
             String bp = path + ".memory[" + i++ + "]";
+            onlyFields(b, bp, "resource", "size", "numaNodes", "charged");
             MemoryResource resource = parse(bp + ".resource", text(b, "resource", bp), MemoryResource::parse);
             JsonNode size = b.get("size");
-            if (size == null || !size.canConvertToLong() || size.asLong() < 0) {
+            if (!isByteCount(size)) {
                 throw new NodeStateFormatException(bp + ".size must be a byte count of 0 or more, got " + size);
             }
             Map<Integer, Long> charged = new TreeMap<>();
@@ -185,15 +204,19 @@ public final class NodeStateCodec {
             }
             for (Iterator<Map.Entry<String, JsonNode>> it = ch.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                try {
-                    charged.put(Integer.parseInt(e.getKey()), e.getValue().asLong());
-                } catch (NumberFormatException ex) {
-                    throw new NodeStateFormatException(
-                            bp + ".charged key \"" + e.getKey() + "\" is not a NUMA node id");
+                // Exactly as written: "01" or "+1" would be read as node 1, a string or 1.5 as some other number.
+                if (!NODE_ID.matcher(e.getKey()).matches() || Integer.parseInt(e.getKey()) >= NumaMask.MAX_NODES) {
+                    throw new NodeStateFormatException(bp + ".charged key \"" + e.getKey()
+                            + "\" is not a NUMA node id (0.." + (NumaMask.MAX_NODES - 1) + ", no leading zeros)");
                 }
+                if (!isByteCount(e.getValue())) {
+                    throw new NodeStateFormatException(
+                            bp + ".charged." + e.getKey() + " must be a byte count of 0 or more, got " + e.getValue());
+                }
+                charged.put(Integer.parseInt(e.getKey()), e.getValue().longValue());
             }
             try {
-                out.add(new MemoryBlock(resource, size.asLong(), mask(b, "numaNodes", bp), charged));
+                out.add(new MemoryBlock(resource, size.longValue(), mask(b, "numaNodes", bp), charged));
             } catch (IllegalStateException e) {
                 throw new NodeStateFormatException(bp + ": " + e.getMessage());
             }
@@ -225,9 +248,34 @@ public final class NodeStateCodec {
                 throw new NodeStateFormatException(where(path, field) + " holds " + n
                         + ": NUMA node ids are integers 0.." + (NumaMask.MAX_NODES - 1));
             }
+            // Written ascending without repeats; anything else is not what this codec wrote.
+            if (!ids.isEmpty() && n.asInt() <= ids.getLast()) {
+                throw new NodeStateFormatException(where(path, field) + " " + node.get(field)
+                        + ": NUMA node ids must be ascending without repeats");
+            }
             ids.add(n.asInt());
         }
         return NumaMask.of(ids);
+    }
+
+    private static boolean isByteCount(JsonNode n) {
+        return n != null && n.isIntegralNumber() && n.canConvertToLong() && n.longValue() >= 0;
+    }
+
+    /** A field this codec does not write means another format: reading on would drop what it says. */
+    private static void onlyFields(JsonNode node, String path, String... allowed) {
+        if (!node.isObject()) {
+            throw new NodeStateFormatException(
+                    (path.isEmpty() ? "node state" : path) + " must be an object, got " + node);
+        }
+        List<String> known = List.of(allowed);
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!known.contains(f)) {
+                throw new NodeStateFormatException(where(path, f) + " is not a field of node state version " + VERSION
+                        + ": allowed " + String.join(", ", known));
+            }
+        }
     }
 
     private static JsonNode array(JsonNode node, String field, String path) {

@@ -161,6 +161,75 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void valuesARealWriterNeverWritesAreRefusedNotCoercedEvenWithARightChecksum() throws IOException {
+        // Each was read as some other state before: a field skipped, a string or fraction turned into a number,
+        // "01" into node 1, a repeated NUMA id folded.
+        record Case(String field, java.util.function.Consumer<ObjectNode> edit, RejectReason reason, String message) {}
+        List<Case> cases = List.of(
+                new Case(
+                        "unknown envelope field",
+                        e -> e.put("owner", "someone"),
+                        RejectReason.MALFORMED,
+                        "field \"owner\" is not part of checkpoint version 1: allowed kind, version, topology, config,"
+                                + " checksum, state"),
+                new Case(
+                        "unknown pod field",
+                        e -> pod(e).put("priority", 5),
+                        RejectReason.BAD_STATE,
+                        "state: pods[0].priority is not a field of node state version 1: allowed uid, namespace, name,"
+                                + " qos, placement, numaAffinity, bubble, podSharedPool, memory, containers"),
+                new Case(
+                        "unknown state field",
+                        e -> ((ObjectNode) e.get("state")).put("reserved", "0"),
+                        RejectReason.BAD_STATE,
+                        "state: reserved is not a field of node state version 1: allowed version, sharedPool, pods"),
+                new Case(
+                        "charged as a string",
+                        e -> ((ObjectNode) block(e).get("charged")).put("0", "1073741824"),
+                        RejectReason.BAD_STATE,
+                        "state: pods[0].memory[0].charged.0 must be a byte count of 0 or more, got \"1073741824\""),
+                new Case(
+                        "charged as a fraction",
+                        e -> ((ObjectNode) block(e).get("charged")).put("0", 1.5),
+                        RejectReason.BAD_STATE,
+                        "state: pods[0].memory[0].charged.0 must be a byte count of 0 or more, got 1.5"),
+                new Case(
+                        "charged key with a leading zero",
+                        e -> {
+                            ObjectNode charged = ((ObjectNode) block(e).get("charged"));
+                            charged.set("00", charged.remove("0"));
+                        },
+                        RejectReason.BAD_STATE,
+                        "state: pods[0].memory[0].charged key \"00\" is not a NUMA node id (0..63, no leading zeros)"),
+                new Case(
+                        "size as a fraction",
+                        e -> block(e).put("size", 1073741824.5),
+                        RejectReason.BAD_STATE,
+                        "state: pods[0].memory[0].size must be a byte count of 0 or more, got 1.0737418245E9"),
+                new Case(
+                        "repeated NUMA node",
+                        e -> pod(e).withArray("numaAffinity").add(0),
+                        RejectReason.BAD_STATE,
+                        "state: pods[0].numaAffinity [0,0]: NUMA node ids must be ascending without repeats"));
+        for (Case c : cases) {
+            ObjectNode envelope = (ObjectNode) JSON.readTree(written());
+            c.edit().accept(envelope);
+            resign(envelope);
+            assertThat(assertRejected(c.reason(), c.message()).message())
+                    .as(c.field())
+                    .isEqualTo("checkpoint " + file() + ": " + c.message());
+        }
+    }
+
+    private static ObjectNode pod(ObjectNode envelope) {
+        return (ObjectNode) envelope.get("state").get("pods").get(0);
+    }
+
+    private static ObjectNode block(ObjectNode envelope) {
+        return (ObjectNode) pod(envelope).get("memory").get(0);
+    }
+
+    @Test
     void aDirectoryInPlaceOfTheFileIsUnreadable() throws IOException {
         Files.createDirectory(file());
         CheckpointRead.Rejected r = assertRejected(RejectReason.UNREADABLE, "cannot read: ");

@@ -3,8 +3,10 @@ package io.podnuma.agent.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.engine.node.NodeConfig;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
+import io.podnuma.agent.kubelet.KubeletFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +49,16 @@ class AgentConfigLoaderTest {
         assertThat(c.logLevel()).isEqualTo(LogLevel.INFO);
         assertThat(c.reconcilePeriod()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.kubeletStateDir()).isEmpty();
+        assertThat(c.kubeletConfigFile()).isEmpty();
+        assertThat(c.metricsBindAddress()).isEqualTo("0.0.0.0");
+        assertThat(c.healthBindAddress()).isEqualTo("0.0.0.0");
+        assertThat(c.podResourcesQps()).isEqualTo(100.0);
+        assertThat(c.podResourcesBurst()).isEqualTo(10);
+        assertThat(c.kubeletCallTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.cgroupDriver()).as("auto").isEmpty();
+        assertThat(c.exclusiveCpuQuota()).isEqualTo(ExclusiveCpuQuota.KEEP);
+        assertThat(c.statusMinInterval()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(c.kubeletFiles()).isEqualTo(new KubeletFiles(Optional.empty(), Optional.empty(), Optional.empty()));
         assertThat(c.nodeConfig().cpuPolicy()).isEqualTo(NodeConfig.CpuPolicy.STATIC);
         assertThat(c.nodeConfig().topologyPolicy()).isEqualTo(TopologyPolicyName.NONE);
         assertThat(c.policyHash()).matches("sha256:[0-9a-f]{64}");
@@ -67,6 +79,15 @@ class AgentConfigLoaderTest {
                 logLevel: DEBUG
                 reconcilePeriod: 1m30s
                 kubeletStateDir: /var/lib/kubelet
+                kubeletConfigFile: /etc/kubernetes/kubelet.yaml
+                metricsBindAddress: "::1"
+                healthBindAddress: node-7.internal.
+                podResourcesQps: 2.5
+                podResourcesBurst: 3
+                kubeletCallTimeout: 1500ms
+                cgroupDriver: systemd
+                exclusiveCpuQuota: disable
+                statusMinInterval: 1m
                 policy:
                   topologyManager:
                     policy: single-numa-node
@@ -90,6 +111,20 @@ class AgentConfigLoaderTest {
         assertThat(c.logLevel()).isEqualTo(LogLevel.DEBUG);
         assertThat(c.reconcilePeriod()).isEqualTo(Duration.ofSeconds(90));
         assertThat(c.kubeletStateDir()).contains(Path.of("/var/lib/kubelet"));
+        assertThat(c.kubeletConfigFile()).contains(Path.of("/etc/kubernetes/kubelet.yaml"));
+        assertThat(c.metricsBindAddress()).isEqualTo("::1");
+        assertThat(c.healthBindAddress()).isEqualTo("node-7.internal.");
+        assertThat(c.podResourcesQps()).isEqualTo(2.5);
+        assertThat(c.podResourcesBurst()).isEqualTo(3);
+        assertThat(c.kubeletCallTimeout()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(c.cgroupDriver()).contains(CgroupDriver.SYSTEMD);
+        assertThat(c.exclusiveCpuQuota()).isEqualTo(ExclusiveCpuQuota.DISABLE);
+        assertThat(c.statusMinInterval()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(c.kubeletFiles())
+                .isEqualTo(new KubeletFiles(
+                        Optional.of(Path.of("/var/lib/kubelet/cpu_manager_state")),
+                        Optional.of(Path.of("/var/lib/kubelet/memory_manager_state")),
+                        Optional.of(Path.of("/etc/kubernetes/kubelet.yaml"))));
         assertThat(c.nodeConfig().topologyPolicy()).isEqualTo(TopologyPolicyName.SINGLE_NUMA_NODE);
         assertThat(c.nodeConfig().topologyScope()).isEqualTo(NodeConfig.TopologyScope.POD);
         assertThat(c.budgetAnnotation()).isEqualTo(Optional.of("example.com/budget"));
@@ -132,6 +167,87 @@ class AgentConfigLoaderTest {
     }
 
     @Test
+    void theNewSettingsFollowThePrecedenceToo() {
+        String file = MINIMAL + "cgroupDriver: cgroupfs\npodResourcesBurst: 20\nkubeletConfigFile: /k/config.yaml\n";
+        AgentConfig c = AgentConfigLoader.parse(
+                file,
+                FILE,
+                Map.of("cgroup-driver", "auto", "exclusive-cpu-quota", "disable"),
+                Map.of(
+                        "PODNUMA_CGROUP_DRIVER", "systemd",
+                        "PODNUMA_POD_RESOURCES_BURST", "30",
+                        "PODNUMA_KUBELET_CONFIG_FILE", "",
+                        "PODNUMA_METRICS_BIND_ADDRESS", "10.1.2.3"));
+        assertThat(c.cgroupDriver()).as("flag auto beats env and file").isEmpty();
+        assertThat(c.exclusiveCpuQuota()).as("flag > default").isEqualTo(ExclusiveCpuQuota.DISABLE);
+        assertThat(c.podResourcesBurst()).as("env > file").isEqualTo(30);
+        assertThat(c.kubeletConfigFile()).as("empty env unsets the file's path").isEmpty();
+        assertThat(c.metricsBindAddress()).as("env > default").isEqualTo("10.1.2.3");
+        assertThat(c.healthBindAddress()).as("default").isEqualTo("0.0.0.0");
+    }
+
+    @ParameterizedTest
+    @MethodSource("bindAddresses")
+    void bindAddressesAreCheckedWithoutBeingResolved(String address, boolean valid) {
+        String yaml = MINIMAL + "metricsBindAddress: \"" + address + "\"\n";
+        if (valid) {
+            assertThat(parse(yaml).metricsBindAddress()).isEqualTo(address);
+        } else {
+            assertThatThrownBy(() -> parse(yaml))
+                    .isInstanceOf(AgentConfigException.class)
+                    .hasMessageStartingWith(
+                            "invalid agent configuration: agent.yaml: metricsBindAddress \"" + address + "\": ");
+        }
+    }
+
+    static Stream<Arguments> bindAddresses() {
+        return Stream.of(
+                Arguments.of("0.0.0.0", true),
+                Arguments.of("127.0.0.1", true),
+                Arguments.of("255.255.255.255", true),
+                Arguments.of("::", true),
+                Arguments.of("::1", true),
+                Arguments.of("fd00:10:244::7", true),
+                Arguments.of("::ffff:10.0.0.1", true),
+                Arguments.of("localhost", true),
+                Arguments.of("metrics.podnuma.svc.cluster.local", true),
+                Arguments.of("a-b.example.com.", true),
+                Arguments.of("256.0.0.1", false),
+                Arguments.of("10.0.0", false),
+                Arguments.of("01.2.3.4", false),
+                Arguments.of("1.2.3.4.5", false),
+                Arguments.of("12345", false),
+                Arguments.of(":::", false),
+                Arguments.of("1::2::3", false),
+                Arguments.of("fe80::1%eth0", false),
+                Arguments.of("[::1]", false),
+                Arguments.of(".:1", false),
+                Arguments.of("1.2.3.4:80", false),
+                Arguments.of("", false),
+                Arguments.of("host name", false),
+                Arguments.of("-host", false),
+                Arguments.of("host-", false),
+                Arguments.of("a..b", false),
+                Arguments.of("x".repeat(64) + ".example", false),
+                Arguments.of("http://host", false));
+    }
+
+    @Test
+    void theExampleFileLoads() throws IOException {
+        Path example = Path.of("examples/agent.yaml");
+        AgentConfig c = AgentConfigLoader.load(Map.of("config", example.toString()), Map.of());
+        assertThat(c.nodeName()).isEqualTo("worker-1");
+        assertThat(c.nodeConfig().topologyPolicy()).isEqualTo(TopologyPolicyName.SINGLE_NUMA_NODE);
+        assertThat(c.kubeletFiles().kubeletConfig()).contains(Path.of("/var/lib/kubelet/config.yaml"));
+        assertThat(c.budgetAnnotation()).contains("podnuma.io/pod-resources");
+        // The file documents every setting, so a new one must be added to it.
+        String text = Files.readString(example);
+        for (Setting s : Setting.values()) {
+            assertThat(text).as("examples/agent.yaml documents %s", s.key()).contains("\n" + s.key() + ": ");
+        }
+    }
+
+    @Test
     void namesOfFlagsAndVariablesFollowTheKeys() {
         assertThat(Setting.POD_RESOURCES_SOCKET_MODE.flag()).isEqualTo("pod-resources-socket-mode");
         assertThat(Setting.POD_RESOURCES_SOCKET_MODE.env()).isEqualTo("PODNUMA_POD_RESOURCES_SOCKET_MODE");
@@ -141,7 +257,9 @@ class AgentConfigLoaderTest {
     static Stream<Arguments> badConfigs() {
         String all = "apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket,"
                 + " podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel,"
-                + " reconcilePeriod, kubeletStateDir, policy";
+                + " reconcilePeriod, kubeletStateDir, kubeletConfigFile, metricsBindAddress, healthBindAddress,"
+                + " podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota,"
+                + " statusMinInterval, policy";
         return Stream.of(
                 bad(MINIMAL + "metricsPort: 70000\n", "agent.yaml: metricsPort \"70000\": allowed a TCP port 1..65535"),
                 bad(MINIMAL + "metricPort: 9000\n", "agent.yaml: unknown key \"metricPort\": allowed " + all),
@@ -215,13 +333,13 @@ class AgentConfigLoaderTest {
                         "agent.yaml: policy.cpuManager.reservedCpuCount: expected an integer"),
                 bad(
                         MINIMAL.replace("    reservedCpuCount: 2\n", ""),
-                        "agent.yaml: policy.cpuManager: policy static needs reservedCpus (e.g. \"0,64\") or"
-                                + " reservedCpuCount (e.g. 2)"),
+                        "agent.yaml: policy.cpuManager.reservedCpus is missing: policy static needs CPUs reserved for"
+                                + " the system, set reservedCpus (e.g. \"0,64\") or reservedCpuCount (e.g. 2)"),
                 bad(
                         MINIMAL.replace("reservedCpuCount: 2", "reservedCpus: \"3-1\""),
-                        "agent.yaml: policy.cpuManager.reservedCpus \"3-1\": invalid CPU list \"3-1\": element 1 \"3-1\" is a"
-                                + " range whose end 1 is below its start 3; expected comma-separated ids and ranges such"
-                                + " as \"0-3,8,10-11\""),
+                        "agent.yaml: policy.cpuManager.reservedCpus \"3-1\": CPU ranges must go upward (first-last"
+                                + " with first <= last) and be listed in ascending order without overlap, e.g. 0-3,8"
+                                + " rather than 8,0-3 or 3-0"),
                 bad(
                         "nodeName: [\n",
                         "agent.yaml: not valid YAML: while parsing a flow node: expected the node content, but found"
@@ -232,9 +350,50 @@ class AgentConfigLoaderTest {
                                 + " single-numa-node"),
                 bad(
                         MINIMAL + "  memoryManager: {reservedMemory: [{numaNode: 0, limits: {memory: 1Xi}}]}\n",
-                        "agent.yaml: policy.memoryManager.reservedMemory[numaNode=0].memory \"1Xi\" is not a valid"
-                                + " memory quantity: unknown suffix \"Xi\": use Ki, Mi, Gi, Ti, Pi, Ei, k, M, G, T, P, E,"
-                                + " an exponent like e9, or none for bytes"),
+                        "agent.yaml: policy.memoryManager.reservedMemory[0].limits.memory \"1Xi\": not a quantity:"
+                                + " allowed a number with an optional suffix Ki, Mi, Gi, Ti, Pi, Ei, k, M, G, T, P, E or"
+                                + " an exponent, e.g. 1Gi or 512Mi"),
+                bad(
+                        MINIMAL + "metricsBindAddress: 300.1.2.3\n",
+                        "agent.yaml: metricsBindAddress \"300.1.2.3\": not an IPv4 address (four numbers 0-255 without"
+                                + " leading zeros); allowed an IPv4 address (0.0.0.0 for all), an IPv6 address without"
+                                + " brackets (:: for all) or a host name"),
+                bad(
+                        MINIMAL + "healthBindAddress: \"[::1]\"\n",
+                        "agent.yaml: healthBindAddress \"[::1]\": not an IPv6 address; allowed an IPv4 address (0.0.0.0"
+                                + " for all), an IPv6 address without brackets (:: for all) or a host name"),
+                bad(
+                        MINIMAL + "healthBindAddress: -bad-.example\n",
+                        "agent.yaml: healthBindAddress \"-bad-.example\": not a host name (labels of letters, digits"
+                                + " and '-', at most 63 characters, separated by dots); allowed an IPv4 address"
+                                + " (0.0.0.0 for all), an IPv6 address without brackets (:: for all) or a host name"),
+                bad(
+                        MINIMAL + "podResourcesQps: 0\n",
+                        "agent.yaml: podResourcesQps \"0\": allowed a number of calls per second above 0 and at most"
+                                + " 1000000, e.g. 100 or 0.5"),
+                bad(
+                        MINIMAL + "podResourcesQps: NaN\n",
+                        "agent.yaml: podResourcesQps \"NaN\": allowed a number of calls per second above 0 and at most"
+                                + " 1000000, e.g. 100 or 0.5"),
+                bad(
+                        MINIMAL + "podResourcesBurst: 0\n",
+                        "agent.yaml: podResourcesBurst \"0\": allowed a whole number of calls from 1 to 1000000"),
+                bad(
+                        MINIMAL + "kubeletCallTimeout: 10\n",
+                        "agent.yaml: kubeletCallTimeout \"10\": not a duration: write it like 500ms, 10s, 1m30s or 1h"),
+                bad(MINIMAL + "kubeletCallTimeout: 1h\n", "agent.yaml: kubeletCallTimeout \"1h\": allowed 100ms to 5m"),
+                bad(
+                        MINIMAL + "kubeletConfigFile: config.yaml\n",
+                        "agent.yaml: kubeletConfigFile \"config.yaml\": allowed an absolute path (starting with /)"),
+                bad(
+                        MINIMAL + "cgroupDriver: Systemd\n",
+                        "agent.yaml: cgroupDriver \"Systemd\": allowed auto, cgroupfs, systemd"),
+                bad(
+                        MINIMAL + "exclusiveCpuQuota: none\n",
+                        "agent.yaml: exclusiveCpuQuota \"none\": allowed keep, disable"),
+                bad(
+                        MINIMAL + "statusMinInterval: 0ms\n",
+                        "agent.yaml: statusMinInterval \"0ms\": allowed 100ms to 10m"),
                 bad(
                         "a: \"\\q\"\n",
                         "agent.yaml: not valid YAML: while scanning a double-quoted scalar: found unknown escape"

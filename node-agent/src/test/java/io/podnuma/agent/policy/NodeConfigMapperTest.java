@@ -72,7 +72,12 @@ class NodeConfigMapperTest {
         assertThatThrownBy(() -> map("  nodeSelector: {}\n  cpuManager: {policy: static, reservedCpus: \"3-1\"}\n"))
                 .hasMessageStartingWith("spec.cpuManager.reservedCpus \"3-1\": ");
         assertThatThrownBy(() -> map("  nodeSelector: {}\n  cpuManager: {policy: static}\n"))
-                .hasMessageContaining("spec.cpuManager: policy static needs reservedCpus");
+                .hasMessage("spec.cpuManager.reservedCpus is missing: policy static needs CPUs reserved for the"
+                        + " system, set reservedCpus (e.g. \"0,64\") or reservedCpuCount (e.g. 2)");
+        assertThatThrownBy(() -> map("  nodeSelector: {}\n  priority: 1001\n  cpuManager: {reservedCpuCount: 0}\n"))
+                .as("every problem of the spec, in one message")
+                .hasMessage("spec.priority 1001: allowed 0 to 1000; spec.cpuManager.reservedCpuCount 0: allowed 1 to"
+                        + " 8192");
     }
 
     @Test
