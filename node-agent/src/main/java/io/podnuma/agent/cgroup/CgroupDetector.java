@@ -30,6 +30,15 @@ public final class CgroupDetector {
      *     directory that exists under the cpuset hierarchy ({@code kubepods} or {@code kubepods.slice})
      */
     public CgroupLayout detect(String mountinfo, Optional<CgroupDriver> driver) throws CgroupDetectionException {
+        return detect(mountinfo, driver, CgroupPath.root());
+    }
+
+    /**
+     * @param kubeletCgroupRoot the kubelet's {@code --cgroup-root}: kubepods sits under it in every hierarchy, and
+     *     the layout's roots are moved there (the agent never looks above it)
+     */
+    public CgroupLayout detect(String mountinfo, Optional<CgroupDriver> driver, CgroupPath kubeletCgroupRoot)
+            throws CgroupDetectionException {
         List<Mount> mounts = parseMounts(mountinfo);
         Optional<Mount> cpusetV1 = mounts.stream()
                 .filter(m -> m.fsType().equals("cgroup") && m.hasOption("cpuset"))
@@ -65,6 +74,8 @@ public final class CgroupDetector {
                 }
             }
         }
+        cpusetRoot = kubeletCgroupRoot.in(cpusetRoot);
+        cpuRoot = kubeletCgroupRoot.in(cpuRoot);
         CgroupDriver d = driver.isPresent() ? driver.get() : detectDriver(cpusetRoot);
         return new CgroupLayout(version, cpusetRoot, cpuRoot, new CgroupNaming(d));
     }

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "podnuma node agent: exclusive NUMA-aligned CPUs and memory for pods.",
-        subcommands = {TopologyCommand.class, SimulateCommand.class})
+        subcommands = {RunCommand.class, TopologyCommand.class, SimulateCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

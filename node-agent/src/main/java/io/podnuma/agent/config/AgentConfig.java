@@ -1,6 +1,7 @@
 package io.podnuma.agent.config;
 
 import io.podnuma.agent.cgroup.CgroupDriver;
+import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.engine.node.NodeConfig;
 import io.podnuma.agent.kubelet.KubeletFiles;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
@@ -45,6 +46,8 @@ public record AgentConfig(
         Optional<CgroupDriver> cgroupDriver,
         ExclusiveCpuQuota exclusiveCpuQuota,
         Duration statusMinInterval,
+        CgroupPath kubeletCgroupRoot,
+        Optional<String> policyName,
         NumaResourcePolicySpec policy,
         NodeConfig nodeConfig,
         Optional<String> budgetAnnotation,
@@ -67,6 +70,8 @@ public record AgentConfig(
         Objects.requireNonNull(cgroupDriver, "cgroupDriver");
         Objects.requireNonNull(exclusiveCpuQuota, "exclusiveCpuQuota");
         Objects.requireNonNull(statusMinInterval, "statusMinInterval");
+        Objects.requireNonNull(kubeletCgroupRoot, "kubeletCgroupRoot");
+        Objects.requireNonNull(policyName, "policyName");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(nodeConfig, "nodeConfig");
         Objects.requireNonNull(budgetAnnotation, "budgetAnnotation");

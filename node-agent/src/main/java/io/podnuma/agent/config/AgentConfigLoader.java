@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.podnuma.agent.cgroup.CgroupDriver;
+import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.policy.NodeConfigMapper;
 import io.podnuma.agent.policy.PolicyValidator;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
@@ -144,6 +145,8 @@ public final class AgentConfigLoader {
                 Optional.ofNullable((CgroupDriver) values.get(Setting.CGROUP_DRIVER)),
                 (ExclusiveCpuQuota) values.get(Setting.EXCLUSIVE_CPU_QUOTA),
                 (Duration) values.get(Setting.STATUS_MIN_INTERVAL),
+                (CgroupPath) values.get(Setting.KUBELET_CGROUP_ROOT),
+                Optional.ofNullable((String) values.get(Setting.POLICY_NAME)),
                 policy,
                 mapped.config(),
                 Optional.ofNullable(mapped.budgetAnnotation()),

@@ -1,6 +1,7 @@
 package io.podnuma.agent.config;
 
 import io.podnuma.agent.cgroup.CgroupDriver;
+import io.podnuma.agent.cgroup.CgroupPath;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -99,7 +100,18 @@ public enum Setting {
             "statusMinInterval",
             "2s",
             "the least time between two writes of the node's NumaNodeState (and NodeResourceTopology)",
-            Setting::statusMinInterval);
+            Setting::statusMinInterval),
+    KUBELET_CGROUP_ROOT(
+            "kubeletCgroupRoot",
+            "/",
+            "the kubelet's --cgroup-root: the cgroup under which kubepods sits, the same in every hierarchy",
+            Setting::cgroupParent),
+    POLICY_NAME(
+            "policyName",
+            "",
+            "the NumaResourcePolicy this configuration comes from; when the node's podnuma.io/policy label no longer"
+                    + " names it at shutdown, the node has left podnuma and every container gets everything back",
+            Setting::policyName);
 
     static final Duration MIN_RECONCILE = Duration.ofSeconds(1);
     static final Duration MAX_RECONCILE = Duration.ofHours(1);
@@ -175,6 +187,17 @@ public enum Setting {
 
     private static Path optionalAbsolutePath(String v) {
         return v.isEmpty() ? null : absolutePath(v);
+    }
+
+    private static CgroupPath cgroupParent(String v) {
+        if (!v.startsWith("/")) {
+            throw new IllegalArgumentException("allowed a cgroup path starting with /, e.g. / or /podnuma-tests");
+        }
+        return CgroupPath.parse(v);
+    }
+
+    private static String policyName(String v) {
+        return v.isEmpty() ? null : nodeName(v);
     }
 
     private static Integer port(String v) {

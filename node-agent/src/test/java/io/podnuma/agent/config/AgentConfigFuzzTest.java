@@ -328,6 +328,8 @@ class AgentConfigFuzzTest {
             case CGROUP_DRIVER -> c.cgroupDriver().orElse(null);
             case EXCLUSIVE_CPU_QUOTA -> c.exclusiveCpuQuota();
             case STATUS_MIN_INTERVAL -> c.statusMinInterval();
+            case KUBELET_CGROUP_ROOT -> c.kubeletCgroupRoot();
+            case POLICY_NAME -> c.policyName().orElse(null);
         };
     }
 

@@ -259,7 +259,7 @@ class AgentConfigLoaderTest {
                 + " podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel,"
                 + " reconcilePeriod, kubeletStateDir, kubeletConfigFile, metricsBindAddress, healthBindAddress,"
                 + " podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota,"
-                + " statusMinInterval, policy";
+                + " statusMinInterval, kubeletCgroupRoot, policyName, policy";
         return Stream.of(
                 bad(MINIMAL + "metricsPort: 70000\n", "agent.yaml: metricsPort \"70000\": allowed a TCP port 1..65535"),
                 bad(MINIMAL + "metricPort: 9000\n", "agent.yaml: unknown key \"metricPort\": allowed " + all),

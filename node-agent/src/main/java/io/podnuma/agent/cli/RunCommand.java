@@ -1,0 +1,93 @@
+package io.podnuma.agent.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.config.AgentConfigException;
+import io.podnuma.agent.config.AgentConfigLoader;
+import io.podnuma.agent.runtime.AgentDaemon;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code run}: the DaemonSet's command. Every setting of the configuration file can be given as {@code --<flag>
+ * value} or {@code --<flag>=value} (see the node-agent README for the list); the API server is found like kubectl
+ * finds it (in-cluster service account, else {@code KUBECONFIG}).
+ */
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = "Run the node agent: pin this node's pods, serve PodResources and metrics, until SIGTERM.")
+final class RunCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Unmatched
+    private List<String> settings = List.of();
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Map<String, String> flags;
+        try {
+            flags = flags(settings);
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("error: " + e.getMessage());
+            return 2;
+        }
+        AgentConfig config;
+        try {
+            config = AgentConfigLoader.load(flags, System.getenv());
+        } catch (AgentConfigException e) {
+            spec.commandLine().getErr().println("error: invalid configuration:\n" + e.getMessage());
+            return 2;
+        }
+        KubernetesClient client = new KubernetesClientBuilder().build();
+        AgentDaemon daemon;
+        try {
+            daemon = AgentDaemon.start(config, client, Optional.empty());
+        } catch (IllegalStateException e) {
+            spec.commandLine().getErr().println("error: the agent cannot start: " + e.getMessage());
+            client.close();
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            daemon.shutdown();
+                            client.close();
+                            stopped.countDown();
+                        },
+                        "podnuma-agent-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /** {@code --key value} and {@code --key=value} pairs, keys without the dashes. */
+    static Map<String, String> flags(List<String> args) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (!a.startsWith("--") || a.length() == 2) {
+                throw new IllegalArgumentException("unexpected argument \"" + a + "\": settings are given as --<flag>"
+                        + " <value> or --<flag>=<value>");
+            }
+            int eq = a.indexOf('=');
+            if (eq > 0) {
+                out.put(a.substring(2, eq), a.substring(eq + 1));
+            } else if (i + 1 < args.size()) {
+                out.put(a.substring(2), args.get(++i));
+            } else {
+                throw new IllegalArgumentException("flag " + a + " has no value");
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,326 @@
+package io.podnuma.agent.runtime;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podnuma.agent.cgroup.CgroupDetector;
+import io.podnuma.agent.cgroup.CgroupLayout;
+import io.podnuma.agent.cgroup.CgroupPath;
+import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.cgroup.HostCgroupFiles;
+import io.podnuma.agent.cgroup.watch.CgroupTreeScanner;
+import io.podnuma.agent.cgroup.watch.CgroupTreeWatcher;
+import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
+import io.podnuma.agent.checkpoint.CheckpointStore;
+import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.config.ExclusiveCpuQuota;
+import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.events.KubeEventRecorder;
+import io.podnuma.agent.events.PodEvictor;
+import io.podnuma.agent.health.Readiness;
+import io.podnuma.agent.http.HttpEndpoint;
+import io.podnuma.agent.kubelet.KubeletCoexistence;
+import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.podresources.DeviceSource;
+import io.podnuma.agent.podresources.KubeletDeviceSource;
+import io.podnuma.agent.podresources.PodResourcesEndpoint;
+import io.podnuma.agent.podresources.PodResourcesService;
+import io.podnuma.agent.pods.PodMapper;
+import io.podnuma.agent.report.CoalescingPublisher;
+import io.podnuma.agent.report.NodeStatePublisher;
+import io.podnuma.agent.report.NodeStateRenderer;
+import io.podnuma.agent.report.NodeStateWriter;
+import io.podnuma.agent.report.nrt.NodeResourceTopology;
+import io.podnuma.agent.report.nrt.NodeResourceTopologyRenderer;
+import io.podnuma.agent.report.nrt.NodeResourceTopologyWriter;
+import io.podnuma.agent.report.nrt.NrtReport;
+import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.crds.v1alpha1.NumaNodeState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node agent process: builds every part from the configuration, starts them in the order the design asks for
+ * (topology, checkpoint, pod list, full sync, ready) and stops them in reverse.
+ */
+public final class AgentDaemon implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AgentDaemon.class);
+
+    /** The label the operator puts on the nodes a policy governs; without it the node has left podnuma. */
+    public static final String POLICY_LABEL = "podnuma.io/policy";
+
+    private final AgentConfig config;
+    private final KubernetesClient client;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final Readiness readiness = new Readiness();
+    private NodeAgent agent;
+    private AgentMetrics metrics;
+    private HttpEndpoint metricsEndpoint;
+    private HttpEndpoint healthEndpoint;
+    private PodResourcesEndpoint podResources;
+    private CgroupTreeWatcher watcher;
+    private NodeStatePublisher statePublisher;
+    private CoalescingPublisher<NodeResourceTopology> nrtPublisher;
+
+    private AgentDaemon(AgentConfig config, KubernetesClient client) {
+        this.config = config;
+        this.client = client;
+    }
+
+    /**
+     * Starts the agent and returns once its endpoints serve; readiness follows the first full sync.
+     *
+     * @param layout the cgroup layout when the caller knows it; otherwise detected from the mount table
+     * @throws IllegalStateException naming what could not be started (topology, cgroups, ports, socket)
+     */
+    public static AgentDaemon start(AgentConfig config, KubernetesClient client, Optional<CgroupLayout> layout) {
+        AgentDaemon d = new AgentDaemon(config, client);
+        try {
+            d.startParts(layout);
+            return d;
+        } catch (RuntimeException | IOException e) {
+            d.close();
+            throw e instanceof IllegalStateException ise ? ise : new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    private void startParts(Optional<CgroupLayout> given) throws IOException {
+        CpuTopology topo;
+        try {
+            topo = new SysfsTopologyReader(config.sysfsRoot()).read();
+        } catch (io.podnuma.agent.sysfs.SysfsException e) {
+            throw new IllegalStateException("cannot read the machine topology: " + e.getMessage(), e);
+        }
+        NodeAllocator allocator;
+        try {
+            allocator = NodeAllocator.create(topo, config.nodeConfig());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("the policy does not fit this machine: " + e.getMessage(), e);
+        }
+        CgroupLayout layout = given.isPresent() ? given.get() : detect();
+        LOG.info(
+                "node {}: {} CPUs on {} NUMA nodes; cgroup {} at {}, {} naming",
+                config.nodeName(),
+                topo.onlineCpus().size(),
+                topo.numaNodes().size(),
+                layout.version(),
+                layout.cpusetRoot(),
+                layout.naming().driver());
+
+        metrics = new AgentMetrics(topo);
+        metricsEndpoint = HttpEndpoint.start(
+                config.metricsBindAddress(), config.metricsPort(), Map.of("/metrics", metrics.route()));
+        closeables.add(metricsEndpoint);
+        healthEndpoint = HttpEndpoint.start(
+                config.healthBindAddress(),
+                config.healthPort(),
+                Map.of("/healthz", readiness.healthz(), "/readyz", readiness.readyz()));
+        closeables.add(healthEndpoint);
+
+        KubeEventRecorder recorder = KubeEventRecorder.start(client, config.nodeName());
+        closeables.add(recorder);
+        PodEvictor evictor = new PodEvictor(client, recorder);
+        closeables.add(evictor);
+
+        statePublisher =
+                new NodeStatePublisher(new NodeStateWriter(client, config.nodeName()), config.statusMinInterval());
+        closeables.add(statePublisher);
+        Consumer<AgentReport> reports = r -> statePublisher.publish(NodeStateRenderer.render(r.node()));
+        if (Boolean.TRUE.equals(config.policy().exportNodeResourceTopology())) {
+            NodeResourceTopologyWriter nrtWriter = new NodeResourceTopologyWriter(client, config.nodeName());
+            nrtPublisher =
+                    new CoalescingPublisher<>("noderesourcetopology", nrtWriter::write, config.statusMinInterval());
+            closeables.add(nrtPublisher);
+            Optional<String> nodeUid = nodeUid();
+            reports = reports.andThen(r -> nrtPublisher.publish(NodeResourceTopologyRenderer.render(new NrtReport(
+                    config.nodeName(), nodeUid, allocator, r.node().state(), r.sharedPool()))));
+        }
+
+        PodSource pods = new InformerPodSource(client, config.nodeName());
+        agent = new NodeAgent(
+                new NodeAgent.Settings(
+                        config.nodeName(),
+                        config.policyName(),
+                        config.policyHash(),
+                        config.policy().admission() == io.podnuma.crds.v1alpha1.policy.AdmissionAction.EVICT,
+                        config.exclusiveCpuQuota() == ExclusiveCpuQuota.DISABLE,
+                        config.reconcilePeriod(),
+                        Duration.ofSeconds(30)),
+                new NodeAgent.Parts(
+                        topo,
+                        allocator,
+                        new PodMapper(config.budgetAnnotation().orElse(null)),
+                        layout.naming(),
+                        new CgroupPinWriter(layout, new HostCgroupFiles()),
+                        () -> scan(layout),
+                        new CheckpointStore(config.stateDir()),
+                        pods,
+                        new KubeRuntimeEvents(recorder, evictor, config.nodeName()),
+                        reports,
+                        metrics,
+                        () -> KubeletCoexistence.check(config.kubeletFiles()),
+                        readiness::markReady,
+                        Clock.systemUTC()));
+        closeables.add(agent);
+        agent.start();
+
+        watcher = CgroupTreeWatcher.start(layout, new ContainerCgroupListener() {
+            @Override
+            public void containerAppeared(ContainerCgroup container, CgroupPath path, long seenNanos) {
+                agent.containerAppeared(container, path, seenNanos);
+            }
+
+            @Override
+            public void containerRemoved(ContainerCgroup container, CgroupPath path, long seenNanos) {
+                agent.containerRemoved(path);
+            }
+        });
+        closeables.add(watcher);
+
+        DeviceSource devices = config.kubeletPodResourcesSocket().isPresent()
+                ? new KubeletDeviceSource(config.kubeletPodResourcesSocket().get(), config.kubeletCallTimeout())
+                : DeviceSource.NONE;
+        closeables.add(devices);
+        Files.createDirectories(config.podResourcesSocket().getParent());
+        podResources = PodResourcesEndpoint.start(
+                new PodResourcesEndpoint.Settings(
+                        config.podResourcesSocket(),
+                        config.podResourcesSocketMode(),
+                        config.podResourcesQps(),
+                        config.podResourcesBurst()),
+                new PodResourcesService(agent::snapshot, devices),
+                metrics::podResourcesRequest);
+        closeables.add(podResources);
+        LOG.info(
+                "serving /metrics on {}:{}, /healthz and /readyz on {}:{}, PodResources on {}",
+                config.metricsBindAddress(),
+                metricsEndpoint.port(),
+                config.healthBindAddress(),
+                healthEndpoint.port(),
+                config.podResourcesSocket());
+    }
+
+    private CgroupLayout detect() throws IOException {
+        String mountinfo = Files.readString(Path.of("/proc/self/mountinfo"));
+        try {
+            return new CgroupDetector(config.cgroupRoot())
+                    .detect(mountinfo, config.cgroupDriver(), config.kubeletCgroupRoot());
+        } catch (io.podnuma.agent.cgroup.CgroupDetectionException e) {
+            throw new IllegalStateException("cgroups: " + e.getMessage(), e);
+        }
+    }
+
+    private static List<NodeAgent.Found> scan(CgroupLayout layout) {
+        try {
+            List<NodeAgent.Found> out = new ArrayList<>();
+            for (FoundContainer f : CgroupTreeScanner.scan(layout)) {
+                out.add(new NodeAgent.Found(f.container(), f.path()));
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the container cgroups: " + e.getMessage(), e);
+        }
+    }
+
+    private Optional<String> nodeUid() {
+        try {
+            Node n = client.nodes().withName(config.nodeName()).get();
+            return n == null ? Optional.empty() : Optional.of(n.getMetadata().getUid());
+        } catch (RuntimeException e) {
+            LOG.warn("cannot read node {} for the NodeResourceTopology owner: {}", config.nodeName(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    public NodeAgent agent() {
+        return agent;
+    }
+
+    public AgentMetrics metrics() {
+        return metrics;
+    }
+
+    public int metricsPort() {
+        return metricsEndpoint.port();
+    }
+
+    public int healthPort() {
+        return healthEndpoint.port();
+    }
+
+    public Path podResourcesSocket() {
+        return podResources.socket();
+    }
+
+    /**
+     * Whether the node has left podnuma: its policy label is gone or names another policy. When the API server
+     * cannot be asked, the answer is no: keeping pins is the safe side (a rolling update keeps them too).
+     */
+    public boolean nodeLeftPolicy() {
+        try {
+            Node n = client.nodes().withName(config.nodeName()).get();
+            if (n == null) {
+                return true;
+            }
+            String label = n.getMetadata().getLabels() == null
+                    ? null
+                    : n.getMetadata().getLabels().get(POLICY_LABEL);
+            return label == null
+                    || config.policyName().map(p -> !p.equals(label)).orElse(false);
+        } catch (RuntimeException e) {
+            LOG.warn("cannot read node {} at shutdown ({}); keeping the pins", config.nodeName(), e.getMessage());
+            return false;
+        }
+    }
+
+    /**
+     * Stops the agent as SIGTERM asks: pins stay for the next agent, unless the node has left podnuma, in which
+     * case every container gets everything back and the checkpoint and the node's reports are removed.
+     */
+    public void shutdown() {
+        boolean leaving = agent != null && nodeLeftPolicy();
+        if (agent != null) {
+            agent.stop(leaving);
+        }
+        if (leaving) {
+            try {
+                client.resources(NumaNodeState.class)
+                        .withName(config.nodeName())
+                        .delete();
+                if (nrtPublisher != null) {
+                    client.genericKubernetesResources(io.podnuma.agent.report.nrt.NrtApi.CONTEXT)
+                            .withName(config.nodeName())
+                            .delete();
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("cannot delete the reports of node {}: {}", config.nodeName(), e.getMessage());
+            }
+        }
+        close();
+    }
+
+    @Override
+    public void close() {
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            try {
+                closeables.get(i).close();
+            } catch (Exception e) {
+                LOG.warn("closing {} failed: {}", closeables.get(i).getClass().getSimpleName(), e.getMessage());
+            }
+        }
+        closeables.clear();
+    }
+}
