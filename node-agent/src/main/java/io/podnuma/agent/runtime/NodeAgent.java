@@ -136,7 +136,11 @@ public final class NodeAgent implements AutoCloseable {
     private final Map<String, AdmissionResult.Rejected> rejected = new TreeMap<>();
     private final Map<CgroupPath, HostContainer> host = new HashMap<>();
     private final Set<String> evicted = new HashSet<>();
-    private CpuSet staleHeld = CpuSet.empty();
+    /** Per container: CPUs it still holds but must give up (its write failed); nobody else gets them until then. */
+    private final Map<CgroupPath, CpuSet> stale = new HashMap<>();
+    /** Containers this agent has written at least once (a new cgroup holds its parent's sets until then). */
+    private final Set<CgroupPath> written = new HashSet<>();
+
     private boolean synced;
     private boolean mayWrite = true;
     private ConditionBook conditions = ConditionBook.empty();
@@ -218,7 +222,7 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     public void containerRemoved(CgroupPath path) {
-        loop.execute(() -> host.remove(path));
+        loop.execute(() -> forget(path));
     }
 
     /** What PodResources answers from; replaced after every decision. */
@@ -517,8 +521,8 @@ public final class NodeAgent implements AutoCloseable {
             LOG.warn("{}", e.getMessage());
             current = Optional.empty();
         }
-        if (current.isEmpty() && host.containsKey(f.path())) {
-            host.remove(f.path());
+        if (current.isEmpty()) {
+            forget(f.path()); // gone again already
             return null;
         }
         HostContainer hc = new HostContainer(f.path(), f.cgroup(), current);
@@ -534,7 +538,11 @@ public final class NodeAgent implements AutoCloseable {
                 discovered(f);
             }
         }
-        host.keySet().retainAll(seen);
+        for (CgroupPath p : List.copyOf(host.keySet())) {
+            if (!seen.contains(p)) {
+                forget(p);
+            }
+        }
     }
 
     /** The cpuset a host container should have now. */
@@ -599,17 +607,15 @@ public final class NodeAgent implements AutoCloseable {
         for (HostContainer hc : all) {
             want.put(hc.path(), wantedFor(hc));
         }
-        CpuSet.Builder stale = CpuSet.builder();
         for (HostContainer hc : all) {
             Pin target = want.get(hc.path());
             if (hc.applied().isPresent() && !hc.applied().get().equals(target)) {
                 Pin narrowed = hc.applied().get().narrowedTo(target);
-                if (!narrowed.equals(hc.applied().get()) && !write(hc, narrowed, false)) {
-                    stale.addAll(hc.applied().get().cpus().difference(target.cpus()));
+                if (!narrowed.equals(hc.applied().get())) {
+                    write(hc, narrowed, false);
                 }
             }
         }
-        staleHeld = stale.build();
         for (HostContainer hc : all) {
             HostContainer now = host.get(hc.path());
             if (now != null) {
@@ -619,7 +625,9 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     /**
-     * Writes one container's cpuset, unless that would give it a CPU another container still holds.
+     * Writes one container's cpuset. CPUs another container still holds but must give up (its write failed) are
+     * left out until it has: a container never shares a CPU with its previous owner, even one it started with
+     * (a new cgroup starts with all its parent's CPUs).
      *
      * @return whether the container now has {@code pin}
      */
@@ -627,36 +635,63 @@ public final class NodeAgent implements AutoCloseable {
         if (hc.applied().isPresent() && hc.applied().get().equals(pin)) {
             return true;
         }
-        CpuSet gained = hc.applied().map(a -> pin.cpus().difference(a.cpus())).orElse(pin.cpus());
-        if (gained.intersects(staleHeld)) {
-            LOG.warn(
-                    "not giving {} CPUs {} yet: another container could not give them up",
-                    hc.path(),
-                    gained.intersection(staleHeld));
-            return false;
+        CpuSet blocked = CpuSet.empty();
+        for (Map.Entry<CgroupPath, CpuSet> e : stale.entrySet()) {
+            if (!e.getKey().equals(hc.path())) {
+                blocked = blocked.union(e.getValue().intersection(pin.cpus()));
+            }
+        }
+        Pin writing = pin;
+        if (!blocked.isEmpty()) {
+            CpuSet rest = pin.cpus().difference(blocked);
+            LOG.warn("not giving {} CPUs {} yet: another container could not give them up", hc.path(), blocked);
+            scheduleRetry();
+            if (rest.isEmpty() || hc.applied().map(a -> a.cpus().equals(rest)).orElse(false)) {
+                return false;
+            }
+            writing = new Pin(rest, pin.mems());
         }
         try {
-            parts.pins().apply(hc.path(), pin);
-            host.put(hc.path(), hc.withApplied(pin));
+            parts.pins().apply(hc.path(), writing);
+            host.put(hc.path(), hc.withApplied(writing));
+            written.add(hc.path());
+            CpuSet unwanted = writing.cpus().difference(wantedFor(hc).cpus());
+            if (unwanted.isEmpty()) {
+                stale.remove(hc.path());
+            } else {
+                stale.put(hc.path(), unwanted);
+            }
             if (settings.removeQuota() && exclusive(hc)) {
                 parts.pins().removeQuota(hc.path());
             }
             if (repair) {
                 parts.metrics().driftRepaired();
             }
-            return true;
+            return writing == pin;
         } catch (CgroupWriteException e) {
             parts.metrics().cgroupWriteFailed();
             if (parts.pins().readQuietly(hc.path()).isEmpty()) {
-                host.remove(hc.path()); // the container is gone; nothing to pin
+                forget(hc.path()); // the container is gone; nothing to pin
                 return false;
             }
+            hc.applied().ifPresent(a -> {
+                CpuSet unwanted = a.cpus().difference(pin.cpus());
+                if (!unwanted.isEmpty() && written.contains(hc.path())) {
+                    stale.merge(hc.path(), unwanted, CpuSet::union);
+                }
+            });
             error("CpusetWriteFailed", e.getMessage());
             LOG.warn("{} (retrying in {} ms)", e.getMessage(), retryDelayMillis);
             writeFailed = true;
             scheduleRetry();
             return false;
         }
+    }
+
+    private void forget(CgroupPath path) {
+        host.remove(path);
+        stale.remove(path);
+        written.remove(path);
     }
 
     private void scheduleRetry() {
@@ -704,7 +739,7 @@ public final class NodeAgent implements AutoCloseable {
         for (HostContainer hc : List.copyOf(host.values())) {
             Optional<Pin> actual = parts.pins().readQuietly(hc.path());
             if (actual.isEmpty()) {
-                host.remove(hc.path());
+                forget(hc.path());
                 continue;
             }
             if (hc.applied().isPresent() && !actual.get().equals(hc.applied().get())) {
@@ -757,8 +792,8 @@ public final class NodeAgent implements AutoCloseable {
     private void restoreAll() {
         Pin everything = wanted.everything(parts.topology().onlineCpus());
         int restored = 0;
+        stale.clear(); // everyone gets everything: nothing to keep apart any more
         for (HostContainer hc : List.copyOf(host.values())) {
-            staleHeld = CpuSet.empty();
             if (mayWrite && write(hc, everything, false)) {
                 restored++;
             }
