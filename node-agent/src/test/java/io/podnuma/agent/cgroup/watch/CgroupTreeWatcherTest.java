@@ -190,11 +190,11 @@ class CgroupTreeWatcherTest {
         String doomedUid = tree.podUid();
         CgroupPath doomed = tree.naming.podPath(PodQos.BEST_EFFORT, doomedUid);
         RecordingListener l = new RecordingListener();
-        AtomicBoolean deleted = new AtomicBoolean();
+        CountDownLatch deleted = new CountDownLatch(1);
         CgroupTreeWatcher w = CgroupTreeWatcher.start(tree.layout, l, List.of(), dir -> {
             if (dir.equals(doomed.in(root))) {
                 deleteTree(dir);
-                deleted.set(true);
+                deleted.countDown();
             }
         });
         watchers.add(w);
@@ -204,11 +204,11 @@ class CgroupTreeWatcherTest {
         new KubeletTree(staging, CgroupDriver.CGROUPFS, random)
                 .mkdir(tree.container(PodQos.BEST_EFFORT, doomedUid, ContainerRuntime.CONTAINERD));
         Files.move(doomed.in(staging), doomed.in(root));
+        assertThat(deleted.await(10, TimeUnit.SECONDS)).isTrue();
         ContainerCgroup survivor = tree.container(PodQos.BEST_EFFORT, tree.podUid(), ContainerRuntime.CONTAINERD);
         tree.mkdir(survivor);
 
         assertThat(l.next().container()).isEqualTo(survivor);
-        assertThat(deleted).isTrue();
         l.expectNoCallWithin(Duration.ofMillis(200));
         assertThat(l.history)
                 .as("nothing about the pod that went before it was listed")
