@@ -30,7 +30,7 @@ final class RunCommand implements Callable<Integer> {
     private CommandLine.Model.CommandSpec spec;
 
     @CommandLine.Unmatched
-    private List<String> settings = List.of();
+    private List<String> settings = new java.util.ArrayList<>();
 
     @Override
     public Integer call() throws InterruptedException {

@@ -292,6 +292,11 @@ public final class AgentDaemon implements AutoCloseable {
      */
     public void shutdown() {
         boolean leaving = agent != null && nodeLeftPolicy();
+        LOG.info(
+                leaving
+                        ? "stopping: node {} has left podnuma, giving every container everything back"
+                        : "stopping: node {} stays with podnuma, the pins stay for the next agent",
+                config.nodeName());
         if (agent != null) {
             agent.stop(leaving);
         }
@@ -310,6 +315,7 @@ public final class AgentDaemon implements AutoCloseable {
             }
         }
         close();
+        LOG.info("stopped");
     }
 
     @Override

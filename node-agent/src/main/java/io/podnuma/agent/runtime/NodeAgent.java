@@ -147,6 +147,11 @@ public final class NodeAgent implements AutoCloseable {
     private Optional<AgentError> lastError = Optional.empty();
     private ScheduledFuture<?> ticker;
     private boolean retryScheduled;
+    /** Set by {@link #stop}: tasks still queued behind it must not write (they would undo a restore). */
+    private boolean halted;
+    /** While every container gets everything back, nothing is exclusive and nothing is kept apart. */
+    private boolean restoring;
+
     private long retryDelayMillis = FIRST_RETRY_MILLIS;
     private boolean writeFailed;
 
@@ -275,12 +280,13 @@ public final class NodeAgent implements AutoCloseable {
         if (waiter != null) {
             waiter.interrupt();
         }
-        if (restore) {
-            call(() -> {
+        call(() -> {
+            if (restore) {
                 restoreAll();
-                return null;
-            });
-        }
+            }
+            halted = true;
+            return null;
+        });
         close();
     }
 
@@ -636,7 +642,8 @@ public final class NodeAgent implements AutoCloseable {
             return true;
         }
         CpuSet blocked = CpuSet.empty();
-        for (Map.Entry<CgroupPath, CpuSet> e : stale.entrySet()) {
+        for (Map.Entry<CgroupPath, CpuSet> e :
+                restoring ? Map.<CgroupPath, CpuSet>of().entrySet() : stale.entrySet()) {
             if (!e.getKey().equals(hc.path())) {
                 blocked = blocked.union(e.getValue().intersection(pin.cpus()));
             }
@@ -655,7 +662,9 @@ public final class NodeAgent implements AutoCloseable {
             parts.pins().apply(hc.path(), writing);
             host.put(hc.path(), hc.withApplied(writing));
             written.add(hc.path());
-            CpuSet unwanted = writing.cpus().difference(wantedFor(hc).cpus());
+            CpuSet unwanted = restoring
+                    ? CpuSet.empty()
+                    : writing.cpus().difference(wantedFor(hc).cpus());
             if (unwanted.isEmpty()) {
                 stale.remove(hc.path());
             } else {
@@ -792,7 +801,8 @@ public final class NodeAgent implements AutoCloseable {
     private void restoreAll() {
         Pin everything = wanted.everything(parts.topology().onlineCpus());
         int restored = 0;
-        stale.clear(); // everyone gets everything: nothing to keep apart any more
+        stale.clear();
+        restoring = true;
         for (HostContainer hc : List.copyOf(host.values())) {
             if (mayWrite && write(hc, everything, false)) {
                 restored++;
@@ -883,6 +893,9 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void guarded(String what, Runnable r) {
+        if (halted) {
+            return;
+        }
         try {
             r.run();
         } catch (RuntimeException e) {

@@ -1,0 +1,245 @@
+package io.podnuma.agent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.grpc.ManagedChannel;
+import io.podnuma.agent.cgroup.CgroupDriver;
+import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.hosttest.AgentProcess;
+import io.podnuma.agent.hosttest.KubeletLikeHost;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.podresources.DomainSocketChannels;
+import io.podnuma.podresources.v1.ListPodResourcesRequest;
+import io.podnuma.podresources.v1.ListPodResourcesResponse;
+import io.podnuma.podresources.v1.PodResources;
+import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code node-agent run} as a real process: it finds this machine's cgroup v1 hierarchy from the mount table (under
+ * a private kubelet cgroup root), notices new container cgroups through inotify with nobody telling it, pins the
+ * real processes, serves PodResources on its socket, metrics and readiness over HTTP, writes NumaNodeState; on
+ * SIGTERM it keeps the pins while the node is labelled for its policy and restores everything once it is not.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class AgentProcessIT {
+
+    static final Path NNS_CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
+
+    @TempDir
+    Path dir;
+
+    private KubeletLikeHost host;
+    private AgentProcess agent;
+
+    @BeforeAll
+    static void crds(ControlPlane cp) {
+        cp.kubectl(
+                        "apply",
+                        "--server-side",
+                        "--force-conflicts",
+                        "-f",
+                        NNS_CRD.toAbsolutePath().toString())
+                .assertSuccess();
+        cp.kubectl("wait", "--for=condition=Established", "crd/numanodestates.podnuma.io", "--timeout=60s")
+                .assertSuccess();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (agent != null) {
+            agent.close();
+        }
+        if (host != null) {
+            host.close();
+        }
+    }
+
+    @Test
+    void pinsWhatItFindsServesEverythingAndRestoresWhenTheNodeLeaves(ControlPlane cp) throws Exception {
+        host = KubeletLikeHost.create(CgroupDriver.SYSTEMD);
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                host.cpus().equals(CpuSet.of(0, 1)), "written for a host with CPUs 0-1, this one has " + host.cpus());
+        String node = cp.ensureNode(
+                "agent-proc-" + UUID.randomUUID().toString().substring(0, 8),
+                Map.of("podnuma.io/policy", "it-policy"),
+                Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
+        String ns = "agent-proc-" + UUID.randomUUID().toString().substring(0, 8);
+        cp.kubectl("create", "namespace", ns).assertSuccess();
+        agent = new AgentProcess(dir, """
+                apiVersion: podnuma.io/v1alpha1
+                kind: NodeAgentConfig
+                nodeName: %s
+                policyName: it-policy
+                kubeletCgroupRoot: /%s
+                reconcilePeriod: 1s
+                statusMinInterval: 200ms
+                policy:
+                  topologyManager:
+                    policy: single-numa-node
+                    scope: pod
+                  cpuManager:
+                    policy: static
+                    reservedCpus: "0"
+                  podLevelResources:
+                    enabled: true
+                """.formatted(node, host.root().getFileName()), cp.kubeconfig());
+        agent.start();
+        Duration ready = agent.awaitReady(Duration.ofSeconds(60));
+        System.out.println("agent process ready after " + ready.toMillis() + " ms");
+
+        Pod trader = running(cp, ns, budgeted(node, "trader"));
+        Pod web = running(cp, ns, burstable(node, "web"));
+        Map<String, Long> pids = new TreeMap<>();
+        pids.putAll(start(trader));
+        pids.putAll(start(web));
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(KubeletLikeHost.allowedCpus(pids.get("trader/engine"))).isEqualTo(CpuSet.of(1));
+            assertThat(KubeletLikeHost.allowedCpus(pids.get("trader/proxy"))).isEqualTo(CpuSet.of(1));
+            assertThat(KubeletLikeHost.allowedCpus(pids.get("web/web"))).isEqualTo(CpuSet.of(0));
+        });
+        assertThat(agent.metric("podnuma_pin_latency_seconds_count")).isGreaterThanOrEqualTo(3);
+
+        ManagedChannel channel = DomainSocketChannels.open(agent.socket());
+        try {
+            ListPodResourcesResponse list =
+                    PodResourcesListerGrpc.newBlockingStub(channel).list(ListPodResourcesRequest.getDefaultInstance());
+            PodResources p = list.getPodResourcesList().stream()
+                    .filter(r -> r.getName().equals("trader"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(p.getCpuIdsList()).as("pod-level cpu_ids: the bubble").containsExactly(1L);
+        } finally {
+            channel.shutdownNow();
+        }
+        assertThat(Files.getPosixFilePermissions(agent.socket()))
+                .containsExactlyInAnyOrder(
+                        java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                        java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        assertThat(agent.metrics()).contains("podnuma_podresources_requests_total{code=\"OK\",method=\"List\"} 1.0");
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(cp.client()
+                                .resources(NumaNodeState.class)
+                                .withName(node)
+                                .get())
+                        .isNotNull());
+
+        // A rolling update: SIGTERM while the node is still labelled keeps every pin and the checkpoint.
+        assertThat(agent.terminate(Duration.ofSeconds(30))).as("128 + SIGTERM").isEqualTo(143);
+        assertThat(agent.lastLog()).contains("the pins stay for the next agent").contains("stopped");
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("trader/engine"))).isEqualTo(CpuSet.of(1));
+        assertThat(agent.checkpoint()).exists();
+
+        agent.start();
+        agent.awaitReady(Duration.ofSeconds(60));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("web/web"))).isEqualTo(CpuSet.of(0));
+
+        // The node leaves the policy: SIGTERM now gives every container everything back and cleans up.
+        cp.kubectl("label", "node", node, "podnuma.io/policy-").assertSuccess();
+        assertThat(agent.terminate(Duration.ofSeconds(30))).isEqualTo(143);
+        assertThat(agent.lastLog()).contains("has left podnuma").contains("stopped");
+        for (long pid : pids.values()) {
+            assertThat(KubeletLikeHost.allowedCpus(pid)).isEqualTo(CpuSet.of(0, 1));
+        }
+        assertThat(agent.checkpoint()).doesNotExist();
+        assertThat(cp.client().resources(NumaNodeState.class).withName(node).get())
+                .isNull();
+    }
+
+    private static Pod running(ControlPlane cp, String ns, Pod pod) {
+        cp.client().pods().inNamespace(ns).resource(pod).create();
+        return await().atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> cp.client()
+                                .pods()
+                                .inNamespace(ns)
+                                .withName(pod.getMetadata().getName())
+                                .get(),
+                        p -> p != null
+                                && "Running".equals(p.getStatus().getPhase())
+                                && p.getStatus().getContainerStatuses().stream()
+                                        .allMatch(s -> s.getContainerID() != null));
+    }
+
+    /** Starts the pod's containers the way containerd would; the agent is not told. */
+    private Map<String, Long> start(Pod pod) throws Exception {
+        Map<String, Long> pids = new TreeMap<>();
+        PodQos qos = "Guaranteed".equals(pod.getStatus().getQosClass()) ? PodQos.GUARANTEED : PodQos.BURSTABLE;
+        List<io.fabric8.kubernetes.api.model.ContainerStatus> statuses = new ArrayList<>();
+        statuses.addAll(pod.getStatus().getInitContainerStatuses());
+        statuses.addAll(pod.getStatus().getContainerStatuses());
+        for (var s : statuses) {
+            ContainerCgroup c =
+                    new ContainerCgroup(qos, pod.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+            pids.put(pod.getMetadata().getName() + "/" + s.getName(), host.startContainer(c));
+        }
+        return pids;
+    }
+
+    static Pod burstable(String node, String name) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .addNewContainer()
+                .withName("web")
+                .withImage("nginx")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("100m"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build();
+    }
+
+    /** A Guaranteed pod with a one-CPU pod budget: an app container and a native sidecar share the bubble. */
+    static Pod budgeted(String node, String name) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("1"))
+                .addToRequests("memory", new Quantity("256Mi"))
+                .addToLimits("cpu", new Quantity("1"))
+                .addToLimits("memory", new Quantity("256Mi"))
+                .endResources()
+                .addNewInitContainer()
+                .withName("proxy")
+                .withImage("envoy")
+                .withRestartPolicy("Always")
+                .endInitContainer()
+                .addNewContainer()
+                .withName("engine")
+                .withImage("trader")
+                .endContainer()
+                .endSpec()
+                .build();
+    }
+}
