@@ -642,10 +642,11 @@ public final class NodeAgent implements AutoCloseable {
             return true;
         }
         CpuSet blocked = CpuSet.empty();
-        for (Map.Entry<CgroupPath, CpuSet> e :
-                restoring ? Map.<CgroupPath, CpuSet>of().entrySet() : stale.entrySet()) {
-            if (!e.getKey().equals(hc.path())) {
-                blocked = blocked.union(e.getValue().intersection(pin.cpus()));
+        if (!restoring) {
+            for (Map.Entry<CgroupPath, CpuSet> e : stale.entrySet()) {
+                if (!e.getKey().equals(hc.path())) {
+                    blocked = blocked.union(e.getValue().intersection(pin.cpus()));
+                }
             }
         }
         Pin writing = pin;
