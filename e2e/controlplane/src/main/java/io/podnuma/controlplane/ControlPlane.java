@@ -68,4 +68,22 @@ public interface ControlPlane {
      * Needed for anything a controller finishes: namespace deletion, garbage collection, Deployments, Jobs.
      */
     void startControllers();
+
+    /**
+     * Stops kube-apiserver (SIGTERM, SIGKILL after a grace period) and returns once it has exited, to test what
+     * clients do while it is away. etcd, the controllers and kwok keep running; clients of this plane fail to
+     * connect until {@link #startApiServer}. A no-op when it is already stopped.
+     */
+    void stopApiServer();
+
+    /**
+     * Starts kube-apiserver again with the same flags, port and certificates after {@link #stopApiServer}, and
+     * returns once it answers {@code /readyz}; every object is still there (etcd kept it). A no-op when it runs.
+     *
+     * @throws IllegalStateException when it exits or is not ready in time (the message has its log's tail)
+     */
+    void startApiServer();
+
+    /** Whether kube-apiserver runs (false between {@link #stopApiServer} and {@link #startApiServer}). */
+    boolean apiServerRunning();
 }

@@ -49,6 +49,7 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
     private Path adminKubeconfig;
     private KubernetesClient admin;
     private KwokNodes kwokNodes;
+    private ManagedProcess apiServer;
     private boolean closed;
 
     private LocalControlPlane(Path binDir, Path workDir, Path logDir) {
@@ -122,7 +123,7 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         HealthProbe.trusting(pki.caCert()).await(URI.create(etcdUrl + "/health"), etcd, ETCD_TIMEOUT);
 
         server = "https://127.0.0.1:" + apiPort;
-        ManagedProcess apiserver = launch(
+        apiServer = launch(
                 "kube-apiserver",
                 "--etcd-servers=" + etcdUrl,
                 "--bind-address=127.0.0.1",
@@ -145,7 +146,7 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
                 // The node agent's DaemonSet is privileged.
                 "--allow-privileged=true",
                 "--profiling=false");
-        HealthProbe.trusting(pki.caCert()).await(URI.create(server + "/readyz"), apiserver, APISERVER_TIMEOUT);
+        HealthProbe.trusting(pki.caCert()).await(URI.create(server + "/readyz"), apiServer, APISERVER_TIMEOUT);
 
         kubeconfigs = new Kubeconfigs(workDir.resolve("kubeconfig"), server, pki);
         adminKubeconfig = kubeconfigs.writeAdmin();
@@ -234,6 +235,34 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
     @Override
     public synchronized void startControllers() {
         startNodeComponents();
+    }
+
+    @Override
+    public synchronized void stopApiServer() {
+        if (closed) {
+            throw new IllegalStateException("the control plane is closed");
+        }
+        apiServer.close();
+    }
+
+    @Override
+    public synchronized void startApiServer() {
+        if (closed) {
+            throw new IllegalStateException("the control plane is closed; cannot start kube-apiserver");
+        }
+        if (apiServer.isAlive()) {
+            return;
+        }
+        ManagedProcess again = apiServer.again();
+        processes.set(processes.indexOf(apiServer), again);
+        apiServer = again;
+        StaleRuns.record(workDir, again.handle());
+        HealthProbe.trusting(pki.caCert()).await(URI.create(server + "/readyz"), again, APISERVER_TIMEOUT);
+    }
+
+    @Override
+    public synchronized boolean apiServerRunning() {
+        return apiServer.isAlive();
     }
 
     /** The API server's URL, e.g. {@code https://127.0.0.1:41234}. */

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -16,11 +17,13 @@ final class ManagedProcess implements AutoCloseable {
     private static final int TAIL_BYTES = 64 * 1024;
 
     private final String name;
+    private final List<String> command;
     private final Path log;
     private final Process process;
 
-    private ManagedProcess(String name, Path log, Process process) {
+    private ManagedProcess(String name, List<String> command, Path log, Process process) {
         this.name = name;
+        this.command = List.copyOf(command);
         this.log = log;
         this.process = process;
     }
@@ -30,12 +33,41 @@ final class ManagedProcess implements AutoCloseable {
         try {
             Files.createDirectories(logDir);
             Files.writeString(log, "$ " + String.join(" ", command) + System.lineSeparator());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + log + ": " + e.getMessage(), e);
+        }
+        return launch(name, command, log);
+    }
+
+    /**
+     * Starts the same command again, once this process has ended; its output goes on at the end of the same log, so
+     * the log tells both runs apart.
+     */
+    ManagedProcess again() {
+        if (process.isAlive()) {
+            throw new IllegalStateException(name + " is still running (pid " + process.pid() + ")");
+        }
+        try {
+            Files.writeString(
+                    log,
+                    "$ (again, the previous run exited with " + process.exitValue() + ") " + String.join(" ", command)
+                            + System.lineSeparator(),
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + log + ": " + e.getMessage(), e);
+        }
+        return launch(name, command, log);
+    }
+
+    private static ManagedProcess launch(String name, List<String> command, Path log) {
+        try {
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
-            return new ManagedProcess(name, log, process);
+            return new ManagedProcess(name, command, log, process);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
         }
