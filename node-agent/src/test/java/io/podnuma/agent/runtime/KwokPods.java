@@ -1,0 +1,131 @@
+package io.podnuma.agent.runtime;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.controlplane.ControlPlane;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Pods for the agent process tests on a kwok node, the agent configuration they run under, and the container
+ * cgroups a pod's status names (what containerd would create once kwok reports the pod Running).
+ */
+final class KwokPods {
+
+    static final Path NNS_CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
+    static final String POLICY = "it-policy";
+
+    /** The kinds the tests mix; on a 2-CPU node with CPU 0 reserved only one Guaranteed pod can hold CPU 1. */
+    enum Kind {
+        /** 100m, no limit: the node shared pool. */
+        BURSTABLE,
+        /** Guaranteed with a 1-CPU pod budget, a native sidecar and an app container sharing the bubble. */
+        POD_BUDGET,
+        /** Guaranteed, one container with 1 CPU (no pod budget): a container-level exclusive CPU. */
+        CPU_CONTAINER;
+
+        boolean guaranteed() {
+            return this != BURSTABLE;
+        }
+    }
+
+    private KwokPods() {}
+
+    static void installNumaNodeStateCrd(ControlPlane cp) {
+        cp.kubectl(
+                        "apply",
+                        "--server-side",
+                        "--force-conflicts",
+                        "-f",
+                        NNS_CRD.toAbsolutePath().toString())
+                .assertSuccess();
+        cp.kubectl("wait", "--for=condition=Established", "crd/numanodestates.podnuma.io", "--timeout=60s")
+                .assertSuccess();
+    }
+
+    /**
+     * The agent configuration of these tests: static CPUs with CPU 0 reserved, single-numa-node at pod scope,
+     * pod-level resources, and the kubelet's cgroup root pointing at the test's private subtree.
+     */
+    static String agentConfig(String node, Path privateRoot) {
+        return """
+                apiVersion: podnuma.io/v1alpha1
+                kind: NodeAgentConfig
+                nodeName: %s
+                policyName: %s
+                kubeletCgroupRoot: /%s
+                reconcilePeriod: 1s
+                statusMinInterval: 200ms
+                policy:
+                  topologyManager:
+                    policy: single-numa-node
+                    scope: pod
+                  cpuManager:
+                    policy: static
+                    reservedCpus: "0"
+                  podLevelResources:
+                    enabled: true
+                """.formatted(node, POLICY, privateRoot.getFileName());
+    }
+
+    static Pod pod(Kind kind, String node, String name) {
+        return switch (kind) {
+            case BURSTABLE -> AgentProcessIT.burstable(node, name);
+            case POD_BUDGET -> AgentProcessIT.budgeted(node, name);
+            case CPU_CONTAINER ->
+                new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName(node)
+                        .addNewContainer()
+                        .withName("worker")
+                        .withImage("worker")
+                        .withNewResources()
+                        .addToRequests(Map.of("cpu", new Quantity("1"), "memory", new Quantity("128Mi")))
+                        .addToLimits(Map.of("cpu", new Quantity("1"), "memory", new Quantity("128Mi")))
+                        .endResources()
+                        .endContainer()
+                        .endSpec()
+                        .build();
+        };
+    }
+
+    /**
+     * The cgroups of every container of a pod, by container name, once its status is Running and names every
+     * container with an ID; empty before.
+     */
+    static Optional<Map<String, ContainerCgroup>> containers(Pod pod) {
+        if (pod == null
+                || pod.getStatus() == null
+                || !"Running".equals(pod.getStatus().getPhase())
+                || pod.getStatus().getQosClass() == null) {
+            return Optional.empty();
+        }
+        List<ContainerStatus> statuses = new ArrayList<>(pod.getStatus().getInitContainerStatuses());
+        statuses.addAll(pod.getStatus().getContainerStatuses());
+        int expected = pod.getSpec().getInitContainers().size()
+                + pod.getSpec().getContainers().size();
+        if (statuses.size() != expected || statuses.stream().anyMatch(s -> s.getContainerID() == null)) {
+            return Optional.empty();
+        }
+        PodQos qos = "Guaranteed".equals(pod.getStatus().getQosClass()) ? PodQos.GUARANTEED : PodQos.BURSTABLE;
+        Map<String, ContainerCgroup> out = new TreeMap<>();
+        for (ContainerStatus s : statuses) {
+            out.put(
+                    s.getName(),
+                    new ContainerCgroup(qos, pod.getMetadata().getUid(), ContainerId.parse(s.getContainerID())));
+        }
+        return Optional.of(out);
+    }
+}
