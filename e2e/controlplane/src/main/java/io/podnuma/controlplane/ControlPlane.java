@@ -70,9 +70,10 @@ public interface ControlPlane {
     void startControllers();
 
     /**
-     * Stops kube-apiserver (SIGTERM, SIGKILL after a grace period) and returns once it has exited, to test what
-     * clients do while it is away. etcd, the controllers and kwok keep running; clients of this plane fail to
-     * connect until {@link #startApiServer}. A no-op when it is already stopped.
+     * Stops kube-apiserver abruptly, as a crash or a cut network would (SIGKILL: every connection, watches
+     * included, drops at once), and returns once it has exited, to test what clients do while it is away. etcd,
+     * the controllers and kwok keep running; clients of this plane fail to connect until {@link #startApiServer}.
+     * A no-op when it is already stopped.
      */
     void stopApiServer();
 

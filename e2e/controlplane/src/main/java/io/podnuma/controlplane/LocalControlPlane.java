@@ -242,7 +242,9 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the control plane is closed");
         }
-        apiServer.close();
+        // SIGKILL, not SIGTERM: a terminating kube-apiserver stops listening at once but keeps serving open watches
+        // until it has drained them (10 s and more), which would blur when the outage starts.
+        apiServer.kill();
     }
 
     @Override

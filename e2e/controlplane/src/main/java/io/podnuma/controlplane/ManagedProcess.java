@@ -111,6 +111,19 @@ final class ManagedProcess implements AutoCloseable {
         }
     }
 
+    /** Kills the process (SIGKILL) and waits until it has exited: every connection to it drops at once. */
+    void kill() {
+        process.destroyForcibly();
+        try {
+            if (!process.waitFor(STOP_GRACE_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(name + " (pid " + process.pid() + ") did not exit after SIGKILL");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + name + " to exit", e);
+        }
+    }
+
     /** Asks the process to stop (SIGTERM), and kills it if it is still there after a grace period. */
     @Override
     public void close() {

@@ -7,12 +7,16 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A fabric8 informer on the pods with {@code spec.nodeName=<node>} in all namespaces, so the API server sends
  * only this node's pods (a node sees at most a few hundred; the cluster may have hundreds of thousands).
  */
 public final class InformerPodSource implements PodSource {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InformerPodSource.class);
 
     private final KubernetesClient client;
     private final String nodeName;
@@ -45,7 +49,16 @@ public final class InformerPodSource implements PodSource {
                 listener.deleted(pod);
             }
         });
-        // start() keeps retrying the list in the background while the API server is away.
+        // fabric8's default gives up for good when the first list fails (an agent started while the API server is
+        // away would never sync) and on any watch error but "gone"; the agent must keep trying, with backoff.
+        informer.exceptionHandler((started, error) -> {
+            LOG.warn(
+                    "the pod {} of node {} failed ({}); retrying",
+                    started ? "watch" : "list",
+                    nodeName,
+                    error.toString());
+            return true;
+        });
         informer.start();
     }
 

@@ -62,8 +62,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start-up order: checkpoint (validated against the machine and, after a policy change, carried over) → pod
  * list → full sync (garbage collection only now, new pods admitted in creation order) → every container cgroup
- * reconciled → ready. Before the first full sync only containers of pods the checkpoint holds are pinned, so an
- * agent that restarts while the API server is away keeps pinning what it knows.
+ * reconciled → ready. Before the first full sync the checkpoint decides: containers of the pods it holds get their
+ * assignments, every other container the shared pool, and the reconcile tick repairs drift; so an agent that
+ * restarts while the API server is away keeps pinning what it knows and keeps exclusive CPUs exclusive.
  *
  * <p>Exclusivity on the host: when CPUs move, every container first loses the CPUs it must give up, then
  * containers gain theirs; a container never gains a CPU that another container still holds but should not (a
@@ -511,9 +512,7 @@ public final class NodeAgent implements AutoCloseable {
         if (hc == null) {
             return;
         }
-        if (!synced && !state.pods().containsKey(hc.podUid())) {
-            return; // a pod the checkpoint does not know: wait for the pod list
-        }
+        // Also before the first full sync: a pod the checkpoint does not know runs on the shared pool until then.
         if (write(hc, wantedFor(hc), false)) {
             parts.metrics().pinLatency(Duration.ofNanos(System.nanoTime() - seenNanos));
         }
@@ -740,9 +739,7 @@ public final class NodeAgent implements AutoCloseable {
 
     private void reconcile() {
         refreshKubelet();
-        if (!synced) {
-            return;
-        }
+        // Before the first full sync too (the API server may be away): pins follow the checkpoint, nothing is released.
         rescan();
         int drifted = 0;
         List<String> where = new ArrayList<>();

@@ -360,8 +360,12 @@ class AgentCrashIT {
         agent.kill9();
         NodeState left = checkpoint();
         kills.add(moment + " at pod " + created + " ("
-                + exclusiveHolders(left).keySet().stream().map(this::nameOf).findFirst().orElse("nobody")
-                + " holds CPU 1, " + pods.values().stream().filter(TestPod::running).count() + " pods running)");
+                + exclusiveHolders(left).keySet().stream()
+                        .map(this::nameOf)
+                        .findFirst()
+                        .orElse("nobody")
+                + " holds CPU 1, "
+                + pods.values().stream().filter(TestPod::running).count() + " pods running)");
         assertCheckpointBeforeEffects(left);
 
         int whileDown = churnMeanwhile ? rnd.nextInt(4) : 0;

@@ -1,0 +1,226 @@
+package io.podnuma.agent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.podnuma.agent.cgroup.CgroupDriver;
+import io.podnuma.agent.cgroup.CgroupNaming;
+import io.podnuma.agent.cgroup.CgroupPath;
+import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.checkpoint.CheckpointStore;
+import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.config.AgentConfigLoader;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.kubelet.KubeletCheck;
+import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.pods.PodMapper;
+import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An agent that starts while the API server is away (its pod list never arrives) works from its checkpoint: the
+ * containers of the pods it holds get their assignments, every other container the shared pool (it must not keep
+ * the exclusive CPUs a new cgroup inherits from its parent), drift is repaired, and nothing is released.
+ */
+class NodeAgentBeforeSyncTest {
+
+    @TempDir
+    Path stateDir;
+
+    private final List<NodeAgent> agents = new ArrayList<>();
+    private final CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
+    private final NodeAgentChurnTest.FakeCgroups cgroups = new NodeAgentChurnTest.FakeCgroups(new Random(1));
+    /** Container cgroups on the host, for the agent's scan. */
+    private final Map<CgroupPath, ContainerCgroup> present = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @AfterEach
+    void close() {
+        agents.forEach(NodeAgent::close);
+    }
+
+    /** The API server is away: the list never comes. */
+    static final class AwayPods implements PodSource {
+        @Override
+        public void start(Listener listener) {}
+
+        @Override
+        public boolean awaitSynced(Duration timeout) throws InterruptedException {
+            TimeUnit.NANOSECONDS.sleep(timeout.toNanos());
+            return false;
+        }
+
+        @Override
+        public List<Pod> list() {
+            return List.of();
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    void pinsFromTheCheckpointAndRepairsDriftBeforeThePodListArrives() throws Exception {
+        CpuTopology topo = new SysfsTopologyReader(NodeAgentChurnTest.SYSFS).read();
+        Pod trader = NodeAgentChurnTest.withStatus(guaranteed("trader", "4"));
+        Pod web = NodeAgentChurnTest.withStatus(burstable("web"));
+        Pod stranger = NodeAgentChurnTest.withStatus(guaranteed("stranger", "2"));
+        Pod late = NodeAgentChurnTest.withStatus(burstable("late"));
+
+        // A first agent admits trader and web and checkpoints them, then stops (a rolling update or a crash).
+        NodeAgentChurnTest.FakePods api = new NodeAgentChurnTest.FakePods();
+        api.put(trader);
+        api.put(web);
+        NodeAgent first = agent(topo, api);
+        first.start();
+        assertThat(first.awaitReady(Duration.ofSeconds(10))).isTrue();
+        NodeState held = first.state();
+        CpuSet traderCpus = held.pods().get(uid(trader)).exclusiveCpus();
+        assertThat(traderCpus.size()).isEqualTo(4);
+        first.close();
+
+        // The next agent starts while the API server is away; containers start meanwhile.
+        NodeAgent agent = agent(topo, new AwayPods());
+        agent.start();
+        Pin all = new Pin(topo.onlineCpus(), NodeAgentChurnTest.allMems(topo));
+        CgroupPath traderPath = create(trader, all);
+        CgroupPath webPath = create(web, all);
+        CgroupPath strangerPath = create(stranger, all);
+        for (CgroupPath p : List.of(traderPath, webPath, strangerPath)) {
+            agent.containerAppeared(present.get(p), p, System.nanoTime());
+        }
+        agent.drain();
+        assertThat(agent.isReady()).isFalse();
+        CpuSet shared = held.sharedPool();
+        assertThat(cgroups.actual.get(traderPath).cpus())
+                .as("trader, held by the checkpoint")
+                .isEqualTo(traderCpus);
+        assertThat(cgroups.actual.get(webPath).cpus())
+                .as("web, on the shared pool")
+                .isEqualTo(shared);
+        assertThat(cgroups.actual.get(strangerPath).cpus())
+                .as("a pod the checkpoint does not know runs on the shared pool, not on trader's CPUs")
+                .isEqualTo(shared);
+
+        // Someone rewrites trader's cpuset; a container appears that no event reported: the tick handles both.
+        cgroups.actual.put(traderPath, all);
+        CgroupPath latePath = create(late, all);
+        agent.reconcileNow();
+        assertThat(cgroups.actual.get(traderPath).cpus()).as("trader, repaired").isEqualTo(traderCpus);
+        assertThat(cgroups.actual.get(latePath).cpus())
+                .as("late, found by the rescan")
+                .isEqualTo(shared);
+        assertThat(agent.isReady()).isFalse();
+        assertThat(agent.state().pods().keySet())
+                .as("nothing is released before the pod list arrives")
+                .containsExactlyInAnyOrder(uid(trader), uid(web));
+    }
+
+    private CgroupPath create(Pod pod, Pin parentSets) {
+        var status = NodeAgentChurnTest.allStatuses(pod).getFirst();
+        ContainerCgroup c =
+                new ContainerCgroup(NodeAgentChurnTest.qos(pod), uid(pod), ContainerId.parse(status.getContainerID()));
+        CgroupPath path = naming.containerPath(c);
+        cgroups.actual.put(path, parentSets);
+        present.put(path, c);
+        return path;
+    }
+
+    private NodeAgent agent(CpuTopology topo, PodSource pods) {
+        AgentConfig config = AgentConfigLoader.parse("""
+                apiVersion: podnuma.io/v1alpha1
+                kind: NodeAgentConfig
+                nodeName: before-sync
+                policy:
+                  topologyManager:
+                    policy: single-numa-node
+                    scope: pod
+                  cpuManager:
+                    policy: static
+                    reservedCpuCount: 2
+                  podLevelResources:
+                    enabled: true
+                """, "agent.yaml", Map.of(), Map.of());
+        NodeAgent agent = new NodeAgent(
+                new NodeAgent.Settings(
+                        "before-sync",
+                        Optional.empty(),
+                        config.policyHash(),
+                        false,
+                        false,
+                        Duration.ofHours(1),
+                        Duration.ofMillis(100)),
+                new NodeAgent.Parts(
+                        topo,
+                        NodeAllocator.create(topo, config.nodeConfig()),
+                        new PodMapper(null),
+                        naming,
+                        cgroups,
+                        () -> present.entrySet().stream()
+                                .map(e -> new NodeAgent.Found(e.getValue(), e.getKey()))
+                                .toList(),
+                        new CheckpointStore(stateDir),
+                        pods,
+                        new NodeAgentIT.RecordingEvents(new ArrayList<>()),
+                        r -> {},
+                        new AgentMetrics(topo),
+                        () -> new KubeletCheck(List.of()),
+                        () -> {},
+                        Clock.systemUTC()));
+        agents.add(agent);
+        return agent;
+    }
+
+    private static String uid(Pod p) {
+        return p.getMetadata().getUid();
+    }
+
+    private static Pod guaranteed(String name, String cpus) {
+        return new PodBuilder(burstable(name))
+                .editSpec()
+                .editFirstContainer()
+                .withNewResources()
+                .addToRequests(Map.of("cpu", new Quantity(cpus), "memory", new Quantity("1Gi")))
+                .addToLimits(Map.of("cpu", new Quantity(cpus), "memory", new Quantity("1Gi")))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build();
+    }
+
+    private static Pod burstable(String name) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("before-sync")
+                .withUid(java.util.UUID.nameUUIDFromBytes(name.getBytes()).toString())
+                .withCreationTimestamp("2026-11-29T00:00:00Z")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("before-sync")
+                .addNewContainer()
+                .withName("app")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("250m"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build();
+    }
+}
