@@ -370,6 +370,14 @@ public final class NodeAgent implements AutoCloseable {
                 released++;
             }
         }
+        if (released > 0) {
+            // Pods that went while the agent was down may have left containers behind, and their CPUs may go to
+            // pods admitted just below: those containers give them up first (one pass would let a new owner whose
+            // cgroup comes first gain them while the old one still holds them).
+            rescan();
+            refreshKubelet();
+            applyAll();
+        }
         List<PodRecord> order = records.values().stream()
                 .filter(PodRecord::admissible)
                 .sorted(Comparator.comparing(PodRecord::created)
