@@ -79,7 +79,9 @@ public interface ControlPlane {
 
     /**
      * Starts kube-apiserver again with the same flags, port and certificates after {@link #stopApiServer}, and
-     * returns once it answers {@code /readyz}; every object is still there (etcd kept it). A no-op when it runs.
+     * returns once it answers {@code /readyz}; every object is still there (etcd kept it). The controllers and kwok,
+     * if they run, are started again too, so they watch at once instead of after their reconnect backoff (up to a
+     * minute after a long outage). A no-op when it runs.
      *
      * @throws IllegalStateException when it exits or is not ready in time (the message has its log's tail)
      */

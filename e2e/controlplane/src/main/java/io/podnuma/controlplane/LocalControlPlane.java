@@ -255,11 +255,23 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         if (apiServer.isAlive()) {
             return;
         }
-        ManagedProcess again = apiServer.again();
-        processes.set(processes.indexOf(apiServer), again);
-        apiServer = again;
+        apiServer = relaunch(apiServer);
+        HealthProbe.trusting(pki.caCert()).await(URI.create(server + "/readyz"), apiServer, APISERVER_TIMEOUT);
+        // Their watches are in client-go's backoff by now (up to a minute between tries after a long outage), so a
+        // new node or pod would wait that long for kwok; started again, they list and watch at once.
+        for (ManagedProcess p : List.copyOf(processes)) {
+            if (p != apiServer && !p.name().equals("etcd")) {
+                p.kill();
+                relaunch(p).requireAlive();
+            }
+        }
+    }
+
+    private ManagedProcess relaunch(ManagedProcess stopped) {
+        ManagedProcess again = stopped.again();
+        processes.set(processes.indexOf(stopped), again);
         StaleRuns.record(workDir, again.handle());
-        HealthProbe.trusting(pki.caCert()).await(URI.create(server + "/readyz"), again, APISERVER_TIMEOUT);
+        return again;
     }
 
     @Override

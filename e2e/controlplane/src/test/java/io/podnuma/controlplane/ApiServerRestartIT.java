@@ -39,6 +39,7 @@ class ApiServerRestartIT {
     @Test
     void stopsAndStartsOnTheSameAddressKeepingEveryObject(ControlPlane plane) throws Exception {
         this.plane = plane;
+        plane.ensureNodes(1); // kwok and the controllers run, and must work again after the restart
         plane.client()
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()
@@ -88,6 +89,11 @@ class ApiServerRestartIT {
                     .untilAsserted(
                             () -> assertThat(seen).as("what the informer saw").contains("after"));
         }
+        // kwok serves a node made after the restart without waiting out a reconnect backoff.
+        long t0 = System.nanoTime();
+        String node = plane.ensureNode("restart-it-node", Map.of(), Map.of("cpu", "4", "memory", "8Gi", "pods", "10"));
+        System.out.printf("a new kwok node Ready %d ms after the restart%n", (System.nanoTime() - t0) / 1_000_000);
+        assertThat(plane.client().nodes().withName(node).get()).isNotNull();
         // One log tells both runs apart.
         assertThat(((LocalControlPlane) plane).logDir().resolve("kube-apiserver.log"))
                 .content()

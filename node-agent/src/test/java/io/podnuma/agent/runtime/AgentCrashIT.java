@@ -174,6 +174,7 @@ class AgentCrashIT {
         rnd = new Random(seed);
         fingerprint = TopologyFingerprint.of(SysfsTopologyReader.host().read());
         String suffix = UUID.randomUUID().toString().substring(0, 8);
+        long setupStart = System.nanoTime();
         node = cp.ensureNode(
                 "crash-" + suffix,
                 Map.of("podnuma.io/policy", KwokPods.POLICY),
@@ -186,7 +187,9 @@ class AgentCrashIT {
         long t0 = System.nanoTime();
         agent.start();
         agent.awaitReady(Duration.ofSeconds(90));
-        System.out.printf("first start: ready after %d ms%n", millisSince(t0));
+        System.out.printf(
+                "node and namespace ready in %d ms; first start of the agent: ready after %d ms%n",
+                (t0 - setupStart) / 1_000_000, millisSince(t0));
 
         long churnStart = System.nanoTime();
         Deque<Kill> plan = killPlan();
@@ -205,7 +208,9 @@ class AgentCrashIT {
         NodeState atLastKill = crashAndRestart(Moment.AFTER_CREATE, false);
         long churnMillis = millisSince(churnStart);
 
+        long settleStart = System.nanoTime();
         settle();
+        System.out.printf("settled in %d ms%n", millisSince(settleStart));
         Optional<TestPod> holder = expectedHolder(atLastKill);
         long convergeStart = System.nanoTime();
         await().atMost(Duration.ofSeconds(30))
