@@ -691,6 +691,7 @@ public final class NodeAgent implements AutoCloseable {
                 }
             });
             error("CpusetWriteFailed", e.getMessage());
+            podOf(hc).ifPresent(p -> parts.events().onPod(p, true, "CpusetWriteFailed", e.getMessage()));
             LOG.warn("{} (retrying in {} ms)", e.getMessage(), retryDelayMillis);
             writeFailed = true;
             scheduleRetry();

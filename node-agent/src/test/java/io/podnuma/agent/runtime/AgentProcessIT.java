@@ -46,6 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentProcessIT {
 
     static final Path NNS_CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
+    static final Path NRT_CRD =
+            Path.of("src/test/resources/io/podnuma/agent/report/nrt/noderesourcetopologies.topology.node.k8s.io.yaml");
 
     @TempDir
     Path dir;
@@ -62,7 +64,19 @@ class AgentProcessIT {
                         "-f",
                         NNS_CRD.toAbsolutePath().toString())
                 .assertSuccess();
-        cp.kubectl("wait", "--for=condition=Established", "crd/numanodestates.podnuma.io", "--timeout=60s")
+        cp.kubectl(
+                        "apply",
+                        "--server-side",
+                        "--force-conflicts",
+                        "-f",
+                        NRT_CRD.toAbsolutePath().toString())
+                .assertSuccess();
+        cp.kubectl(
+                        "wait",
+                        "--for=condition=Established",
+                        "crd/numanodestates.podnuma.io",
+                        "crd/noderesourcetopologies.topology.node.k8s.io",
+                        "--timeout=60s")
                 .assertSuccess();
     }
 
@@ -96,6 +110,7 @@ class AgentProcessIT {
                 reconcilePeriod: 1s
                 statusMinInterval: 200ms
                 policy:
+                  exportNodeResourceTopology: true
                   topologyManager:
                     policy: single-numa-node
                     scope: pod
@@ -145,6 +160,19 @@ class AgentProcessIT {
                                 .withName(node)
                                 .get())
                         .isNotNull());
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(cp.kubectl(
+                                        "get",
+                                        "noderesourcetopologies.topology.node.k8s.io",
+                                        node,
+                                        "-o",
+                                        "jsonpath={.zones[0].name} {.attributes[?(@.name==\"topologyManagerScope\")].value}"
+                                                + " {.zones[0].resources[?(@.name==\"cpu\")].available}")
+                                .assertSuccess()
+                                .stdout())
+                        .as(
+                                "NodeResourceTopology: zone, scope, available CPUs (2 - reserved 1 - bubble 1 - web's 100m)")
+                        .isEqualTo("node-0 pod 0"));
 
         // A rolling update: SIGTERM while the node is still labelled keeps every pin and the checkpoint.
         assertThat(agent.terminate(Duration.ofSeconds(30))).as("128 + SIGTERM").isEqualTo(143);
