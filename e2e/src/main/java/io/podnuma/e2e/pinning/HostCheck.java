@@ -3,9 +3,10 @@ package io.podnuma.e2e.pinning;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Optional;
 
-/** Whether this host lets the demo pin real processes: root and a cgroup v1 cpuset hierarchy. */
+/** Whether this host lets the demo pin real processes: Linux, root and a cgroup v1 cpuset hierarchy. */
 public final class HostCheck {
 
     static final Path CGROUP_MOUNT = Path.of("/sys/fs/cgroup");
@@ -15,22 +16,29 @@ public final class HostCheck {
 
     /** Why the pinning part cannot run here, or empty when it can. */
     public static Optional<String> unavailable() {
-        if (!System.getProperty("os.name", "")
-                .toLowerCase(java.util.Locale.ROOT)
-                .contains("linux")) {
-            return Optional.of(
-                    "this is not Linux (" + System.getProperty("os.name") + "): cpusets are a Linux feature");
+        return unavailable(System.getProperty("os.name", ""), CGROUP_MOUNT, Path.of("/proc/self/status"));
+    }
+
+    /**
+     * @param osName the {@code os.name} system property
+     * @param cgroupMount where cgroups are mounted ({@code /sys/fs/cgroup})
+     * @param procSelfStatus this process's {@code /proc/self/status}
+     */
+    static Optional<String> unavailable(String osName, Path cgroupMount, Path procSelfStatus) {
+        if (!osName.toLowerCase(Locale.ROOT).contains("linux")) {
+            return Optional.of("this is not Linux (" + osName + "): cpusets are a Linux feature");
         }
-        if (!Files.isRegularFile(CPUSET_V1.resolve("cpuset.cpus"))) {
-            if (Files.isRegularFile(CGROUP_MOUNT.resolve("cgroup.controllers"))) {
-                return Optional.of("this host runs cgroup v2 (unified hierarchy at " + CGROUP_MOUNT + "); the demo"
+        Path cpuset = cgroupMount.resolve("cpuset");
+        if (!Files.isRegularFile(cpuset.resolve("cpuset.cpus"))) {
+            if (Files.isRegularFile(cgroupMount.resolve("cgroup.controllers"))) {
+                return Optional.of("this host runs cgroup v2 (unified hierarchy at " + cgroupMount + "); the demo"
                         + " drives a private subtree of the cgroup v1 cpuset hierarchy (the agent's v2 writer is"
                         + " covered by its own tests)");
             }
-            return Optional.of("no cgroup v1 cpuset hierarchy at " + CPUSET_V1);
+            return Optional.of("no cgroup v1 cpuset hierarchy at " + cpuset);
         }
         try {
-            if (!isRoot()) {
+            if (!isRoot(procSelfStatus)) {
                 return Optional.of("not running as root: creating cgroups and moving processes into them needs root");
             }
         } catch (IOException e) {
@@ -39,13 +47,17 @@ public final class HostCheck {
         return Optional.empty();
     }
 
-    private static boolean isRoot() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+    private static boolean isRoot(Path procSelfStatus) throws IOException {
+        for (String line : Files.readAllLines(procSelfStatus)) {
             if (line.startsWith("Uid:")) {
                 // real, effective, saved, filesystem: the effective one decides
-                return line.substring(4).strip().split("\\s+")[1].equals("0");
+                String[] ids = line.substring(4).strip().split("\\s+");
+                if (ids.length < 2) {
+                    throw new IOException(procSelfStatus + ": line \"" + line + "\" has no effective uid");
+                }
+                return ids[1].equals("0");
             }
         }
-        throw new IOException("/proc/self/status has no Uid line");
+        throw new IOException(procSelfStatus + " has no Uid line");
     }
 }
