@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Whether this host lets the demo pin real processes: Linux, root and a cgroup v1 cpuset hierarchy. */
+/** Whether this host lets the demo pin real processes: Linux, root, a cgroup v1 cpuset hierarchy, 2 CPUs or more. */
 public final class HostCheck {
 
     static final Path CGROUP_MOUNT = Path.of("/sys/fs/cgroup");
@@ -41,8 +41,13 @@ public final class HostCheck {
             if (!isRoot(procSelfStatus)) {
                 return Optional.of("not running as root: creating cgroups and moving processes into them needs root");
             }
-        } catch (IOException e) {
-            return Optional.of("cannot tell whether this is root: " + e.getMessage());
+            CpuList cpus = CpuList.parse(Files.readString(cpuset.resolve("cpuset.effective_cpus")));
+            if (cpus.size() < 2) {
+                return Optional.of("this host gives its cpuset hierarchy " + cpus.size() + " CPU (" + cpus
+                        + "); the demo needs 2: one reserved for the system, one for a pod's bubble");
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            return Optional.of("cannot read this host's cpuset hierarchy or process status: " + e.getMessage());
         }
         return Optional.empty();
     }

@@ -87,10 +87,17 @@ public final class PinningDemo {
     /** Runs the whole part; the host and the cluster are cleaned up whatever happens. */
     public PinningReport run() throws Exception {
         Path work = Files.createTempDirectory("podnuma-demo-");
-        CpusetSandbox sandbox = CpusetSandbox.create("podnuma-demo");
-        NodeAgentProcess agent = NodeAgentProcess.prepare(cliJar, work, plane.kubeconfig());
+        NodeAgentProcess agent;
+        CpusetSandbox sandbox;
+        try {
+            agent = NodeAgentProcess.prepare(cliJar, work, plane.kubeconfig());
+            sandbox = CpusetSandbox.create("podnuma-demo");
+        } catch (IOException | RuntimeException e) {
+            deleteTree(work);
+            throw e;
+        }
         // Ctrl-C skips finally blocks; the hook still ends the processes and removes the subtree.
-        Thread onExit = new Thread(() -> closeQuietly(agent, sandbox), "podnuma-demo-cleanup");
+        Thread onExit = new Thread(() -> closeQuietly(agent, sandbox, work), "podnuma-demo-cleanup");
         Runtime.getRuntime().addShutdownHook(onExit);
         List<Long> pids;
         PinningReport report;
@@ -120,10 +127,11 @@ public final class PinningDemo {
         return report;
     }
 
-    private static void closeQuietly(NodeAgentProcess agent, CpusetSandbox sandbox) {
+    private static void closeQuietly(NodeAgentProcess agent, CpusetSandbox sandbox, Path work) {
         try {
             agent.close();
             sandbox.close();
+            deleteTree(work);
         } catch (Exception e) {
             System.err.println("podnuma demo: clean-up failed: " + e.getMessage());
         }

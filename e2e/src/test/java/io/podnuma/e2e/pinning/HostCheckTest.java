@@ -44,6 +44,14 @@ class HostCheckTest {
     }
 
     @Test
+    void oneCpuIsTooFew() throws IOException {
+        Path mount = v1();
+        Files.writeString(mount.resolve("cpuset/cpuset.effective_cpus"), "0\n");
+        assertThat(HostCheck.unavailable("Linux", mount, status("0\t0\t0\t0")))
+                .hasValueSatisfying(r -> assertThat(r).contains("needs 2"));
+    }
+
+    @Test
     void otherSystemsAreNamed() throws IOException {
         assertThat(HostCheck.unavailable("Mac OS X", v1(), status("0\t0\t0\t0")))
                 .hasValueSatisfying(r -> assertThat(r).contains("not Linux (Mac OS X)"));
@@ -54,13 +62,14 @@ class HostCheckTest {
         Path status = dir.resolve("status");
         Files.writeString(status, "Name:\tjava\n");
         assertThat(HostCheck.unavailable("Linux", v1(), status))
-                .hasValueSatisfying(r -> assertThat(r).contains("has no Uid line"));
+                .hasValueSatisfying(r -> assertThat(r).contains("cannot read").contains("has no Uid line"));
     }
 
     private Path v1() throws IOException {
         Path mount = dir.resolve("cgroup");
         Files.createDirectories(mount.resolve("cpuset"));
         Files.writeString(mount.resolve("cpuset/cpuset.cpus"), "0-1\n");
+        Files.writeString(mount.resolve("cpuset/cpuset.effective_cpus"), "0-1\n");
         return mount;
     }
 

@@ -95,8 +95,12 @@ class PinningDemoIT {
             assertThat(p.decision()).isEqualTo(Decision.REFUSED);
             assertThat(p.affinity().cpus()).isEqualTo(state.sharedPool());
         }
+        // No memory manager in this policy: shared containers keep every memory node, the bubble's some of them.
         assertThat(r.pinned())
                 .hasSize(5)
+                .allSatisfy(
+                        p -> assertThat(p.affinity().mems().ids()).isNotEmpty().isSubsetOf(hostMems.ids()));
+        assertThat(List.of(web, r.pinned("trader-2", "engine")))
                 .allSatisfy(p -> assertThat(p.affinity().mems()).isEqualTo(hostMems));
 
         assertThat(state.exclusiveCpus()).isEqualTo(bubble.size());
