@@ -112,10 +112,14 @@ public final class AgentBench {
         }
     }
 
-    /** Pin latency: polled from the outside, the agent's own histogram, and the bare write. */
+    /**
+     * Pin latency: polled from the outside, the agent's own histogram, the bare write, and the floor (a minimal
+     * watcher timed the same way, interleaved with the agent's starts).
+     */
     public record PinResult(
             LatencySummary polled,
             LatencySummary bareWrite,
+            LatencySummary floor,
             PromHistogram agentHistogram,
             int exclusiveStarts,
             int sharedStarts,
@@ -246,18 +250,27 @@ public final class AgentBench {
                     "timing %d container starts (pinned pod: %s, shared pool: %s)%n", targets.size(), bubble, shared);
             PromHistogram before = PromHistogram.parse(agent.metrics(), PIN_HISTOGRAM);
             long[] polled = new long[targets.size()];
+            long[] floor = new long[targets.size()];
             int ok = 0;
+            int floorOk = 0;
             int timeouts = 0;
-            for (Target t : targets) {
-                long start = System.nanoTime();
-                host.startContainer(t.cgroup());
-                long seen = host.awaitCpus(t.cgroup(), t.wanted(), s.pollNanos(), TimeUnit.SECONDS.toNanos(5));
-                if (seen < 0) {
-                    timeouts++;
-                } else {
-                    polled[ok++] = seen - start;
+            try (MinimalWatcher minimal = new MinimalWatcher(host.cpus(), host.mems(), shared)) {
+                for (Target t : targets) {
+                    long start = System.nanoTime();
+                    host.startContainer(t.cgroup());
+                    long seen = host.awaitCpus(t.cgroup(), t.wanted(), s.pollNanos(), TimeUnit.SECONDS.toNanos(5));
+                    if (seen < 0) {
+                        timeouts++;
+                    } else {
+                        polled[ok++] = seen - start;
+                    }
+                    TimeUnit.NANOSECONDS.sleep(s.startGap().toNanos());
+                    long f = minimal.start(s.pollNanos(), TimeUnit.SECONDS.toNanos(5));
+                    if (f >= 0) {
+                        floor[floorOk++] = f;
+                    }
+                    TimeUnit.NANOSECONDS.sleep(s.startGap().toNanos());
                 }
-                TimeUnit.NANOSECONDS.sleep(s.startGap().toNanos());
             }
             TimeUnit.MILLISECONDS.sleep(200);
             PromHistogram agentPins =
@@ -330,6 +343,7 @@ public final class AgentBench {
             PinResult pins = new PinResult(
                     ok == 0 ? null : LatencySummary.of(Arrays.copyOf(polled, ok)),
                     LatencySummary.of(bare),
+                    floorOk == 0 ? null : LatencySummary.of(Arrays.copyOf(floor, floorOk)),
                     agentPins,
                     exclusive,
                     targets.size() - exclusive,

@@ -49,6 +49,9 @@ class AgentBenchIT {
         assertThat(r.pins().sharedStarts()).isEqualTo(10);
         assertThat(r.pins().timeouts()).isZero();
         assertThat(r.pins().polled().count()).isEqualTo(12);
+        assertThat(r.pins().floor().count())
+                .as("the minimal watcher pinned each of its starts")
+                .isEqualTo(12);
         assertThat(r.pins().agentHistogram().count())
                 .as("the agent's histogram counts each new container once")
                 .isEqualTo(12);
@@ -86,6 +89,7 @@ class AgentBenchIT {
 
         assertThat(table)
                 .contains("Pin latency p99")
+                .contains("vs the floor")
                 .contains("Agent RSS, 6 pods, 12 container cgroups")
                 .contains("Agent CPU, idle")
                 .contains("Ready after a restart")

@@ -88,6 +88,10 @@ public final class BenchCgroups implements AutoCloseable {
         return cpus;
     }
 
+    public CpuSet mems() {
+        return mems;
+    }
+
     /** The pod's cgroup and its QoS parents, as the kubelet makes them when it admits the pod. */
     public void createPod(PodQos qos, String podUid) throws IOException {
         Path dir = root;

@@ -58,6 +58,12 @@ public final class BenchTable {
             rows.add(row(what.formatted("p50"), l.p50Nanos(), bare.p50Nanos(), "bare write p50", ""));
             rows.add(row(what.formatted("p99"), l.p99Nanos(), bare.p99Nanos(), "bare write p99", "< 10 ms"));
             rows.add(row(what.formatted("max"), l.maxNanos(), bare.maxNanos(), "bare write max", ""));
+            LatencySummary floor = p.floor();
+            if (floor != null) {
+                String vs = "Pin latency %s vs the floor: a minimal watcher, same load (" + floor.count() + " starts)";
+                rows.add(row(vs.formatted("p50"), l.p50Nanos(), floor.p50Nanos(), "floor p50", ""));
+                rows.add(row(vs.formatted("p99"), l.p99Nanos(), floor.p99Nanos(), "floor p99", ""));
+            }
         } else {
             rows.add(new Row("Pin latency (" + starts + " starts)", "no start was pinned within 5 s", "", "", ""));
         }
@@ -118,7 +124,9 @@ public final class BenchTable {
                 + " every CPU. Polled every " + r.settings().pollNanos() / 1000 + " µs; " + p.timeouts()
                 + " starts not pinned within 5 s; " + p.wrongAfterRestart() + " containers off their set after the"
                 + " restart; drift detected " + fmt(p.driftDetected()) + ". Bare write: the same cgroups, widened to"
-                + " every CPU, then the one write of the wanted set timed, with the agent stopped.");
+                + " every CPU, then the one write of the wanted set timed, with the agent stopped. Floor: one thread in the bench"
+                + " JVM that takes the inotify event of a new cgroup and writes cpuset.cpus, timed like the agent"
+                + " (mkdir, a process joins, polled), each start right after one of the agent's.");
         notes.add("Footprint: RSS (VmRSS) after the starts and "
                 + r.settings().settle().toSeconds() + " s of settling"
                 + "; CPU = utime + stime over the idle window. Baseline: a JVM with the same flags running an empty"

@@ -22,6 +22,8 @@ class BenchTableTest {
                         + " 5.0 µs bare write p50 | 80.0 | |")
                 .contains("| Pin latency p99: mkdir → cpuset.cpus holds the set (500 starts, polled) | 2.00 ms |"
                         + " 20.0 µs bare write p99 | 100 | < 10 ms |")
+                .contains("| Pin latency p99 vs the floor: a minimal watcher, same load (500 starts) | 2.00 ms |"
+                        + " 1.00 ms floor p99 | 2.00 | |")
                 .contains("seen → written (500 pins) | ≤ 250.0 µs / ≤ 1.00 ms |")
                 .contains(
                         "| Agent RSS, 110 pods, 500 container cgroups | 80.0 MiB | 40.0 MiB idle JVM | 2.00 | < 96 MiB |")
@@ -37,7 +39,7 @@ class BenchTableTest {
         String[] lines = t.split("\n");
         assertThat(lines[0]).startsWith("| Measure");
         int width = lines[0].length();
-        for (int i = 0; i < 18; i++) {
+        for (int i = 0; i < 20; i++) {
             assertThat(lines[i].length())
                     .as("line %d is aligned: %s", i, lines[i])
                     .isEqualTo(width);
@@ -63,6 +65,7 @@ class BenchTableTest {
         PinResult pins = new PinResult(
                 new LatencySummary(500, 400_000, 2_000_000, 9_000_000, 500_000),
                 new LatencySummary(500, 5_000, 20_000, 90_000, 6_000),
+                new LatencySummary(500, 100_000, 1_000_000, 3_000_000, 200_000),
                 h,
                 5,
                 495,
