@@ -110,6 +110,75 @@ public final class AgentBench {
         public Settings withJvmFlags(List<String> flags) {
             return new Settings(pods, starts, calls, warmup, settle, idle, flags, pollNanos, startGap);
         }
+
+        /** One command-line option ({@code --starts 100}); throws naming the option and what it allows. */
+        Settings withOption(String option, String value) {
+            try {
+                return switch (option) {
+                    case "--pods" ->
+                        new Settings(
+                                Integer.parseInt(value),
+                                starts,
+                                calls,
+                                warmup,
+                                settle,
+                                idle,
+                                jvmFlags,
+                                pollNanos,
+                                startGap);
+                    case "--starts" ->
+                        new Settings(
+                                pods,
+                                Integer.parseInt(value),
+                                calls,
+                                warmup,
+                                settle,
+                                idle,
+                                jvmFlags,
+                                pollNanos,
+                                startGap);
+                    case "--calls" ->
+                        new Settings(
+                                pods,
+                                starts,
+                                Integer.parseInt(value),
+                                warmup,
+                                settle,
+                                idle,
+                                jvmFlags,
+                                pollNanos,
+                                startGap);
+                    case "--warmup" ->
+                        new Settings(
+                                pods,
+                                starts,
+                                calls,
+                                Integer.parseInt(value),
+                                settle,
+                                idle,
+                                jvmFlags,
+                                pollNanos,
+                                startGap);
+                    case "--idle-seconds" ->
+                        new Settings(
+                                pods,
+                                starts,
+                                calls,
+                                warmup,
+                                settle,
+                                Duration.ofSeconds(Long.parseLong(value)),
+                                jvmFlags,
+                                pollNanos,
+                                startGap);
+                    case "--jvm-flags" -> withJvmFlags(List.of(value.strip().split("\\s+")));
+                    default ->
+                        throw new IllegalArgumentException("unknown option " + option + ": allowed --quick,"
+                                + " --pods, --starts, --calls, --warmup, --idle-seconds, --jvm-flags, --out");
+                };
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " \"" + value + "\": allowed a whole number");
+            }
+        }
     }
 
     /**
@@ -226,14 +295,8 @@ public final class AgentBench {
         }
         host.prestart(s.starts());
 
-        long t0 = System.nanoTime();
-        agent.start(s.jvmFlags());
-        agent.awaitReady(Duration.ofSeconds(120));
-        Duration readyCold = Duration.ofNanos(System.nanoTime() - t0);
-        t0 = System.nanoTime();
-        empty.start(s.jvmFlags());
-        empty.awaitReady(Duration.ofSeconds(120));
-        Duration readyEmpty = Duration.ofNanos(System.nanoTime() - t0);
+        Duration readyCold = startTimed(agent);
+        Duration readyEmpty = startTimed(empty);
         idleJvm.start(s.jvmFlags());
         log.printf(
                 "agent ready after %d ms (%d pods), agent on an empty node after %d ms%n",
@@ -249,29 +312,7 @@ public final class AgentBench {
             log.printf(
                     "timing %d container starts (pinned pod: %s, shared pool: %s)%n", targets.size(), bubble, shared);
             PromHistogram before = PromHistogram.parse(agent.metrics(), PIN_HISTOGRAM);
-            long[] polled = new long[targets.size()];
-            long[] floor = new long[targets.size()];
-            int ok = 0;
-            int floorOk = 0;
-            int timeouts = 0;
-            try (MinimalWatcher minimal = new MinimalWatcher(host.cpus(), host.mems(), shared)) {
-                for (Target t : targets) {
-                    long start = System.nanoTime();
-                    host.startContainer(t.cgroup());
-                    long seen = host.awaitCpus(t.cgroup(), t.wanted(), s.pollNanos(), TimeUnit.SECONDS.toNanos(5));
-                    if (seen < 0) {
-                        timeouts++;
-                    } else {
-                        polled[ok++] = seen - start;
-                    }
-                    TimeUnit.NANOSECONDS.sleep(s.startGap().toNanos());
-                    long f = minimal.start(s.pollNanos(), TimeUnit.SECONDS.toNanos(5));
-                    if (f >= 0) {
-                        floor[floorOk++] = f;
-                    }
-                    TimeUnit.NANOSECONDS.sleep(s.startGap().toNanos());
-                }
-            }
+            Starts starts = timeStarts(host, targets, shared);
             TimeUnit.MILLISECONDS.sleep(200);
             PromHistogram agentPins =
                     PromHistogram.parse(agent.metrics(), PIN_HISTOGRAM).minus(before);
@@ -280,50 +321,24 @@ public final class AgentBench {
                     "settling %d s, then %d s idle%n",
                     s.settle().toSeconds(), s.idle().toSeconds());
             TimeUnit.NANOSECONDS.sleep(s.settle().toNanos());
-            long tps = ProcessUsage.ticksPerSecond();
             long[] pids = {agent.pid(), empty.pid(), idleJvm.pid()};
-            long[] ticks0 = ticks(pids);
             long w0 = System.nanoTime();
+            long[] ticks0 = ticks(pids);
             TimeUnit.NANOSECONDS.sleep(s.idle().toNanos());
             long[] ticks1 = ticks(pids);
-            double seconds = (System.nanoTime() - w0) / 1e9;
-            double[] millicores = new double[3];
-            for (int i = 0; i < 3; i++) {
-                millicores[i] = (ticks1[i] - ticks0[i]) * 1000.0 / tps / seconds;
+            Duration window = Duration.ofNanos(System.nanoTime() - w0);
+            double[] millicores = millicores(ticks0, ticks1, window);
+            long[] rss = new long[pids.length];
+            for (int i = 0; i < pids.length; i++) {
+                rss[i] = ProcessUsage.rssKib(pids[i]);
             }
-            long[] rss = {ProcessUsage.rssKib(pids[0]), ProcessUsage.rssKib(pids[1]), ProcessUsage.rssKib(pids[2])};
 
-            log.printf("PodResources: %d warm-up + %d timed calls per method%n", s.warmup(), s.calls());
-            var stub = PodResourcesListerGrpc.newBlockingStub(channel);
-            var emptyStub = PodResourcesListerGrpc.newBlockingStub(emptyChannel);
-            ListPodResourcesRequest list = ListPodResourcesRequest.getDefaultInstance();
-            CallResult emptyList = calls(
-                    "List (no pods)",
-                    () -> emptyStub.withDeadlineAfter(5, TimeUnit.SECONDS).list(list));
-            CallResult fullList = calls(
-                    "List", () -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).list(list));
-            int[] next = {0};
-            CallResult get = calls("Get", () -> {
-                Pod p = pods.get(next[0]++ % pods.size());
-                return stub.withDeadlineAfter(5, TimeUnit.SECONDS)
-                        .get(GetPodResourcesRequest.newBuilder()
-                                .setPodName(p.getMetadata().getName())
-                                .setPodNamespace(ns)
-                                .build());
-            });
-            CallResult allocatable = calls(
-                    "GetAllocatableResources",
-                    () -> stub.withDeadlineAfter(5, TimeUnit.SECONDS)
-                            .getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance()));
-            ListPodResourcesResponse listed = stub.list(list);
+            PodResourcesResult podResources = podResources(channel, emptyChannel, pods, ns);
             double drift = agent.metric("podnuma_drift_detected_total");
 
             log.println("restarting the agent (SIGTERM keeps the pins; the checkpoint and cgroups are there)");
             agent.terminate(Duration.ofSeconds(30));
-            t0 = System.nanoTime();
-            agent.start(s.jvmFlags());
-            agent.awaitReady(Duration.ofSeconds(120));
-            Duration readyRestart = Duration.ofNanos(System.nanoTime() - t0);
+            Duration readyRestart = startTimed(agent);
             int wrong = 0;
             for (Target t : targets) {
                 if (!host.cpusetOf(t.cgroup()).equals(t.wanted())) {
@@ -341,13 +356,13 @@ public final class AgentBench {
             }
             int exclusive = (int) targets.stream().filter(Target::exclusive).count();
             PinResult pins = new PinResult(
-                    ok == 0 ? null : LatencySummary.of(Arrays.copyOf(polled, ok)),
+                    starts.polled(),
                     LatencySummary.of(bare),
-                    floorOk == 0 ? null : LatencySummary.of(Arrays.copyOf(floor, floorOk)),
+                    starts.floor(),
                     agentPins,
                     exclusive,
                     targets.size() - exclusive,
-                    timeouts,
+                    starts.timeouts(),
                     wrong,
                     drift,
                     bubble,
@@ -359,18 +374,94 @@ public final class AgentBench {
                     millicores[0],
                     millicores[1],
                     millicores[2],
-                    Duration.ofNanos((long) (seconds * 1e9)),
+                    window,
                     readyCold,
                     readyEmpty,
                     readyRestart,
                     targets.size());
-            PodResourcesResult podResources =
-                    new PodResourcesResult(fullList, get, allocatable, emptyList, listed.getPodResourcesCount());
             return new Result(s, pins, footprint, podResources, loadBefore, uptime());
         } finally {
             channel.shutdownNow();
             emptyChannel.shutdownNow();
         }
+    }
+
+    /** Process start → {@code /readyz} 200. */
+    private Duration startTimed(AgentProcess agent) throws Exception {
+        long t0 = System.nanoTime();
+        agent.start(s.jvmFlags());
+        agent.awaitReady(Duration.ofSeconds(120));
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /** The timed starts; null summaries when nothing was pinned. */
+    record Starts(LatencySummary polled, LatencySummary floor, int timeouts) {}
+
+    /** Each agent start followed by one start of the minimal watcher, so both see the same load. */
+    private Starts timeStarts(BenchCgroups host, List<Target> targets, CpuSet shared) throws Exception {
+        long timeout = TimeUnit.SECONDS.toNanos(5);
+        long[] polled = new long[targets.size()];
+        long[] floor = new long[targets.size()];
+        int ok = 0;
+        int floorOk = 0;
+        try (MinimalWatcher minimal = new MinimalWatcher(host.cpus(), host.mems(), shared)) {
+            for (Target t : targets) {
+                long start = System.nanoTime();
+                host.startContainer(t.cgroup());
+                long seen = host.awaitCpus(t.cgroup(), t.wanted(), s.pollNanos(), timeout);
+                if (seen >= 0) {
+                    polled[ok++] = seen - start;
+                }
+                TimeUnit.NANOSECONDS.sleep(s.startGap().toNanos());
+                long f = minimal.start(s.pollNanos(), timeout);
+                if (f >= 0) {
+                    floor[floorOk++] = f;
+                }
+                TimeUnit.NANOSECONDS.sleep(s.startGap().toNanos());
+            }
+        }
+        return new Starts(
+                ok == 0 ? null : LatencySummary.of(Arrays.copyOf(polled, ok)),
+                floorOk == 0 ? null : LatencySummary.of(Arrays.copyOf(floor, floorOk)),
+                targets.size() - ok);
+    }
+
+    private static double[] millicores(long[] ticks0, long[] ticks1, Duration window) {
+        double tps = ProcessUsage.ticksPerSecond();
+        double seconds = window.toNanos() / 1e9;
+        double[] out = new double[ticks0.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (ticks1[i] - ticks0[i]) * 1000.0 / tps / seconds;
+        }
+        return out;
+    }
+
+    private PodResourcesResult podResources(
+            ManagedChannel channel, ManagedChannel emptyChannel, List<Pod> pods, String ns) {
+        log.printf("PodResources: %d warm-up + %d timed calls per method%n", s.warmup(), s.calls());
+        var stub = PodResourcesListerGrpc.newBlockingStub(channel);
+        var emptyStub = PodResourcesListerGrpc.newBlockingStub(emptyChannel);
+        ListPodResourcesRequest list = ListPodResourcesRequest.getDefaultInstance();
+        CallResult emptyList = calls(
+                "List (no pods)",
+                () -> emptyStub.withDeadlineAfter(5, TimeUnit.SECONDS).list(list));
+        CallResult fullList =
+                calls("List", () -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).list(list));
+        int[] next = {0};
+        CallResult get = calls("Get", () -> {
+            Pod p = pods.get(next[0]++ % pods.size());
+            return stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .get(GetPodResourcesRequest.newBuilder()
+                            .setPodName(p.getMetadata().getName())
+                            .setPodNamespace(ns)
+                            .build());
+        });
+        CallResult allocatable = calls(
+                "GetAllocatableResources",
+                () -> stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+                        .getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance()));
+        ListPodResourcesResponse listed = stub.list(list);
+        return new PodResourcesResult(fullList, get, allocatable, emptyList, listed.getPodResourcesCount());
     }
 
     private String config(String node, BenchCgroups host) {
@@ -560,85 +651,23 @@ public final class AgentBench {
      * prints the table and writes it to {@code --out}. Exit 2 on a usage error, 3 when this machine cannot run it.
      */
     public static void main(String[] args) throws Exception {
-        Settings settings = Settings.full();
+        Settings settings = List.of(args).contains("--quick") ? Settings.quick() : Settings.full();
         Path out = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
                 if (a.equals("--quick")) {
-                    settings = Settings.quick().withJvmFlags(settings.jvmFlags());
-                    continue;
+                    continue; // the starting point, whatever its place
                 }
                 if (i + 1 >= args.length) {
                     throw new IllegalArgumentException(a + " needs a value");
                 }
                 String v = args[++i];
-                Settings c = settings;
-                settings = switch (a) {
-                    case "--starts" ->
-                        new Settings(
-                                c.pods(),
-                                Integer.parseInt(v),
-                                c.calls(),
-                                c.warmup(),
-                                c.settle(),
-                                c.idle(),
-                                c.jvmFlags(),
-                                c.pollNanos(),
-                                c.startGap());
-                    case "--pods" ->
-                        new Settings(
-                                Integer.parseInt(v),
-                                c.starts(),
-                                c.calls(),
-                                c.warmup(),
-                                c.settle(),
-                                c.idle(),
-                                c.jvmFlags(),
-                                c.pollNanos(),
-                                c.startGap());
-                    case "--calls" ->
-                        new Settings(
-                                c.pods(),
-                                c.starts(),
-                                Integer.parseInt(v),
-                                c.warmup(),
-                                c.settle(),
-                                c.idle(),
-                                c.jvmFlags(),
-                                c.pollNanos(),
-                                c.startGap());
-                    case "--warmup" ->
-                        new Settings(
-                                c.pods(),
-                                c.starts(),
-                                c.calls(),
-                                Integer.parseInt(v),
-                                c.settle(),
-                                c.idle(),
-                                c.jvmFlags(),
-                                c.pollNanos(),
-                                c.startGap());
-                    case "--idle-seconds" ->
-                        new Settings(
-                                c.pods(),
-                                c.starts(),
-                                c.calls(),
-                                c.warmup(),
-                                c.settle(),
-                                Duration.ofSeconds(Long.parseLong(v)),
-                                c.jvmFlags(),
-                                c.pollNanos(),
-                                c.startGap());
-                    case "--jvm-flags" -> c.withJvmFlags(List.of(v.strip().split("\\s+")));
-                    case "--out" -> {
-                        out = Path.of(v);
-                        yield c;
-                    }
-                    default ->
-                        throw new IllegalArgumentException("unknown option " + a + ": allowed --quick,"
-                                + " --starts, --pods, --calls, --warmup, --idle-seconds, --jvm-flags, --out");
-                };
+                if (a.equals("--out")) {
+                    out = Path.of(v);
+                } else {
+                    settings = settings.withOption(a, v);
+                }
             }
         } catch (IllegalArgumentException e) {
             System.err.println("error: " + e.getMessage());
