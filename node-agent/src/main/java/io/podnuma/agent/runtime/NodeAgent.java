@@ -740,6 +740,8 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void reconcile() {
+        ConditionBook conditionsBefore = conditions;
+        Optional<AgentError> errorBefore = lastError;
         refreshKubelet();
         if (!synced) {
             return;
@@ -782,7 +784,10 @@ public final class NodeAgent implements AutoCloseable {
             conditions = conditions.with(DRIFT, ConditionBook.FALSE, "NoDrift", "every cpuset is as wanted", now());
         }
         applyAll();
-        published();
+        // The tick runs every few seconds on every node: render the reports only when something changed.
+        if (drifted > 0 || !conditions.equals(conditionsBefore) || !lastError.equals(errorBefore)) {
+            published();
+        }
     }
 
     private Optional<PodRef> podOf(HostContainer hc) {
