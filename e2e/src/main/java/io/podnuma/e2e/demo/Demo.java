@@ -2,21 +2,32 @@ package io.podnuma.e2e.demo;
 
 import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.e2e.pinning.NodeAgentProcess;
+import io.podnuma.e2e.pinning.PinningDemo;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 
 /**
  * The README's main job on the embedded default: a real local control plane on this machine, podnuma's CRDs,
- * the sample policies (accepted) and a set of broken ones (rejected with the message a user sees), and
- * {@code kubectl describe} of a policy.
+ * the sample policies (accepted) and a set of broken ones (rejected with the message a user sees),
+ * {@code kubectl describe} of a policy; then the real node agent pinning real processes on this machine
+ * ({@link PinningDemo}), skipped with the reason where the host does not allow it.
  */
 public final class Demo {
+
+    /**
+     * The pinning part runs on this kwok node, in this namespace, under this sample policy, with CPU 0 reserved
+     * (the sample names an m7i.metal's CPUs).
+     */
+    private static final PinningDemo.Settings PINNING =
+            new PinningDemo.Settings("demo-node", "podnuma-demo", "pod-scope-hybrid", "0");
 
     private final Path root;
     private final PrintStream out;
@@ -46,7 +57,7 @@ public final class Demo {
         }
     }
 
-    private void run(LocalControlPlane plane) throws IOException {
+    private void run(LocalControlPlane plane) throws Exception {
         section("Local control plane");
         out.println(plane.kubectl("version").assertSuccess().stdout().strip());
         out.println("API server: " + plane.server());
@@ -94,6 +105,15 @@ public final class Demo {
         if (!unexpectedlyAccepted.isEmpty()) {
             throw new IllegalStateException(
                     "the API server accepted policies that should be rejected: " + unexpectedlyAccepted);
+        }
+
+        Optional<String> cannotPin = PinningDemo.unavailable(root);
+        if (cannotPin.isPresent()) {
+            section("The node agent pinning real processes: skipped");
+            out.println("Skipped: " + cannotPin.get() + ".");
+        } else {
+            Path cliJar = NodeAgentProcess.findCliJar(root).orElseThrow();
+            new PinningDemo(plane, cliJar, PINNING, out).run();
         }
         section("Done");
     }

@@ -698,6 +698,7 @@ public final class NodeAgent implements AutoCloseable {
                 }
             });
             error("CpusetWriteFailed", e.getMessage());
+            podOf(hc).ifPresent(p -> parts.events().onPod(p, true, "CpusetWriteFailed", e.getMessage()));
             LOG.warn("{} (retrying in {} ms)", e.getMessage(), retryDelayMillis);
             writeFailed = true;
             scheduleRetry();
@@ -746,6 +747,8 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void reconcile() {
+        ConditionBook conditionsBefore = conditions;
+        Optional<AgentError> errorBefore = lastError;
         refreshKubelet();
         // Before the first full sync too (the API server may be away): pins follow the checkpoint, nothing is released.
         rescan();
@@ -786,7 +789,10 @@ public final class NodeAgent implements AutoCloseable {
             conditions = conditions.with(DRIFT, ConditionBook.FALSE, "NoDrift", "every cpuset is as wanted", now());
         }
         applyAll();
-        published();
+        // The tick runs every few seconds on every node: render the reports only when something changed.
+        if (drifted > 0 || !conditions.equals(conditionsBefore) || !lastError.equals(errorBefore)) {
+            published();
+        }
     }
 
     private Optional<PodRef> podOf(HostContainer hc) {

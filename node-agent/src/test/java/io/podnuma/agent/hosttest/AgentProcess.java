@@ -75,12 +75,17 @@ public final class AgentProcess implements AutoCloseable {
 
     /** Starts the process; the log of this start is {@code agent-<n>.log} in the working directory. */
     public void start() throws IOException {
+        start(JVM_FLAGS);
+    }
+
+    /** Starts the process with other JVM flags than the DaemonSet's (the benchmarks compare flag sets). */
+    public void start(List<String> jvmFlags) throws IOException {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("already running");
         }
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(JVM_FLAGS);
+        cmd.addAll(jvmFlags);
         cmd.addAll(List.of("-jar", cliJar().toString(), "run", "--config", config.toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("KUBECONFIG", kubeconfig.toString());

@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.grpc.ManagedChannel;
 import io.podnuma.agent.cgroup.CgroupDriver;
-import io.podnuma.agent.cgroup.ContainerCgroup;
-import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.cpuset.CpuSet;
-import io.podnuma.agent.engine.pod.PodQos;
 import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.agent.hosttest.KubeletLikeHost;
+import io.podnuma.agent.hosttest.KwokPods;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
@@ -25,8 +21,6 @@ import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -46,6 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentProcessIT {
 
     static final Path NNS_CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
+    static final Path NRT_CRD =
+            Path.of("src/test/resources/io/podnuma/agent/report/nrt/noderesourcetopologies.topology.node.k8s.io.yaml");
 
     @TempDir
     Path dir;
@@ -62,7 +58,19 @@ class AgentProcessIT {
                         "-f",
                         NNS_CRD.toAbsolutePath().toString())
                 .assertSuccess();
-        cp.kubectl("wait", "--for=condition=Established", "crd/numanodestates.podnuma.io", "--timeout=60s")
+        cp.kubectl(
+                        "apply",
+                        "--server-side",
+                        "--force-conflicts",
+                        "-f",
+                        NRT_CRD.toAbsolutePath().toString())
+                .assertSuccess();
+        cp.kubectl(
+                        "wait",
+                        "--for=condition=Established",
+                        "crd/numanodestates.podnuma.io",
+                        "crd/noderesourcetopologies.topology.node.k8s.io",
+                        "--timeout=60s")
                 .assertSuccess();
     }
 
@@ -96,6 +104,7 @@ class AgentProcessIT {
                 reconcilePeriod: 1s
                 statusMinInterval: 200ms
                 policy:
+                  exportNodeResourceTopology: true
                   topologyManager:
                     policy: single-numa-node
                     scope: pod
@@ -109,8 +118,8 @@ class AgentProcessIT {
         Duration ready = agent.awaitReady(Duration.ofSeconds(60));
         System.out.println("agent process ready after " + ready.toMillis() + " ms");
 
-        Pod trader = running(cp, ns, budgeted(node, "trader"));
-        Pod web = running(cp, ns, burstable(node, "web"));
+        Pod trader = KwokPods.createRunning(cp, ns, KwokPods.budgeted(node, "trader"));
+        Pod web = KwokPods.createRunning(cp, ns, KwokPods.burstable(node, "web"));
         Map<String, Long> pids = new TreeMap<>();
         pids.putAll(start(trader));
         pids.putAll(start(web));
@@ -145,6 +154,19 @@ class AgentProcessIT {
                                 .withName(node)
                                 .get())
                         .isNotNull());
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(cp.kubectl(
+                                        "get",
+                                        "noderesourcetopologies.topology.node.k8s.io",
+                                        node,
+                                        "-o",
+                                        "jsonpath={.zones[0].name} {.attributes[?(@.name==\"topologyManagerScope\")].value}"
+                                                + " {.zones[0].resources[?(@.name==\"cpu\")].available}")
+                                .assertSuccess()
+                                .stdout())
+                        .as(
+                                "NodeResourceTopology: zone, scope, available CPUs (2 - reserved 1 - bubble 1 - web's 100m)")
+                        .isEqualTo("node-0 pod 0"));
 
         // A rolling update: SIGTERM while the node is still labelled keeps every pin and the checkpoint.
         assertThat(agent.terminate(Duration.ofSeconds(30))).as("128 + SIGTERM").isEqualTo(143);
@@ -168,78 +190,12 @@ class AgentProcessIT {
                 .isNull();
     }
 
-    private static Pod running(ControlPlane cp, String ns, Pod pod) {
-        cp.client().pods().inNamespace(ns).resource(pod).create();
-        return await().atMost(Duration.ofSeconds(60))
-                .until(
-                        () -> cp.client()
-                                .pods()
-                                .inNamespace(ns)
-                                .withName(pod.getMetadata().getName())
-                                .get(),
-                        p -> p != null
-                                && "Running".equals(p.getStatus().getPhase())
-                                && p.getStatus().getContainerStatuses().stream()
-                                        .allMatch(s -> s.getContainerID() != null));
-    }
-
     /** Starts the pod's containers the way containerd would; the agent is not told. */
     private Map<String, Long> start(Pod pod) throws Exception {
         Map<String, Long> pids = new TreeMap<>();
-        PodQos qos = "Guaranteed".equals(pod.getStatus().getQosClass()) ? PodQos.GUARANTEED : PodQos.BURSTABLE;
-        List<io.fabric8.kubernetes.api.model.ContainerStatus> statuses = new ArrayList<>();
-        statuses.addAll(pod.getStatus().getInitContainerStatuses());
-        statuses.addAll(pod.getStatus().getContainerStatuses());
-        for (var s : statuses) {
-            ContainerCgroup c =
-                    new ContainerCgroup(qos, pod.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
-            pids.put(pod.getMetadata().getName() + "/" + s.getName(), host.startContainer(c));
+        for (var e : KwokPods.cgroups(pod).entrySet()) {
+            pids.put(pod.getMetadata().getName() + "/" + e.getKey(), host.startContainer(e.getValue()));
         }
         return pids;
-    }
-
-    static Pod burstable(String node, String name) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
-                .addNewContainer()
-                .withName("web")
-                .withImage("nginx")
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("100m"))
-                .endResources()
-                .endContainer()
-                .endSpec()
-                .build();
-    }
-
-    /** A Guaranteed pod with a one-CPU pod budget: an app container and a native sidecar share the bubble. */
-    static Pod budgeted(String node, String name) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("1"))
-                .addToRequests("memory", new Quantity("256Mi"))
-                .addToLimits("cpu", new Quantity("1"))
-                .addToLimits("memory", new Quantity("256Mi"))
-                .endResources()
-                .addNewInitContainer()
-                .withName("proxy")
-                .withImage("envoy")
-                .withRestartPolicy("Always")
-                .endInitContainer()
-                .addNewContainer()
-                .withName("engine")
-                .withImage("trader")
-                .endContainer()
-                .endSpec()
-                .build();
     }
 }

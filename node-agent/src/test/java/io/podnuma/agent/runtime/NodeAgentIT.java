@@ -4,20 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.ContainerCgroup;
-import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
-import io.podnuma.agent.engine.pod.PodQos;
 import io.podnuma.agent.engine.pod.PodRef;
 import io.podnuma.agent.hosttest.KubeletLikeHost;
+import io.podnuma.agent.hosttest.KwokPods;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodMapper;
@@ -164,100 +161,31 @@ class NodeAgentIT {
     }
 
     private Pod create(ControlPlane cp, Pod pod) {
-        cp.client().pods().inNamespace(namespace).resource(pod).create();
-        return await().atMost(Duration.ofSeconds(60))
-                .until(
-                        () -> cp.client()
-                                .pods()
-                                .inNamespace(namespace)
-                                .withName(pod.getMetadata().getName())
-                                .get(),
-                        p -> p != null
-                                && p.getStatus() != null
-                                && "Running".equals(p.getStatus().getPhase())
-                                && p.getStatus().getContainerStatuses().stream()
-                                        .allMatch(s -> s.getContainerID() != null));
+        return KwokPods.createRunning(cp, namespace, pod);
     }
 
     private Pod burstable(String name) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
-                .addNewContainer()
-                .withName("web")
-                .withImage("nginx")
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("100m"))
-                .endResources()
-                .endContainer()
-                .endSpec()
-                .build();
+        return KwokPods.burstable(node, name);
     }
 
-    /** A Guaranteed pod with a one-CPU pod budget: an app container and a native sidecar share the bubble. */
     private Pod budgeted(String name) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("1"))
-                .addToRequests("memory", new Quantity("256Mi"))
-                .addToLimits("cpu", new Quantity("1"))
-                .addToLimits("memory", new Quantity("256Mi"))
-                .endResources()
-                .addNewInitContainer()
-                .withName("proxy")
-                .withImage("envoy")
-                .withRestartPolicy("Always")
-                .endInitContainer()
-                .addNewContainer()
-                .withName("engine")
-                .withImage("trader")
-                .endContainer()
-                .endSpec()
-                .build();
+        return KwokPods.budgeted(node, name);
     }
 
     /** Starts the containers the pod status names, the way containerd would, and tells the agent. */
     private Map<String, Long> run(NodeAgent agent, Pod pod) throws Exception {
         Map<String, Long> pids = new java.util.TreeMap<>();
-        PodQos qos = PodQos.valueOf(pod.getStatus()
-                .getQosClass()
-                .replaceAll("([a-z])([A-Z])", "$1_$2")
-                .toUpperCase());
-        List<io.fabric8.kubernetes.api.model.ContainerStatus> statuses = new ArrayList<>();
-        statuses.addAll(pod.getStatus().getInitContainerStatuses());
-        statuses.addAll(pod.getStatus().getContainerStatuses());
-        for (var s : statuses) {
-            ContainerCgroup c =
-                    new ContainerCgroup(qos, pod.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
-            pids.put(s.getName(), host.startContainer(c));
-            agent.containerAppeared(c, host.layout().naming().containerPath(c), System.nanoTime());
+        for (var e : KwokPods.cgroups(pod).entrySet()) {
+            pids.put(e.getKey(), host.startContainer(e.getValue()));
+            agent.containerAppeared(
+                    e.getValue(), host.layout().naming().containerPath(e.getValue()), System.nanoTime());
         }
         agent.drain();
         return pids;
     }
 
     private static ContainerCgroup cgroupOf(Pod pod, String container) {
-        var s = new ArrayList<io.fabric8.kubernetes.api.model.ContainerStatus>();
-        s.addAll(pod.getStatus().getInitContainerStatuses());
-        s.addAll(pod.getStatus().getContainerStatuses());
-        String id = s.stream()
-                .filter(x -> x.getName().equals(container))
-                .findFirst()
-                .orElseThrow()
-                .getContainerID();
-        PodQos qos = PodQos.valueOf(pod.getStatus()
-                .getQosClass()
-                .replaceAll("([a-z])([A-Z])", "$1_$2")
-                .toUpperCase());
-        return new ContainerCgroup(qos, pod.getMetadata().getUid(), ContainerId.parse(id));
+        return KwokPods.cgroups(pod).get(container);
     }
 
     @Test

@@ -1,0 +1,695 @@
+package io.podnuma.agent.bench;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.podnuma.agent.cgroup.CgroupDriver;
+import io.podnuma.agent.cgroup.CgroupNaming;
+import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.hosttest.AgentProcess;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.podresources.DomainSocketChannels;
+import io.podnuma.podresources.v1.AllocatableResourcesRequest;
+import io.podnuma.podresources.v1.GetPodResourcesRequest;
+import io.podnuma.podresources.v1.ListPodResourcesRequest;
+import io.podnuma.podresources.v1.ListPodResourcesResponse;
+import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The node agent's runtime benchmarks, on this machine as root with the real local control plane: pin latency over
+ * container starts, the {@code node-agent run} process's memory, idle CPU and time to ready with a full node of pods,
+ * and PodResources calls over its unix socket. Each figure comes with a baseline measured in the same run. Figures
+ * are printed ({@link BenchTable}), never asserted.
+ *
+ * <p>Run from the node-agent directory after {@code package} (the CLI jar and the test classes); see
+ * benchmarks/README.md and {@code BENCH_ONLY=agent scripts/bench}.
+ */
+public final class AgentBench {
+
+    static final Path NNS_CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
+    static final String POLICY = "bench-policy";
+    static final String PIN_HISTOGRAM = "podnuma_pin_latency_seconds";
+
+    /**
+     * @param pods pods on the agent's node (the first pinned, the rest on the shared pool)
+     * @param starts container starts timed; spread over the pods' containers, round robin
+     * @param calls timed PodResources calls per method, after {@code warmup} untimed ones
+     * @param settle wait after the starts before the idle window, so a reconcile tick and a GC pass are behind
+     * @param idle the window over which idle CPU is measured
+     * @param pollNanos how often a start polls the container's {@code cpuset.cpus}
+     * @param startGap pause between two starts
+     */
+    public record Settings(
+            int pods,
+            int starts,
+            int calls,
+            int warmup,
+            Duration settle,
+            Duration idle,
+            List<String> jvmFlags,
+            long pollNanos,
+            Duration startGap) {
+
+        public Settings {
+            if (pods < 2 || starts < 1 || calls < 1 || warmup < 0) {
+                throw new IllegalArgumentException("pods " + pods + ", starts " + starts + ", calls " + calls
+                        + ", warmup " + warmup + ": allowed pods >= 2, starts >= 1, calls >= 1, warmup >= 0");
+            }
+            jvmFlags = List.copyOf(jvmFlags);
+        }
+
+        /** What the issue asks for: 110 pods, 500 starts, 10,000 calls, 60 s idle. */
+        public static Settings full() {
+            return new Settings(
+                    110,
+                    500,
+                    10_000,
+                    2_000,
+                    Duration.ofSeconds(15),
+                    Duration.ofSeconds(60),
+                    AgentProcess.JVM_FLAGS,
+                    50_000,
+                    Duration.ofMillis(10));
+        }
+
+        public static Settings quick() {
+            return new Settings(
+                    110,
+                    100,
+                    2_000,
+                    500,
+                    Duration.ofSeconds(12),
+                    Duration.ofSeconds(15),
+                    AgentProcess.JVM_FLAGS,
+                    50_000,
+                    Duration.ofMillis(10));
+        }
+
+        public int containersPerPod() {
+            return (starts + pods - 1) / pods;
+        }
+
+        public Settings withJvmFlags(List<String> flags) {
+            return new Settings(pods, starts, calls, warmup, settle, idle, flags, pollNanos, startGap);
+        }
+
+        /** One command-line option ({@code --starts 100}); throws naming the option and what it allows. */
+        Settings withOption(String option, String value) {
+            try {
+                return switch (option) {
+                    case "--pods" ->
+                        new Settings(
+                                Integer.parseInt(value),
+                                starts,
+                                calls,
+                                warmup,
+                                settle,
+                                idle,
+                                jvmFlags,
+                                pollNanos,
+                                startGap);
+                    case "--starts" ->
+                        new Settings(
+                                pods,
+                                Integer.parseInt(value),
+                                calls,
+                                warmup,
+                                settle,
+                                idle,
+                                jvmFlags,
+                                pollNanos,
+                                startGap);
+                    case "--calls" ->
+                        new Settings(
+                                pods,
+                                starts,
+                                Integer.parseInt(value),
+                                warmup,
+                                settle,
+                                idle,
+                                jvmFlags,
+                                pollNanos,
+                                startGap);
+                    case "--warmup" ->
+                        new Settings(
+                                pods,
+                                starts,
+                                calls,
+                                Integer.parseInt(value),
+                                settle,
+                                idle,
+                                jvmFlags,
+                                pollNanos,
+                                startGap);
+                    case "--idle-seconds" ->
+                        new Settings(
+                                pods,
+                                starts,
+                                calls,
+                                warmup,
+                                settle,
+                                Duration.ofSeconds(Long.parseLong(value)),
+                                jvmFlags,
+                                pollNanos,
+                                startGap);
+                    case "--jvm-flags" -> withJvmFlags(List.of(value.strip().split("\\s+")));
+                    default ->
+                        throw new IllegalArgumentException("unknown option " + option + ": allowed --quick,"
+                                + " --pods, --starts, --calls, --warmup, --idle-seconds, --jvm-flags, --out");
+                };
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " \"" + value + "\": allowed a whole number");
+            }
+        }
+    }
+
+    /**
+     * Pin latency: polled from the outside, the agent's own histogram, the bare write, and the floor (a minimal
+     * watcher timed the same way, interleaved with the agent's starts).
+     */
+    public record PinResult(
+            LatencySummary polled,
+            LatencySummary bareWrite,
+            LatencySummary floor,
+            PromHistogram agentHistogram,
+            int exclusiveStarts,
+            int sharedStarts,
+            int timeouts,
+            int wrongAfterRestart,
+            double driftDetected,
+            CpuSet exclusiveCpus,
+            CpuSet sharedCpus) {}
+
+    /** Memory, idle CPU and readiness of the agent with the node full, the agent on an empty node and a bare JVM. */
+    public record Footprint(
+            long agentRssKib,
+            long emptyAgentRssKib,
+            long idleJvmRssKib,
+            double agentMillicores,
+            double emptyAgentMillicores,
+            double idleJvmMillicores,
+            Duration idleWindow,
+            Duration readyCold,
+            Duration readyEmpty,
+            Duration readyRestart,
+            int containerCgroups) {}
+
+    public record CallResult(String method, LatencySummary latency, int errors, int responseBytes) {}
+
+    public record PodResourcesResult(
+            CallResult list, CallResult get, CallResult allocatable, CallResult emptyList, int listedPods) {}
+
+    public record Result(
+            Settings settings,
+            PinResult pins,
+            Footprint footprint,
+            PodResourcesResult podResources,
+            String loadBefore,
+            String loadAfter) {}
+
+    /** One timed start: a container of a known pod and the CPUs the agent should give it. */
+    record Target(ContainerCgroup cgroup, CpuSet wanted, boolean exclusive) {}
+
+    private final ControlPlane cp;
+    private final Settings s;
+    private final Path workDir;
+    private final PrintStream log;
+
+    public AgentBench(ControlPlane cp, Settings settings, Path workDir, PrintStream log) {
+        this.cp = cp;
+        this.s = settings;
+        this.workDir = workDir;
+        this.log = log;
+    }
+
+    public Result run() throws Exception {
+        String loadBefore = uptime();
+        log.println("== agent bench: " + s + "; " + loadBefore);
+        cp.kubectl(
+                        "apply",
+                        "--server-side",
+                        "--force-conflicts",
+                        "-f",
+                        NNS_CRD.toAbsolutePath().toString())
+                .assertSuccess();
+        cp.kubectl("wait", "--for=condition=Established", "crd/numanodestates.podnuma.io", "--timeout=60s")
+                .assertSuccess();
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
+        String ns = "bench-" + suffix;
+        List<String> nodes = new ArrayList<>();
+        try (BenchCgroups host = BenchCgroups.create(naming);
+                BenchCgroups emptyHost = BenchCgroups.create(naming)) {
+            Map<String, String> allocatable = Map.of(
+                    "cpu", String.valueOf(host.cpus().size()), "memory", "8Gi", "pods", String.valueOf(s.pods()));
+            String node = cp.ensureNode("bench-" + suffix, Map.of("podnuma.io/policy", POLICY), allocatable);
+            String emptyNode = cp.ensureNode("bench-empty-" + suffix, Map.of("podnuma.io/policy", POLICY), allocatable);
+            nodes.add(node);
+            nodes.add(emptyNode);
+            cp.kubectl("create", "namespace", ns).assertSuccess();
+            try (AgentProcess agent = new AgentProcess(workDir.resolve("agent"), config(node, host), cp.kubeconfig());
+                    AgentProcess empty = new AgentProcess(
+                            workDir.resolve("empty-agent"), config(emptyNode, emptyHost), cp.kubeconfig());
+                    IdleProcess idleJvm = new IdleProcess()) {
+                return measure(host, node, ns, agent, empty, idleJvm, loadBefore);
+            }
+        } finally {
+            cp.kubectl("delete", "namespace", ns, "--wait=false", "--ignore-not-found");
+            for (String n : nodes) {
+                cp.kubectl("delete", "node", n, "--wait=false", "--ignore-not-found");
+            }
+        }
+    }
+
+    private Result measure(
+            BenchCgroups host,
+            String node,
+            String ns,
+            AgentProcess agent,
+            AgentProcess empty,
+            IdleProcess idleJvm,
+            String loadBefore)
+            throws Exception {
+        log.printf("creating %d pods with %d containers each on node %s%n", s.pods(), s.containersPerPod(), node);
+        List<Pod> pods = runningPods(ns, BenchPods.of(node, s.pods(), s.containersPerPod()));
+        for (Pod p : pods) {
+            host.createPod(qos(p), p.getMetadata().getUid());
+        }
+        host.prestart(s.starts());
+
+        Duration readyCold = startTimed(agent);
+        Duration readyEmpty = startTimed(empty);
+        idleJvm.start(s.jvmFlags());
+        log.printf(
+                "agent ready after %d ms (%d pods), agent on an empty node after %d ms%n",
+                readyCold.toMillis(), pods.size(), readyEmpty.toMillis());
+
+        ManagedChannel channel = DomainSocketChannels.open(agent.socket());
+        ManagedChannel emptyChannel = DomainSocketChannels.open(empty.socket());
+        try {
+            CpuSet bubble = bubbleOf(channel, pods.getFirst());
+            CpuSet shared = host.cpus().difference(bubble);
+            List<Target> targets = targets(pods, bubble, shared);
+
+            log.printf(
+                    "timing %d container starts (pinned pod: %s, shared pool: %s)%n", targets.size(), bubble, shared);
+            PromHistogram before = PromHistogram.parse(agent.metrics(), PIN_HISTOGRAM);
+            Starts starts = timeStarts(host, targets, shared);
+            TimeUnit.MILLISECONDS.sleep(200);
+            PromHistogram agentPins =
+                    PromHistogram.parse(agent.metrics(), PIN_HISTOGRAM).minus(before);
+
+            log.printf(
+                    "settling %d s, then %d s idle%n",
+                    s.settle().toSeconds(), s.idle().toSeconds());
+            TimeUnit.NANOSECONDS.sleep(s.settle().toNanos());
+            long[] pids = {agent.pid(), empty.pid(), idleJvm.pid()};
+            long w0 = System.nanoTime();
+            long[] ticks0 = ticks(pids);
+            TimeUnit.NANOSECONDS.sleep(s.idle().toNanos());
+            long[] ticks1 = ticks(pids);
+            Duration window = Duration.ofNanos(System.nanoTime() - w0);
+            double[] millicores = millicores(ticks0, ticks1, window);
+            long[] rss = new long[pids.length];
+            for (int i = 0; i < pids.length; i++) {
+                rss[i] = ProcessUsage.rssKib(pids[i]);
+            }
+
+            PodResourcesResult podResources = podResources(channel, emptyChannel, pods, ns);
+            double drift = agent.metric("podnuma_drift_detected_total");
+
+            log.println("restarting the agent (SIGTERM keeps the pins; the checkpoint and cgroups are there)");
+            agent.terminate(Duration.ofSeconds(30));
+            Duration readyRestart = startTimed(agent);
+            int wrong = 0;
+            for (Target t : targets) {
+                if (!host.cpusetOf(t.cgroup()).equals(t.wanted())) {
+                    wrong++;
+                }
+            }
+            agent.terminate(Duration.ofSeconds(30));
+            empty.terminate(Duration.ofSeconds(30));
+
+            log.println("timing the bare cpuset.cpus write on the same cgroups (no agent running)");
+            long[] bare = new long[targets.size()];
+            for (int i = 0; i < targets.size(); i++) {
+                bare[i] = host.timeBareWrite(
+                        targets.get(i).cgroup(), targets.get(i).wanted());
+            }
+            int exclusive = (int) targets.stream().filter(Target::exclusive).count();
+            PinResult pins = new PinResult(
+                    starts.polled(),
+                    LatencySummary.of(bare),
+                    starts.floor(),
+                    agentPins,
+                    exclusive,
+                    targets.size() - exclusive,
+                    starts.timeouts(),
+                    wrong,
+                    drift,
+                    bubble,
+                    shared);
+            Footprint footprint = new Footprint(
+                    rss[0],
+                    rss[1],
+                    rss[2],
+                    millicores[0],
+                    millicores[1],
+                    millicores[2],
+                    window,
+                    readyCold,
+                    readyEmpty,
+                    readyRestart,
+                    targets.size());
+            return new Result(s, pins, footprint, podResources, loadBefore, uptime());
+        } finally {
+            channel.shutdownNow();
+            emptyChannel.shutdownNow();
+        }
+    }
+
+    /** Process start → {@code /readyz} 200. */
+    private Duration startTimed(AgentProcess agent) throws Exception {
+        long t0 = System.nanoTime();
+        agent.start(s.jvmFlags());
+        agent.awaitReady(Duration.ofSeconds(120));
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /** The timed starts; null summaries when nothing was pinned. */
+    record Starts(LatencySummary polled, LatencySummary floor, int timeouts) {}
+
+    /** Each agent start followed by one start of the minimal watcher, so both see the same load. */
+    private Starts timeStarts(BenchCgroups host, List<Target> targets, CpuSet shared) throws Exception {
+        long timeout = TimeUnit.SECONDS.toNanos(5);
+        long[] polled = new long[targets.size()];
+        long[] floor = new long[targets.size()];
+        int ok = 0;
+        int floorOk = 0;
+        try (MinimalWatcher minimal = new MinimalWatcher(host.cpus(), host.mems(), shared)) {
+            for (Target t : targets) {
+                long start = System.nanoTime();
+                host.startContainer(t.cgroup());
+                long seen = host.awaitCpus(t.cgroup(), t.wanted(), s.pollNanos(), timeout);
+                if (seen >= 0) {
+                    polled[ok++] = seen - start;
+                }
+                TimeUnit.NANOSECONDS.sleep(s.startGap().toNanos());
+                long f = minimal.start(s.pollNanos(), timeout);
+                if (f >= 0) {
+                    floor[floorOk++] = f;
+                }
+                TimeUnit.NANOSECONDS.sleep(s.startGap().toNanos());
+            }
+        }
+        return new Starts(
+                ok == 0 ? null : LatencySummary.of(Arrays.copyOf(polled, ok)),
+                floorOk == 0 ? null : LatencySummary.of(Arrays.copyOf(floor, floorOk)),
+                targets.size() - ok);
+    }
+
+    private static double[] millicores(long[] ticks0, long[] ticks1, Duration window) {
+        double tps = ProcessUsage.ticksPerSecond();
+        double seconds = window.toNanos() / 1e9;
+        double[] out = new double[ticks0.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (ticks1[i] - ticks0[i]) * 1000.0 / tps / seconds;
+        }
+        return out;
+    }
+
+    private PodResourcesResult podResources(
+            ManagedChannel channel, ManagedChannel emptyChannel, List<Pod> pods, String ns) {
+        log.printf("PodResources: %d warm-up + %d timed calls per method%n", s.warmup(), s.calls());
+        var stub = PodResourcesListerGrpc.newBlockingStub(channel);
+        var emptyStub = PodResourcesListerGrpc.newBlockingStub(emptyChannel);
+        ListPodResourcesRequest list = ListPodResourcesRequest.getDefaultInstance();
+        CallResult emptyList = calls(
+                "List (no pods)",
+                () -> emptyStub.withDeadlineAfter(5, TimeUnit.SECONDS).list(list));
+        CallResult fullList =
+                calls("List", () -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).list(list));
+        int[] next = {0};
+        CallResult get = calls("Get", () -> {
+            Pod p = pods.get(next[0]++ % pods.size());
+            return stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .get(GetPodResourcesRequest.newBuilder()
+                            .setPodName(p.getMetadata().getName())
+                            .setPodNamespace(ns)
+                            .build());
+        });
+        CallResult allocatable = calls(
+                "GetAllocatableResources",
+                () -> stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+                        .getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance()));
+        ListPodResourcesResponse listed = stub.list(list);
+        return new PodResourcesResult(fullList, get, allocatable, emptyList, listed.getPodResourcesCount());
+    }
+
+    private String config(String node, BenchCgroups host) {
+        return """
+                apiVersion: podnuma.io/v1alpha1
+                kind: NodeAgentConfig
+                nodeName: %s
+                policyName: %s
+                kubeletCgroupRoot: /%s
+                cgroupDriver: systemd
+                podResourcesQps: 1000000
+                podResourcesBurst: 1000000
+                policy:
+                  topologyManager:
+                    policy: single-numa-node
+                    scope: pod
+                  cpuManager:
+                    policy: static
+                    reservedCpus: "0"
+                  podLevelResources:
+                    enabled: true
+                """.formatted(node, POLICY, host.root().getFileName());
+    }
+
+    /** Creates the pods and waits until kwok has them Running with every container ID in their status. */
+    private List<Pod> runningPods(String ns, List<Pod> pods) throws InterruptedException {
+        for (Pod p : pods) {
+            cp.client().pods().inNamespace(ns).resource(p).create();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (true) {
+            List<Pod> now = cp.client()
+                    .pods()
+                    .inNamespace(ns)
+                    .withLabel(BenchPods.LABEL)
+                    .list()
+                    .getItems();
+            long running = now.stream().filter(AgentBench::runningWithIds).count();
+            if (running == pods.size()) {
+                List<Pod> sorted = new ArrayList<>(now);
+                sorted.sort((a, b) -> Boolean.compare(BenchPods.pinned(b), BenchPods.pinned(a)));
+                return sorted;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("only " + running + " of " + pods.size()
+                        + " bench pods were Running with container IDs after 180 s (is kwok running?)");
+            }
+            TimeUnit.MILLISECONDS.sleep(500);
+        }
+    }
+
+    private static boolean runningWithIds(Pod p) {
+        return p.getStatus() != null
+                && "Running".equals(p.getStatus().getPhase())
+                && p.getStatus().getContainerStatuses().size()
+                        == p.getSpec().getContainers().size()
+                && p.getStatus().getContainerStatuses().stream().allMatch(c -> c.getContainerID() != null);
+    }
+
+    private static PodQos qos(Pod p) {
+        for (PodQos q : PodQos.values()) {
+            if (q.wireName().equals(p.getStatus().getQosClass())) {
+                return q;
+            }
+        }
+        throw new IllegalStateException("pod " + p.getMetadata().getName() + " has QoS class \""
+                + p.getStatus().getQosClass() + "\": allowed Guaranteed, Burstable, BestEffort");
+    }
+
+    /** The pinned pod's CPUs as the agent reports them (pod-level {@code cpu_ids}). */
+    private static CpuSet bubbleOf(ManagedChannel channel, Pod pinned) {
+        var answer = PodResourcesListerGrpc.newBlockingStub(channel)
+                .get(GetPodResourcesRequest.newBuilder()
+                        .setPodName(pinned.getMetadata().getName())
+                        .setPodNamespace(pinned.getMetadata().getNamespace())
+                        .build());
+        CpuSet.Builder b = CpuSet.builder();
+        answer.getPodResources().getCpuIdsList().forEach(id -> b.add(id.intValue()));
+        CpuSet bubble = b.build();
+        if (bubble.isEmpty()) {
+            throw new IllegalStateException("the agent gave pod "
+                    + pinned.getMetadata().getName() + " no exclusive CPU (PodResources pod cpu_ids empty): " + answer);
+        }
+        return bubble;
+    }
+
+    /** The starts, round robin over the pods: every pod's first container, then every pod's second, ... */
+    private List<Target> targets(List<Pod> pods, CpuSet bubble, CpuSet shared) {
+        List<Target> out = new ArrayList<>();
+        for (int c = 0; c < s.containersPerPod() && out.size() < s.starts(); c++) {
+            for (Pod p : pods) {
+                if (out.size() == s.starts()) {
+                    break;
+                }
+                String name = "c" + c;
+                ContainerStatus st = p.getStatus().getContainerStatuses().stream()
+                        .filter(x -> x.getName().equals(name))
+                        .findFirst()
+                        .orElseThrow();
+                boolean pinned = BenchPods.pinned(p);
+                out.add(new Target(
+                        new ContainerCgroup(qos(p), p.getMetadata().getUid(), ContainerId.parse(st.getContainerID())),
+                        pinned ? bubble : shared,
+                        pinned));
+            }
+        }
+        return out;
+    }
+
+    private CallResult calls(String method, Supplier<com.google.protobuf.Message> call) {
+        int errors = 0;
+        int bytes = 0;
+        for (int i = 0; i < s.warmup(); i++) {
+            try {
+                call.get();
+            } catch (StatusRuntimeException e) {
+                errors++;
+            }
+        }
+        long[] nanos = new long[s.calls()];
+        for (int i = 0; i < s.calls(); i++) {
+            long t0 = System.nanoTime();
+            try {
+                bytes = call.get().getSerializedSize();
+            } catch (StatusRuntimeException e) {
+                errors++;
+            }
+            nanos[i] = System.nanoTime() - t0;
+        }
+        return new CallResult(method, LatencySummary.of(nanos), errors, bytes);
+    }
+
+    private static long[] ticks(long[] pids) throws IOException {
+        long[] out = new long[pids.length];
+        for (int i = 0; i < pids.length; i++) {
+            out[i] = ProcessUsage.cpuTicks(pids[i]);
+        }
+        return out;
+    }
+
+    static String uptime() {
+        try {
+            String text = Files.readString(Path.of("/proc/loadavg")).strip();
+            String[] f = text.split("\\s+");
+            return "load average " + f[0] + ", " + f[1] + ", " + f[2] + " on "
+                    + Runtime.getRuntime().availableProcessors() + " CPUs";
+        } catch (IOException e) {
+            return "load average unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    /** A JVM with the agent's flags running {@link IdleJvm}: the footprint every JVM pays before any work. */
+    static final class IdleProcess implements AutoCloseable {
+        private Process process;
+
+        void start(List<String> flags) throws IOException, URISyntaxException {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(flags);
+            cmd.add("-cp");
+            cmd.add(Path.of(IdleJvm.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString());
+            cmd.add(IdleJvm.class.getName());
+            process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        }
+
+        long pid() {
+            return process.pid();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            if (process != null) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /**
+     * {@code AgentBench [--quick] [--starts N] [--pods N] [--calls N] [--warmup N] [--idle-seconds N]
+     * [--jvm-flags "..."] [--out FILE]}: starts the local control plane ({@code PODNUMA_CONTROLPLANE_BIN}), runs,
+     * prints the table and writes it to {@code --out}. Exit 2 on a usage error, 3 when this machine cannot run it.
+     */
+    public static void main(String[] args) throws Exception {
+        Settings settings = List.of(args).contains("--quick") ? Settings.quick() : Settings.full();
+        Path out = null;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                if (a.equals("--quick")) {
+                    continue; // the starting point, whatever its place
+                }
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(a + " needs a value");
+                }
+                String v = args[++i];
+                if (a.equals("--out")) {
+                    out = Path.of(v);
+                } else {
+                    settings = settings.withOption(a, v);
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.exit(2);
+        }
+        String reason = BenchCgroups.unavailableReason();
+        if (reason != null) {
+            System.err.println("agent bench skipped: " + reason);
+            System.exit(3);
+        }
+        Path work = Files.createTempDirectory("podnuma-agent-bench");
+        Result result;
+        try (LocalControlPlane cp = LocalControlPlane.start()) {
+            result = new AgentBench(cp, settings, work, System.out).run();
+        }
+        String table = BenchTable.render(result);
+        System.out.println();
+        System.out.println(table);
+        if (out != null) {
+            Files.createDirectories(out.toAbsolutePath().getParent());
+            Files.writeString(out, table);
+        }
+        System.exit(0);
+    }
+}

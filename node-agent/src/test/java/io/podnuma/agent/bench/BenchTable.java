@@ -1,0 +1,231 @@
+package io.podnuma.agent.bench;
+
+import io.podnuma.agent.bench.AgentBench.CallResult;
+import io.podnuma.agent.bench.AgentBench.Footprint;
+import io.podnuma.agent.bench.AgentBench.PinResult;
+import io.podnuma.agent.bench.AgentBench.PodResourcesResult;
+import io.podnuma.agent.bench.AgentBench.Result;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The agent bench's figures as one Markdown table (figure, baseline of the same run, ratio, budget) plus notes. */
+public final class BenchTable {
+
+    private BenchTable() {}
+
+    record Row(String measure, String figure, String baseline, String ratio, String budget) {}
+
+    public static String render(Result r) {
+        List<Row> rows = rows(r);
+        StringBuilder out = new StringBuilder();
+        String[] head = {"Measure", "podnuma", "Baseline (same run)", "Ratio", "Budget"};
+        int[] w = new int[head.length];
+        for (int i = 0; i < head.length; i++) {
+            w[i] = head[i].length();
+        }
+        for (Row row : rows) {
+            String[] c = cells(row);
+            for (int i = 0; i < c.length; i++) {
+                w[i] = Math.max(w[i], c[i].length());
+            }
+        }
+        line(out, head, w);
+        String[] dashes = new String[head.length];
+        for (int i = 0; i < head.length; i++) {
+            dashes[i] = "-".repeat(w[i]);
+        }
+        line(out, dashes, w);
+        for (Row row : rows) {
+            line(out, cells(row), w);
+        }
+        out.append('\n');
+        for (String note : notes(r)) {
+            out.append("- ").append(note).append('\n');
+        }
+        return out.toString();
+    }
+
+    static List<Row> rows(Result r) {
+        List<Row> rows = new ArrayList<>();
+        PinResult p = r.pins();
+        int starts = p.exclusiveStarts() + p.sharedStarts();
+        LatencySummary bare = p.bareWrite();
+        if (p.polled() != null) {
+            LatencySummary l = p.polled();
+            String what = "Pin latency %s: mkdir → cpuset.cpus holds the set (" + l.count() + " starts, polled)";
+            rows.add(row(what.formatted("p50"), l.p50Nanos(), bare.p50Nanos(), "bare write p50", ""));
+            rows.add(row(what.formatted("p99"), l.p99Nanos(), bare.p99Nanos(), "bare write p99", "< 10 ms"));
+            rows.add(row(what.formatted("max"), l.maxNanos(), bare.maxNanos(), "bare write max", ""));
+            LatencySummary floor = p.floor();
+            if (floor != null) {
+                String vs = "Pin latency %s vs the floor: a minimal watcher, same load (" + floor.count() + " starts)";
+                rows.add(row(vs.formatted("p50"), l.p50Nanos(), floor.p50Nanos(), "floor p50", ""));
+                rows.add(row(vs.formatted("p99"), l.p99Nanos(), floor.p99Nanos(), "floor p99", ""));
+            }
+        } else {
+            rows.add(new Row("Pin latency (" + starts + " starts)", "no start was pinned within 5 s", "", "", ""));
+        }
+        PromHistogram h = p.agentHistogram();
+        rows.add(new Row(
+                "Pin latency p50 / p99, agent's histogram: seen → written (" + h.count() + " pins)",
+                "≤ " + seconds(h.quantileUpperBound(0.5)) + " / ≤ " + seconds(h.quantileUpperBound(0.99)),
+                "",
+                "",
+                ""));
+
+        Footprint f = r.footprint();
+        int pods = r.settings().pods();
+        rows.add(kib(
+                "Agent RSS, " + pods + " pods, " + f.containerCgroups() + " container cgroups",
+                f.agentRssKib(),
+                f.idleJvmRssKib(),
+                "< 96 MiB"));
+        rows.add(kib("Agent RSS, node with no pods", f.emptyAgentRssKib(), f.idleJvmRssKib(), ""));
+        long window = f.idleWindow().toSeconds();
+        rows.add(millicores(
+                "Agent CPU, idle " + window + " s, " + pods + " pods",
+                f.agentMillicores(),
+                f.idleJvmMillicores(),
+                "< 5 m"));
+        rows.add(millicores(
+                "Agent CPU, idle " + window + " s, no pods", f.emptyAgentMillicores(), f.idleJvmMillicores(), ""));
+        rows.add(row(
+                "Ready (/readyz 200), " + pods + " pods, first start",
+                f.readyCold().toNanos(),
+                f.readyEmpty().toNanos(),
+                "agent, no pods",
+                "< 2 s"));
+        rows.add(row(
+                "Ready after a restart: checkpoint, " + f.containerCgroups() + " cgroups",
+                f.readyRestart().toNanos(),
+                f.readyEmpty().toNanos(),
+                "agent, no pods",
+                "< 2 s"));
+
+        PodResourcesResult pr = r.podResources();
+        LatencySummary empty = pr.emptyList().latency();
+        rows.add(call(pr.list(), " (" + pr.listedPods() + " pods, " + pr.list().responseBytes() + " B)", empty, "p50"));
+        rows.add(call(pr.list(), " (" + pr.listedPods() + " pods)", empty, "p99"));
+        rows.add(call(pr.get(), "", empty, "p50"));
+        rows.add(call(pr.get(), "", empty, "p99"));
+        rows.add(call(pr.allocatable(), "", empty, "p50"));
+        rows.add(call(pr.allocatable(), "", empty, "p99"));
+        return rows;
+    }
+
+    static List<String> notes(Result r) {
+        PinResult p = r.pins();
+        PodResourcesResult pr = r.podResources();
+        List<String> notes = new ArrayList<>();
+        notes.add("Pin: " + p.exclusiveStarts() + " starts in the pinned pod (CPUs " + p.exclusiveCpus() + "), "
+                + p.sharedStarts() + " on the shared pool (CPUs " + p.sharedCpus() + "); each new cgroup starts with"
+                + " every CPU. Polled every " + r.settings().pollNanos() / 1000 + " µs; " + p.timeouts()
+                + " starts not pinned within 5 s; " + p.wrongAfterRestart() + " containers off their set after the"
+                + " restart; drift detected " + fmt(p.driftDetected()) + ". Bare write: the same cgroups, widened to"
+                + " every CPU, then the one write of the wanted set timed, with the agent stopped. Floor: one thread in the bench"
+                + " JVM that takes the inotify event of a new cgroup and writes cpuset.cpus, timed like the agent"
+                + " (mkdir, a process joins, polled), each start right after one of the agent's.");
+        notes.add("Footprint: RSS (VmRSS) after the starts and "
+                + r.settings().settle().toSeconds() + " s of settling"
+                + "; CPU = utime + stime over the idle window. Baseline: a JVM with the same flags running an empty"
+                + " main. JVM flags: " + String.join(" ", r.settings().jvmFlags()));
+        notes.add("PodResources over the unix socket, client in the bench JVM: "
+                + r.settings().warmup()
+                + " warm-up + " + r.settings().calls() + " timed calls per method, one at a time; errors: List "
+                + pr.list().errors() + ", Get " + pr.get().errors() + ", GetAllocatableResources "
+                + pr.allocatable().errors() + ", empty List " + pr.emptyList().errors() + ". Baseline: List on the"
+                + " same agent binary on a node with no pods (the fixed cost of one call).");
+        notes.add("Machine: before " + r.loadBefore() + "; after " + r.loadAfter() + ".");
+        return notes;
+    }
+
+    private static Row call(CallResult c, String extra, LatencySummary empty, String which) {
+        boolean p50 = which.equals("p50");
+        return row(
+                "PodResources " + c.method() + " " + which + extra,
+                p50 ? c.latency().p50Nanos() : c.latency().p99Nanos(),
+                p50 ? empty.p50Nanos() : empty.p99Nanos(),
+                "empty List " + which,
+                c.method().equals("List") && !p50 ? "p99 < 1 ms" : "");
+    }
+
+    private static Row row(String measure, long nanos, long baseNanos, String baseName, String budget) {
+        return new Row(measure, nanos(nanos), nanos(baseNanos) + " " + baseName, ratio(nanos, baseNanos), budget);
+    }
+
+    private static Row kib(String measure, long kib, long baseKib, String budget) {
+        return new Row(measure, mib(kib), mib(baseKib) + " idle JVM", ratio(kib, baseKib), budget);
+    }
+
+    private static Row millicores(String measure, double m, double base, String budget) {
+        return new Row(measure, fmt(m) + " m", fmt(base) + " m idle JVM", ratio(m, base), budget);
+    }
+
+    static String nanos(long n) {
+        if (n < 1_000) {
+            return n + " ns";
+        }
+        if (n < 1_000_000) {
+            return String.format(Locale.ROOT, "%.1f µs", n / 1e3);
+        }
+        if (n < 1_000_000_000) {
+            return String.format(Locale.ROOT, "%.2f ms", n / 1e6);
+        }
+        return String.format(Locale.ROOT, "%.2f s", n / 1e9);
+    }
+
+    static String seconds(double s) {
+        if (Double.isNaN(s)) {
+            return "n/a";
+        }
+        if (Double.isInfinite(s)) {
+            return "+Inf";
+        }
+        return nanos(Duration.ofNanos(Math.round(s * 1e9)).toNanos());
+    }
+
+    static String mib(long kib) {
+        return String.format(Locale.ROOT, "%.1f MiB", kib / 1024.0);
+    }
+
+    static String ratio(double value, double base) {
+        if (!(base > 0)) {
+            return "–";
+        }
+        return fmt(value / base);
+    }
+
+    static String fmt(double v) {
+        if (Double.isNaN(v)) {
+            return "n/a";
+        }
+        double a = Math.abs(v);
+        if (a == 0) {
+            return "0";
+        }
+        if (a >= 100) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        if (a >= 10) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String[] cells(Row r) {
+        return new String[] {r.measure(), r.figure(), r.baseline(), r.ratio(), r.budget()};
+    }
+
+    private static void line(StringBuilder out, String[] cells, int[] w) {
+        out.append('|');
+        for (int i = 0; i < cells.length; i++) {
+            out.append(' ')
+                    .append(cells[i])
+                    .append(" ".repeat(w[i] - cells[i].length()))
+                    .append(" |");
+        }
+        out.append('\n');
+    }
+}

@@ -1,0 +1,271 @@
+package io.podnuma.agent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.agent.cgroup.CgroupDriver;
+import io.podnuma.agent.cgroup.CgroupNaming;
+import io.podnuma.agent.cgroup.CgroupPath;
+import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.checkpoint.CheckpointStore;
+import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.config.AgentConfigLoader;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.kubelet.FileCheck;
+import io.podnuma.agent.kubelet.KubeletCheck;
+import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.pods.PodMapper;
+import io.podnuma.agent.report.ConditionBook;
+import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.crds.v1alpha1.nodestate.AgentError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The runtime's decisions with in-memory pods and cgroups: start-up from a checkpoint (valid, corrupt, written
+ * under another policy), the kubelet conflict, eviction of refused pods, and containers seen before their pod.
+ */
+class NodeAgentTest {
+
+    @TempDir
+    Path stateDir;
+
+    private final CpuTopology topo = readTopology();
+    private final CgroupNaming naming = new CgroupNaming(CgroupDriver.CGROUPFS);
+    private final NodeAgentChurnTest.FakePods pods = new NodeAgentChurnTest.FakePods();
+    private final NodeAgentChurnTest.FakeCgroups cgroups = new NodeAgentChurnTest.FakeCgroups(new Random(1));
+    private final List<String> events = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicReference<AgentReport> lastReport = new AtomicReference<>();
+    private final List<NodeAgent> agents = new ArrayList<>();
+    private final List<NodeAgent.Found> onHost = Collections.synchronizedList(new ArrayList<>());
+    private Supplier<KubeletCheck> kubelet = () -> new KubeletCheck(List.of());
+
+    @AfterEach
+    void close() {
+        agents.forEach(NodeAgent::close);
+    }
+
+    private static CpuTopology readTopology() {
+        try {
+            return new SysfsTopologyReader(NodeAgentChurnTest.SYSFS).read();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static AgentConfig config(String reserved, String admission) {
+        return AgentConfigLoader.parse("""
+                apiVersion: podnuma.io/v1alpha1
+                kind: NodeAgentConfig
+                nodeName: unit
+                policy:
+                  admission: %s
+                  topologyManager:
+                    policy: single-numa-node
+                    scope: pod
+                  cpuManager:
+                    policy: static
+                    reservedCpus: "%s"
+                  podLevelResources:
+                    enabled: true
+                """.formatted(admission, reserved), "agent.yaml", Map.of(), Map.of());
+    }
+
+    private NodeAgent agent(AgentConfig config) throws InterruptedException {
+        NodeAgent agent = new NodeAgent(
+                new NodeAgent.Settings(
+                        "unit",
+                        Optional.empty(),
+                        config.policyHash(),
+                        config.policy().admission() == io.podnuma.crds.v1alpha1.policy.AdmissionAction.EVICT,
+                        false,
+                        Duration.ofHours(1),
+                        Duration.ofSeconds(1)),
+                new NodeAgent.Parts(
+                        topo,
+                        NodeAllocator.create(topo, config.nodeConfig()),
+                        new PodMapper(null),
+                        naming,
+                        cgroups,
+                        () -> List.copyOf(onHost),
+                        new CheckpointStore(stateDir),
+                        pods,
+                        new NodeAgentIT.RecordingEvents(events),
+                        lastReport::set,
+                        new AgentMetrics(topo),
+                        kubelet,
+                        () -> {},
+                        Clock.systemUTC()));
+        agents.add(agent);
+        agent.start();
+        assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();
+        return agent;
+    }
+
+    /** A pod with a 4-CPU budget, its status naming its containers, and its cgroups on the fake host. */
+    private Pod budgetedRunning(String name) {
+        Pod p = NodeAgentChurnTest.withStatus(budgeted(name));
+        pods.put(p);
+        for (var s : NodeAgentChurnTest.allStatuses(p)) {
+            ContainerCgroup c = new ContainerCgroup(
+                    NodeAgentChurnTest.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+            CgroupPath path = naming.containerPath(c);
+            cgroups.actual.put(path, new Pin(topo.onlineCpus(), CpuSet.of(0, 1)));
+            onHost.add(new NodeAgent.Found(c, path));
+        }
+        return p;
+    }
+
+    private static Pod budgeted(String name) {
+        return new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("unit")
+                .withUid(java.util.UUID.nameUUIDFromBytes(name.getBytes()).toString())
+                .withCreationTimestamp("2026-11-29T00:00:0" + name.length() + "Z")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("unit")
+                .withNewResources()
+                .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("4"))
+                .addToRequests("memory", new io.fabric8.kubernetes.api.model.Quantity("1Gi"))
+                .addToLimits("cpu", new io.fabric8.kubernetes.api.model.Quantity("4"))
+                .addToLimits("memory", new io.fabric8.kubernetes.api.model.Quantity("1Gi"))
+                .endResources()
+                .addNewContainer()
+                .withName("app")
+                .endContainer()
+                .endSpec()
+                .build();
+    }
+
+    private Pin pinOf(Pod p) {
+        var s = NodeAgentChurnTest.allStatuses(p).get(0);
+        return cgroups.actual.get(naming.containerPath(new ContainerCgroup(
+                NodeAgentChurnTest.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()))));
+    }
+
+    @Test
+    void aRestartAdoptsTheCheckpointAndReleasesPodsThatEndedMeanwhile() throws Exception {
+        AgentConfig config = config("0,64", "Warn");
+        Pod a = budgetedRunning("a");
+        Pod b = budgetedRunning("bb");
+        NodeAgent first = agent(config);
+        CpuSet aCpus = pinOf(a).cpus();
+        assertThat(aCpus.size()).isEqualTo(4);
+        first.stop(false);
+
+        pods.pods.remove(b.getMetadata().getUid()); // b ended while no agent ran
+        NodeAgent second = agent(config);
+
+        assertThat(second.state().pods()).containsOnlyKeys(a.getMetadata().getUid());
+        assertThat(pinOf(a).cpus()).as("a keeps its CPUs across the restart").isEqualTo(aCpus);
+        assertThat(events).noneMatch(e -> e.contains("Checkpoint"));
+    }
+
+    @Test
+    void aCorruptCheckpointIsSetAsideWithAnEventAndTheStateIsRebuiltFromThePods() throws Exception {
+        AgentConfig config = config("0,64", "Warn");
+        Pod a = budgetedRunning("a");
+        agent(config).stop(false);
+        Path file = stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME);
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 0x20;
+        Files.write(file, bytes);
+
+        NodeAgent second = agent(config);
+
+        assertThat(events)
+                .anyMatch(e -> e.startsWith("node Warning CheckpointChecksumMismatch")
+                        || e.startsWith("node Warning CheckpointMalformed"));
+        assertThat(second.state().pods()).containsOnlyKeys(a.getMetadata().getUid());
+        try (var s = Files.list(stateDir)) {
+            assertThat(s.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("node-state.json.corrupt-"));
+        }
+        assertThat(lastReport.get().node().lastError()).map(AgentError::reason).isPresent();
+    }
+
+    @Test
+    void aPolicyThatReservesAHeldCpuMarksTheNodeDegradedAndNamesThePod() throws Exception {
+        Pod a = budgetedRunning("a");
+        agent(config("0,64", "Warn")).stop(false);
+        CpuSet held = pinOf(a).cpus();
+
+        NodeAgent second = agent(config(held.lowest(1).union(CpuSet.of(0, 64)).toString(), "Warn"));
+
+        assertThat(second.state().pods()).containsKey(a.getMetadata().getUid());
+        assertThat(pinOf(a).cpus()).as("the running pod keeps its CPUs").isEqualTo(held);
+        assertThat(events).anyMatch(e -> e.startsWith("node Normal PolicyChanged"));
+        assertThat(events).anyMatch(e -> e.startsWith("node Warning PolicyConflict") && e.contains("unit/a"));
+        assertThat(lastReport.get().node().conditions())
+                .anyMatch(c -> c.getType().equals(NodeAgent.DEGRADED)
+                        && c.getStatus().equals(ConditionBook.TRUE)
+                        && c.getMessage().contains("unit/a"));
+    }
+
+    @Test
+    void underAKubeletConflictNothingIsWrittenAndTheConditionSaysWhy() throws Exception {
+        kubelet = () -> new KubeletCheck(List.of(new FileCheck(
+                Path.of("/var/lib/kubelet/cpu_manager_state"),
+                io.podnuma.agent.kubelet.FileVerdict.CONFLICT,
+                "the kubelet's CPU manager runs the static policy")));
+        Pod a = budgetedRunning("a");
+        NodeAgent agent = agent(config("0,64", "Warn"));
+
+        assertThat(agent.state().pods()).containsKey(a.getMetadata().getUid());
+        assertThat(pinOf(a).cpus()).as("untouched").isEqualTo(topo.onlineCpus());
+        assertThat(cgroups.touched).isEmpty();
+        assertThat(events).anyMatch(e -> e.startsWith("node Warning KubeletConflict"));
+    }
+
+    @Test
+    void withAdmissionEvictARefusedPodIsEvictedOnce() throws Exception {
+        AgentConfig config = config("0-127", "Evict"); // nothing can be exclusive
+        NodeAgent agent = agent(config);
+        Pod a = NodeAgentChurnTest.withStatus(budgeted("a"));
+        pods.put(a);
+        pods.put(a); // an update of the same pod
+        agent.drain();
+
+        assertThat(events).filteredOn(e -> e.startsWith("evict unit/a")).hasSize(1);
+        assertThat(events).anyMatch(e -> e.startsWith("pod unit/a Warning") && e.contains("evicting it"));
+    }
+
+    @Test
+    void aContainerSeenBeforeItsPodStatusGetsThePodsCpusThenItsOwn() throws Exception {
+        NodeAgent agent = agent(config("0,64", "Warn"));
+        Pod spec = budgeted("a");
+        pods.put(spec); // bound, no status yet
+        agent.drain();
+        Pod running = NodeAgentChurnTest.withStatus(spec);
+        var s = NodeAgentChurnTest.allStatuses(running).get(0);
+        ContainerCgroup c = new ContainerCgroup(
+                NodeAgentChurnTest.qos(running), spec.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+        CgroupPath path = naming.containerPath(c);
+        cgroups.actual.put(path, new Pin(topo.onlineCpus(), CpuSet.of(0, 1)));
+        agent.containerAppeared(c, path, System.nanoTime());
+        agent.drain();
+
+        CpuSet bubble = agent.state().pods().get(spec.getMetadata().getUid()).bubble();
+        assertThat(cgroups.actual.get(path).cpus()).as("the pod's CPUs at once").isEqualTo(bubble);
+        pods.put(running);
+        agent.drain();
+        assertThat(cgroups.actual.get(path).cpus()).isEqualTo(bubble);
+    }
+}
