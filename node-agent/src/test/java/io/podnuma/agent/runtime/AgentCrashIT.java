@@ -15,7 +15,7 @@ import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.agent.hosttest.KubeletLikeHost;
-import io.podnuma.agent.runtime.KwokPods.Kind;
+import io.podnuma.agent.runtime.CrashTestSetup.Kind;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
@@ -147,7 +147,7 @@ class AgentCrashIT {
 
     @BeforeAll
     static void crds(ControlPlane cp) {
-        KwokPods.installNumaNodeStateCrd(cp);
+        CrashTestSetup.installNumaNodeStateCrd(cp);
     }
 
     @AfterEach
@@ -177,13 +177,13 @@ class AgentCrashIT {
         long setupStart = System.nanoTime();
         node = cp.ensureNode(
                 "crash-" + suffix,
-                Map.of("podnuma.io/policy", KwokPods.POLICY),
+                Map.of("podnuma.io/policy", CrashTestSetup.POLICY),
                 Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
         ns = "crash-" + suffix;
         cp.kubectl("create", "namespace", ns).assertSuccess();
         informer = cp.client().pods().inNamespace(ns).inform();
 
-        agent = new AgentProcess(dir, KwokPods.agentConfig(node, host.root()), cp.kubeconfig());
+        agent = new AgentProcess(dir, CrashTestSetup.agentConfig(node, host.root()), cp.kubeconfig());
         long t0 = System.nanoTime();
         agent.start();
         agent.awaitReady(Duration.ofSeconds(90));
@@ -273,7 +273,7 @@ class AgentCrashIT {
         for (TestPod p : pods.values()) {
             if (!p.deleted && p.cgroups.isEmpty()) {
                 Optional<Map<String, ContainerCgroup>> cs =
-                        KwokPods.containers(informer.getStore().getByKey(ns + "/" + p.name));
+                        CrashTestSetup.containers(informer.getStore().getByKey(ns + "/" + p.name));
                 if (cs.isPresent()) {
                     startContainers(p, cs.get());
                     return Did.CONTAINER_START;
@@ -306,7 +306,7 @@ class AgentCrashIT {
         Pod made = cp.client()
                 .pods()
                 .inNamespace(ns)
-                .resource(KwokPods.pod(kind, node, name))
+                .resource(CrashTestSetup.pod(kind, node, name))
                 .create();
         TestPod p = new TestPod(
                 name, kind, made.getMetadata().getUid(), made.getMetadata().getCreationTimestamp());
@@ -446,7 +446,7 @@ class AgentCrashIT {
                 .until(() -> {
                     for (TestPod p : alive()) {
                         if (p.cgroups.isEmpty()) {
-                            KwokPods.containers(informer.getStore().getByKey(ns + "/" + p.name))
+                            CrashTestSetup.containers(informer.getStore().getByKey(ns + "/" + p.name))
                                     .ifPresent(cs -> {
                                         try {
                                             startContainers(p, cs);

@@ -10,7 +10,7 @@ import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.agent.hosttest.KubeletLikeHost;
-import io.podnuma.agent.runtime.KwokPods.Kind;
+import io.podnuma.agent.runtime.CrashTestSetup.Kind;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
@@ -60,7 +60,7 @@ class ApiServerOutageIT {
 
     @BeforeAll
     static void crds(ControlPlane cp) {
-        KwokPods.installNumaNodeStateCrd(cp);
+        CrashTestSetup.installNumaNodeStateCrd(cp);
     }
 
     @AfterEach
@@ -254,11 +254,11 @@ class ApiServerOutageIT {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         node = cp.ensureNode(
                 prefix + "-" + suffix,
-                Map.of("podnuma.io/policy", KwokPods.POLICY),
+                Map.of("podnuma.io/policy", CrashTestSetup.POLICY),
                 Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
         ns = prefix + "-" + suffix;
         cp.kubectl("create", "namespace", ns).assertSuccess();
-        agent = new AgentProcess(dir, KwokPods.agentConfig(node, host.root()), cp.kubeconfig());
+        agent = new AgentProcess(dir, CrashTestSetup.agentConfig(node, host.root()), cp.kubeconfig());
         agent.start();
         agent.awaitReady(Duration.ofSeconds(90));
     }
@@ -267,7 +267,7 @@ class ApiServerOutageIT {
         cp.client()
                 .pods()
                 .inNamespace(ns)
-                .resource(KwokPods.pod(kind, node, name))
+                .resource(CrashTestSetup.pod(kind, node, name))
                 .create();
     }
 
@@ -275,7 +275,7 @@ class ApiServerOutageIT {
     private Map<String, ContainerCgroup> running(String name) {
         return await().atMost(Duration.ofSeconds(60))
                 .until(
-                        () -> KwokPods.containers(cp.client()
+                        () -> CrashTestSetup.containers(cp.client()
                                 .pods()
                                 .inNamespace(ns)
                                 .withName(name)

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.hosttest.KwokPods;
 import io.podnuma.controlplane.ControlPlane;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,10 +17,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Pods for the agent process tests on a kwok node, the agent configuration they run under, and the container
- * cgroups a pod's status names (what containerd would create once kwok reports the pod Running).
+ * What the crash and outage tests share: the kinds of pods they churn, the agent configuration they run under, and
+ * a pod's container cgroups once kwok reports it Running (empty before, so a churn can poll without waiting).
  */
-final class KwokPods {
+final class CrashTestSetup {
 
     static final Path NNS_CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
     static final String POLICY = "it-policy";
@@ -38,7 +39,7 @@ final class KwokPods {
         }
     }
 
-    private KwokPods() {}
+    private CrashTestSetup() {}
 
     static void installNumaNodeStateCrd(ControlPlane cp) {
         cp.kubectl(
@@ -79,8 +80,8 @@ final class KwokPods {
 
     static Pod pod(Kind kind, String node, String name) {
         return switch (kind) {
-            case BURSTABLE -> AgentProcessIT.burstable(node, name);
-            case POD_BUDGET -> AgentProcessIT.budgeted(node, name);
+            case BURSTABLE -> KwokPods.burstable(node, name);
+            case POD_BUDGET -> KwokPods.budgeted(node, name);
             case CPU_CONTAINER ->
                 new PodBuilder()
                         .withNewMetadata()
