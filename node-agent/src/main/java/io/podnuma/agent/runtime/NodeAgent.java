@@ -645,6 +645,9 @@ public final class NodeAgent implements AutoCloseable {
      * @return whether the container now has {@code pin}
      */
     private boolean write(HostContainer hc, Pin pin, boolean repair) {
+        if (!mayWrite) {
+            return false; // the kubelet manages cpusets here: podnuma must not fight it
+        }
         if (hc.applied().isPresent() && hc.applied().get().equals(pin)) {
             return true;
         }

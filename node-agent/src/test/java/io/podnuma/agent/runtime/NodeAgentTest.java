@@ -229,6 +229,15 @@ class NodeAgentTest {
         NodeAgent agent = agent(config("0,64", "Warn"));
 
         assertThat(agent.state().pods()).containsKey(a.getMetadata().getUid());
+        Pod b = NodeAgentChurnTest.withStatus(budgeted("bb"));
+        pods.put(b);
+        var s = NodeAgentChurnTest.allStatuses(b).get(0);
+        ContainerCgroup c = new ContainerCgroup(
+                NodeAgentChurnTest.qos(b), b.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+        cgroups.actual.put(naming.containerPath(c), new Pin(topo.onlineCpus(), CpuSet.of(0, 1)));
+        agent.containerAppeared(c, naming.containerPath(c), System.nanoTime()); // a new container, too
+        agent.reconcileNow();
+
         assertThat(pinOf(a).cpus()).as("untouched").isEqualTo(topo.onlineCpus());
         assertThat(cgroups.touched).isEmpty();
         assertThat(events).anyMatch(e -> e.startsWith("node Warning KubeletConflict"));
