@@ -10,6 +10,7 @@ import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.hosttest.AgentCrds;
 import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.LocalControlPlane;
@@ -44,7 +45,6 @@ import java.util.function.Supplier;
  */
 public final class AgentBench {
 
-    static final Path NNS_CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
     static final String POLICY = "bench-policy";
     static final String PIN_HISTOGRAM = "podnuma_pin_latency_seconds";
 
@@ -243,15 +243,7 @@ public final class AgentBench {
     public Result run() throws Exception {
         String loadBefore = uptime();
         log.println("== agent bench: " + s + "; " + loadBefore);
-        cp.kubectl(
-                        "apply",
-                        "--server-side",
-                        "--force-conflicts",
-                        "-f",
-                        NNS_CRD.toAbsolutePath().toString())
-                .assertSuccess();
-        cp.kubectl("wait", "--for=condition=Established", "crd/numanodestates.podnuma.io", "--timeout=60s")
-                .assertSuccess();
+        AgentCrds.installNumaNodeState(cp);
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
         String ns = "bench-" + suffix;

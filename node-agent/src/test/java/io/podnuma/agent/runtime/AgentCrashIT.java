@@ -13,6 +13,7 @@ import io.podnuma.agent.checkpoint.TopologyFingerprint;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
+import io.podnuma.agent.hosttest.AgentCrds;
 import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.agent.hosttest.KubeletLikeHost;
 import io.podnuma.agent.runtime.CrashTestSetup.Kind;
@@ -147,7 +148,7 @@ class AgentCrashIT {
 
     @BeforeAll
     static void crds(ControlPlane cp) {
-        CrashTestSetup.installNumaNodeStateCrd(cp);
+        AgentCrds.installNumaNodeState(cp);
     }
 
     @AfterEach

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.grpc.ManagedChannel;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.hosttest.AgentCrds;
 import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.agent.hosttest.KubeletLikeHost;
 import io.podnuma.agent.hosttest.KwokPods;
@@ -39,10 +40,6 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ControlPlaneExtension.class)
 class AgentProcessIT {
 
-    static final Path NNS_CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
-    static final Path NRT_CRD =
-            Path.of("src/test/resources/io/podnuma/agent/report/nrt/noderesourcetopologies.topology.node.k8s.io.yaml");
-
     @TempDir
     Path dir;
 
@@ -51,27 +48,8 @@ class AgentProcessIT {
 
     @BeforeAll
     static void crds(ControlPlane cp) {
-        cp.kubectl(
-                        "apply",
-                        "--server-side",
-                        "--force-conflicts",
-                        "-f",
-                        NNS_CRD.toAbsolutePath().toString())
-                .assertSuccess();
-        cp.kubectl(
-                        "apply",
-                        "--server-side",
-                        "--force-conflicts",
-                        "-f",
-                        NRT_CRD.toAbsolutePath().toString())
-                .assertSuccess();
-        cp.kubectl(
-                        "wait",
-                        "--for=condition=Established",
-                        "crd/numanodestates.podnuma.io",
-                        "crd/noderesourcetopologies.topology.node.k8s.io",
-                        "--timeout=60s")
-                .assertSuccess();
+        AgentCrds.installNumaNodeState(cp);
+        AgentCrds.installNodeResourceTopology(cp);
     }
 
     @AfterEach

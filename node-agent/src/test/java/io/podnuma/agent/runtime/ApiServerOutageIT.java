@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.hosttest.AgentCrds;
 import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.agent.hosttest.KubeletLikeHost;
 import io.podnuma.agent.runtime.CrashTestSetup.Kind;
@@ -60,7 +61,7 @@ class ApiServerOutageIT {
 
     @BeforeAll
     static void crds(ControlPlane cp) {
-        CrashTestSetup.installNumaNodeStateCrd(cp);
+        AgentCrds.installNumaNodeState(cp);
     }
 
     @AfterEach

@@ -8,7 +8,6 @@ import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.pod.PodQos;
 import io.podnuma.agent.hosttest.KwokPods;
-import io.podnuma.controlplane.ControlPlane;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,6 @@ import java.util.TreeMap;
  */
 final class CrashTestSetup {
 
-    static final Path NNS_CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
     static final String POLICY = "it-policy";
 
     /** The kinds the tests mix; on a 2-CPU node with CPU 0 reserved only one Guaranteed pod can hold CPU 1. */
@@ -40,18 +38,6 @@ final class CrashTestSetup {
     }
 
     private CrashTestSetup() {}
-
-    static void installNumaNodeStateCrd(ControlPlane cp) {
-        cp.kubectl(
-                        "apply",
-                        "--server-side",
-                        "--force-conflicts",
-                        "-f",
-                        NNS_CRD.toAbsolutePath().toString())
-                .assertSuccess();
-        cp.kubectl("wait", "--for=condition=Established", "crd/numanodestates.podnuma.io", "--timeout=60s")
-                .assertSuccess();
-    }
 
     /**
      * The agent configuration of these tests: static CPUs with CPU 0 reserved, single-numa-node at pod scope,

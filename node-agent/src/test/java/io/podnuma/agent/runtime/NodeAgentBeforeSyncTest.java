@@ -10,24 +10,17 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
-import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
-import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.engine.state.NodeState;
-import io.podnuma.agent.kubelet.KubeletCheck;
-import io.podnuma.agent.metrics.AgentMetrics;
-import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -157,32 +150,19 @@ class NodeAgentBeforeSyncTest {
                   podLevelResources:
                     enabled: true
                 """, "agent.yaml", Map.of(), Map.of());
-        NodeAgent agent = new NodeAgent(
-                new NodeAgent.Settings(
+        NodeAgent agent = new InMemoryAgent(
                         "before-sync",
-                        Optional.empty(),
-                        config.policyHash(),
-                        false,
-                        false,
-                        Duration.ofHours(1),
-                        Duration.ofMillis(100)),
-                new NodeAgent.Parts(
                         topo,
-                        NodeAllocator.create(topo, config.nodeConfig()),
-                        new PodMapper(null),
+                        config,
                         naming,
                         cgroups,
                         () -> present.entrySet().stream()
                                 .map(e -> new NodeAgent.Found(e.getValue(), e.getKey()))
                                 .toList(),
-                        new CheckpointStore(stateDir),
-                        pods,
-                        new NodeAgentIT.RecordingEvents(new ArrayList<>()),
-                        r -> {},
-                        new AgentMetrics(topo),
-                        () -> new KubeletCheck(List.of()),
-                        () -> {},
-                        Clock.systemUTC()));
+                        stateDir,
+                        pods)
+                .withSyncLog(Duration.ofMillis(100))
+                .build();
         agents.add(agent);
         return agent;
     }

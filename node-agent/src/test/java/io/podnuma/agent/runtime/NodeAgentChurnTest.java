@@ -13,7 +13,6 @@ import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.CgroupWriteException;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
-import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
@@ -24,14 +23,10 @@ import io.podnuma.agent.engine.state.AssignmentKind;
 import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
-import io.podnuma.agent.kubelet.KubeletCheck;
-import io.podnuma.agent.metrics.AgentMetrics;
-import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -167,32 +162,18 @@ class NodeAgentChurnTest {
         FakePods pods = new FakePods();
         FakeCgroups cgroups = new FakeCgroups(rnd);
         Map<CgroupPath, Running> running = new HashMap<>();
-        NodeAgent agent = new NodeAgent(
-                new NodeAgent.Settings(
+        NodeAgent agent = new InMemoryAgent(
                         "churn",
-                        Optional.empty(),
-                        config.policyHash(),
-                        false,
-                        false,
-                        Duration.ofHours(1),
-                        Duration.ofSeconds(1)),
-                new NodeAgent.Parts(
                         topo,
-                        allocator,
-                        new PodMapper(null),
+                        config,
                         naming,
                         cgroups,
                         () -> running.values().stream()
                                 .map(r -> new NodeAgent.Found(r.cgroup(), r.path()))
                                 .toList(),
-                        new CheckpointStore(stateDir),
-                        pods,
-                        new NodeAgentIT.RecordingEvents(new ArrayList<>()),
-                        r -> {},
-                        new AgentMetrics(topo),
-                        () -> new KubeletCheck(List.of()),
-                        () -> {},
-                        Clock.systemUTC()));
+                        stateDir,
+                        pods)
+                .build();
         agents.add(agent);
         agent.start();
         assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();

@@ -11,18 +11,12 @@ import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.CgroupWriteException;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
-import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
-import io.podnuma.agent.engine.node.NodeAllocator;
-import io.podnuma.agent.kubelet.KubeletCheck;
-import io.podnuma.agent.metrics.AgentMetrics;
-import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -175,32 +169,19 @@ class NodeAgentFullSyncHandOverTest {
                   podLevelResources:
                     enabled: true
                 """, "agent.yaml", Map.of(), Map.of());
-        NodeAgent agent = new NodeAgent(
-                new NodeAgent.Settings(
+        NodeAgent agent = new InMemoryAgent(
                         "hand-over",
-                        Optional.empty(),
-                        config.policyHash(),
-                        false,
-                        false,
-                        Duration.ofHours(1),
-                        Duration.ofSeconds(30)),
-                new NodeAgent.Parts(
                         topo,
-                        NodeAllocator.create(topo, config.nodeConfig()),
-                        new PodMapper(null),
+                        config,
                         naming,
                         writer,
                         () -> present.entrySet().stream()
                                 .map(e -> new NodeAgent.Found(e.getValue(), e.getKey()))
                                 .toList(),
-                        new CheckpointStore(stateDir),
-                        pods,
-                        new NodeAgentIT.RecordingEvents(new ArrayList<>()),
-                        r -> {},
-                        new AgentMetrics(topo),
-                        () -> new KubeletCheck(List.of()),
-                        () -> {},
-                        Clock.systemUTC()));
+                        stateDir,
+                        pods)
+                .withSyncLog(Duration.ofSeconds(30))
+                .build();
         agents.add(agent);
         return agent;
     }

@@ -13,6 +13,7 @@ import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.engine.pod.PodRef;
+import io.podnuma.agent.hosttest.AgentCrds;
 import io.podnuma.agent.hosttest.KubeletLikeHost;
 import io.podnuma.agent.hosttest.KwokPods;
 import io.podnuma.agent.kubelet.KubeletCheck;
@@ -50,8 +51,6 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ControlPlaneExtension.class)
 class NodeAgentIT {
 
-    static final Path NNS_CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
-
     @TempDir
     Path stateDir;
 
@@ -65,15 +64,7 @@ class NodeAgentIT {
 
     @BeforeAll
     static void crds(ControlPlane cp) {
-        cp.kubectl(
-                        "apply",
-                        "--server-side",
-                        "--force-conflicts",
-                        "-f",
-                        NNS_CRD.toAbsolutePath().toString())
-                .assertSuccess();
-        cp.kubectl("wait", "--for=condition=Established", "crd/numanodestates.podnuma.io", "--timeout=60s")
-                .assertSuccess();
+        AgentCrds.installNumaNodeState(cp);
     }
 
     @BeforeEach

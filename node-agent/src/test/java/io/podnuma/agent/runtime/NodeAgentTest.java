@@ -13,23 +13,18 @@ import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
-import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.kubelet.FileCheck;
 import io.podnuma.agent.kubelet.KubeletCheck;
-import io.podnuma.agent.metrics.AgentMetrics;
-import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.report.ConditionBook;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -88,30 +83,12 @@ class NodeAgentTest {
     }
 
     private NodeAgent agent(AgentConfig config) throws InterruptedException {
-        NodeAgent agent = new NodeAgent(
-                new NodeAgent.Settings(
-                        "unit",
-                        Optional.empty(),
-                        config.policyHash(),
-                        config.policy().admission() == io.podnuma.crds.v1alpha1.policy.AdmissionAction.EVICT,
-                        false,
-                        Duration.ofHours(1),
-                        Duration.ofSeconds(1)),
-                new NodeAgent.Parts(
-                        topo,
-                        NodeAllocator.create(topo, config.nodeConfig()),
-                        new PodMapper(null),
-                        naming,
-                        cgroups,
-                        () -> List.copyOf(onHost),
-                        new CheckpointStore(stateDir),
-                        pods,
-                        new NodeAgentIT.RecordingEvents(events),
-                        lastReport::set,
-                        new AgentMetrics(topo),
-                        kubelet,
-                        () -> {},
-                        Clock.systemUTC()));
+        NodeAgent agent = new InMemoryAgent(
+                        "unit", topo, config, naming, cgroups, () -> List.copyOf(onHost), stateDir, pods)
+                .withEvents(new NodeAgentIT.RecordingEvents(events))
+                .withReports(lastReport::set)
+                .withKubelet(kubelet)
+                .build();
         agents.add(agent);
         agent.start();
         assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();

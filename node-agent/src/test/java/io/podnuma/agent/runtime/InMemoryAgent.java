@@ -1,0 +1,106 @@
+package io.podnuma.agent.runtime;
+
+import io.podnuma.agent.cgroup.CgroupNaming;
+import io.podnuma.agent.checkpoint.CheckpointStore;
+import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.kubelet.KubeletCheck;
+import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.pods.PodMapper;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * A {@link NodeAgent} on in-memory pods and cgroups for unit tests: the parts a test varies are set with the
+ * {@code with...} methods, the rest are quiet defaults (no kubelet conflict, Events recorded nowhere).
+ */
+final class InMemoryAgent {
+
+    private final String node;
+    private final CpuTopology topo;
+    private final AgentConfig config;
+    private final CgroupNaming naming;
+    private final PinWriter pins;
+    private final Supplier<List<NodeAgent.Found>> scan;
+    private final Path stateDir;
+    private final PodSource pods;
+    private RuntimeEvents events = new NodeAgentIT.RecordingEvents(new ArrayList<>());
+    private Consumer<AgentReport> reports = r -> {};
+    private Supplier<KubeletCheck> kubelet = () -> new KubeletCheck(List.of());
+    private Duration syncLog = Duration.ofSeconds(1);
+
+    InMemoryAgent(
+            String node,
+            CpuTopology topo,
+            AgentConfig config,
+            CgroupNaming naming,
+            PinWriter pins,
+            Supplier<List<NodeAgent.Found>> scan,
+            Path stateDir,
+            PodSource pods) {
+        this.node = node;
+        this.topo = topo;
+        this.config = config;
+        this.naming = naming;
+        this.pins = pins;
+        this.scan = scan;
+        this.stateDir = stateDir;
+        this.pods = pods;
+    }
+
+    InMemoryAgent withEvents(RuntimeEvents value) {
+        events = value;
+        return this;
+    }
+
+    InMemoryAgent withReports(Consumer<AgentReport> value) {
+        reports = value;
+        return this;
+    }
+
+    InMemoryAgent withKubelet(Supplier<KubeletCheck> value) {
+        kubelet = value;
+        return this;
+    }
+
+    InMemoryAgent withSyncLog(Duration value) {
+        syncLog = value;
+        return this;
+    }
+
+    /** The agent, not started; {@code admission: Evict} in the policy turns eviction on. */
+    NodeAgent build() {
+        return new NodeAgent(
+                new NodeAgent.Settings(
+                        node,
+                        Optional.empty(),
+                        config.policyHash(),
+                        config.policy().admission() == AdmissionAction.EVICT,
+                        false,
+                        Duration.ofHours(1),
+                        syncLog),
+                new NodeAgent.Parts(
+                        topo,
+                        NodeAllocator.create(topo, config.nodeConfig()),
+                        new PodMapper(config.budgetAnnotation().orElse(null)),
+                        naming,
+                        pins,
+                        scan,
+                        new CheckpointStore(stateDir),
+                        pods,
+                        events,
+                        reports,
+                        new AgentMetrics(topo),
+                        kubelet,
+                        () -> {},
+                        Clock.systemUTC()));
+    }
+}
