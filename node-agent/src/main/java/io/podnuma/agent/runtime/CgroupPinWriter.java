@@ -41,6 +41,10 @@ public final class CgroupPinWriter implements PinWriter {
         try {
             return Optional.of(new Pin(set(dir.resolve("cpuset.cpus")), set(dir.resolve("cpuset.mems"))));
         } catch (NoSuchFileException e) {
+            if (files.isDirectory(dir)) {
+                // v2 before its parent passes cpuset down: no cpuset files yet, it runs on everything the parent has.
+                return Optional.of(new Pin(CpuSet.empty(), CpuSet.empty()));
+            }
             return Optional.empty(); // removed between the check and the read
         }
     }

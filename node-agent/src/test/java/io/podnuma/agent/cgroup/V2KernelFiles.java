@@ -13,10 +13,29 @@ import java.util.List;
  * cpuset files appear, and a written list sets the effective list (clamped to the parent's, and the
  * parent's when nothing is left, as v2 does). Records every write.
  */
-final class V2KernelFiles implements CgroupFiles {
+public final class V2KernelFiles implements CgroupFiles {
 
     private final HostCgroupFiles files = new HostCgroupFiles();
     final List<CgroupWrite> writes = new ArrayList<>();
+
+    /**
+     * Makes a cgroup as the kernel does on mkdir: with cpuset files (empty lists, the parent's effective ones) when
+     * the parent passes cpuset down, and a populated {@code cgroup.events} (a process will join).
+     */
+    public static void mkdir(Path dir) throws IOException {
+        Files.createDirectory(dir);
+        Files.writeString(dir.resolve("cgroup.subtree_control"), "\n");
+        Files.writeString(dir.resolve("cgroup.events"), "populated 1\nfrozen 0\n");
+        Path parent = dir.getParent();
+        if (Files.readString(parent.resolve("cgroup.subtree_control")).contains("cpuset")) {
+            for (String list : List.of("cpus", "mems")) {
+                Files.writeString(dir.resolve("cpuset." + list), "\n");
+                Files.writeString(
+                        dir.resolve("cpuset." + list + ".effective"),
+                        Files.readString(parent.resolve("cpuset." + list + ".effective")));
+            }
+        }
+    }
 
     @Override
     public String read(Path file) throws IOException {

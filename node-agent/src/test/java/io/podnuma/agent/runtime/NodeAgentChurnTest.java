@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -324,20 +325,27 @@ class NodeAgentChurnTest {
 
     /** Budgeted (bubble), classic Guaranteed with whole CPUs, or Burstable. */
     static Pod randomPod(Random rnd, String name) {
+        int kind = rnd.nextInt(3);
+        String cpus = String.valueOf(kind == 0 ? 2 + rnd.nextInt(4) : 1 + rnd.nextInt(3));
+        return podOfKind(kind, name + "#" + rnd.nextLong(), name, cpus);
+    }
+
+    /**
+     * Kind 0: a Guaranteed pod with a {@code cpus} pod budget, a native sidecar and a 1-CPU app container; kind 1:
+     * classic Guaranteed with {@code cpus} and 1 whole CPUs; kind 2: Burstable.
+     */
+    static Pod podOfKind(int kind, String uidSeed, String name, String cpus) {
         PodBuilder b = new PodBuilder()
                 .withNewMetadata()
                 .withName(name)
                 .withNamespace("churn")
-                .withUid(java.util
-                        .UUID
-                        .nameUUIDFromBytes((name + rnd.nextLong()).getBytes(StandardCharsets.UTF_8))
+                .withUid(UUID.nameUUIDFromBytes(uidSeed.getBytes(StandardCharsets.UTF_8))
                         .toString())
                 .withCreationTimestamp("2026-11-29T00:00:00Z")
                 .endMetadata();
         var spec = b.withNewSpec().withNodeName("churn");
-        switch (rnd.nextInt(3)) {
+        switch (kind) {
             case 0 -> {
-                String cpus = String.valueOf(2 + rnd.nextInt(4));
                 spec.withNewResources()
                         .addToRequests("cpu", new Quantity(cpus))
                         .addToRequests("memory", new Quantity("1Gi"))
@@ -359,7 +367,6 @@ class NodeAgentChurnTest {
                         .endContainer();
             }
             case 1 -> {
-                String cpus = String.valueOf(1 + rnd.nextInt(3));
                 spec.addNewContainer()
                         .withName("app")
                         .withNewResources()
