@@ -370,14 +370,6 @@ public final class NodeAgent implements AutoCloseable {
                 released++;
             }
         }
-        if (released > 0) {
-            // Pods that went while the agent was down may have left containers behind, and their CPUs may go to
-            // pods admitted just below: those containers give them up first (one pass would let a new owner whose
-            // cgroup comes first gain them while the old one still holds them).
-            rescan();
-            refreshKubelet();
-            applyAll();
-        }
         List<PodRecord> order = records.values().stream()
                 .filter(PodRecord::admissible)
                 .sorted(Comparator.comparing(PodRecord::created)
@@ -629,7 +621,41 @@ public final class NodeAgent implements AutoCloseable {
                 }
             }
         }
-        for (HostContainer hc : all) {
+        // Then containers gain. A container whose CPUs all change could not give any up above (a cpuset is never
+        // empty): whoever gains what it held outside the shared pool waits until it has moved. Passes until nothing
+        // is left or nothing can go; what is left then (containers swapping exclusive CPUs) is written as it is.
+        List<HostContainer> pending = new ArrayList<>(all);
+        boolean progress = true;
+        while (!pending.isEmpty() && progress) {
+            progress = false;
+            CpuSet.Builder leavingBuilder = CpuSet.builder();
+            for (HostContainer hc : pending) {
+                HostContainer now = host.get(hc.path());
+                if (now != null && now.applied().isPresent()) {
+                    leavingBuilder.addAll(now.applied()
+                            .get()
+                            .cpus()
+                            .difference(want.get(hc.path()).cpus()));
+                }
+            }
+            // CPUs that stay in the node shared pool may be held by many at once: only the others must wait.
+            CpuSet leaving = leavingBuilder.build().difference(state.sharedPool());
+            for (HostContainer hc : List.copyOf(pending)) {
+                HostContainer now = host.get(hc.path());
+                Pin target = want.get(hc.path());
+                CpuSet gained = now == null || now.applied().isEmpty()
+                        ? CpuSet.empty()
+                        : target.cpus().difference(now.applied().get().cpus());
+                if (now == null || !gained.intersects(leaving)) {
+                    pending.remove(hc);
+                    progress = true;
+                    if (now != null) {
+                        write(now, target, false);
+                    }
+                }
+            }
+        }
+        for (HostContainer hc : pending) {
             HostContainer now = host.get(hc.path());
             if (now != null) {
                 write(now, want.get(hc.path()), false);
