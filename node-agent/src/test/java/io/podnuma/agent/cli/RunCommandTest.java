@@ -1,0 +1,89 @@
+package io.podnuma.agent.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code run} refuses what it cannot start with, before it touches the host or the API server. */
+class RunCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return Main.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    @Test
+    void flagsComeAsPairsOrWithEquals() {
+        assertThat(RunCommand.flags(List.of("--config", "/etc/a.yaml", "--metrics-port=9000")))
+                .isEqualTo(Map.of("config", "/etc/a.yaml", "metrics-port", "9000"));
+        assertThatThrownBy(() -> RunCommand.flags(List.of("config")))
+                .hasMessageContaining("unexpected argument \"config\"");
+        assertThatThrownBy(() -> RunCommand.flags(List.of("--config"))).hasMessage("flag --config has no value");
+    }
+
+    @Test
+    void aMissingConfigurationFileIsAUsageErrorNamingIt() {
+        Path missing = dir.resolve("nope.yaml");
+        assertThat(run("run", "--config", missing.toString())).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("invalid configuration")
+                .contains(missing + ": the configuration file does not exist");
+    }
+
+    @Test
+    void everyBadSettingIsNamedAtOnce() throws Exception {
+        Path file = dir.resolve("agent.yaml");
+        Files.writeString(file, """
+                apiVersion: podnuma.io/v1alpha1
+                kind: NodeAgentConfig
+                nodeName: worker-1
+                policy:
+                  cpuManager:
+                    policy: static
+                    reservedCpuCount: 0
+                """);
+        assertThat(run("run", "--config", file.toString(), "--metrics-port", "70000", "--colour", "blue"))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("metrics-port")
+                .contains("colour")
+                .contains("policy.cpuManager.reservedCpuCount");
+    }
+
+    @Test
+    void aPolicyThatDoesNotFitTheMachineStopsTheStartWithTheReason() throws Exception {
+        Path file = dir.resolve("agent.yaml");
+        Files.writeString(file, """
+                apiVersion: podnuma.io/v1alpha1
+                kind: NodeAgentConfig
+                nodeName: worker-1
+                sysfsRoot: %s
+                stateDir: %s
+                podResourcesSocket: %s
+                metricsPort: 1
+                healthPort: 2
+                policy:
+                  cpuManager:
+                    policy: static
+                    reservedCpus: "0-4095"
+                """.formatted(
+                        Path.of("src/test/resources/sysfs/laptop-1s-4c8t").toAbsolutePath(),
+                        dir.resolve("state"),
+                        dir.resolve("s.sock")));
+        assertThat(run("run", "--config", file.toString())).isEqualTo(1);
+        assertThat(err.toString()).contains("the agent cannot start: the policy does not fit this machine");
+    }
+}
