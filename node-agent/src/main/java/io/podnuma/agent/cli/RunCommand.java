@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -25,6 +27,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         description = "Run the node agent: pin this node's pods, serve PodResources and metrics, until SIGTERM.")
 final class RunCommand implements Callable<Integer> {
+
+    /** How long a SIGTERM during the start waits for it (the kubelet's grace period is 30 s by default). */
+    static final long START_WAIT_SECONDS = 15;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -49,23 +54,35 @@ final class RunCommand implements Callable<Integer> {
             return 2;
         }
         KubernetesClient client = new KubernetesClientBuilder().build();
-        AgentDaemon daemon;
-        try {
-            daemon = AgentDaemon.start(config, client, Optional.empty());
-        } catch (IllegalStateException e) {
-            spec.commandLine().getErr().println("error: the agent cannot start: " + e.getMessage());
-            client.close();
-            return 1;
-        }
+        // The hook is there before the start: a SIGTERM while the agent starts waits for the start to finish and
+        // then stops it the same way (keeping or restoring pins), instead of leaving it half made.
+        AtomicReference<AgentDaemon> running = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(1);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
-                            daemon.shutdown();
+                            try {
+                                started.await(START_WAIT_SECONDS, TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            AgentDaemon daemon = running.get();
+                            if (daemon != null) {
+                                daemon.shutdown();
+                            }
                             client.close();
                             stopped.countDown();
                         },
                         "podnuma-agent-shutdown"));
+        try {
+            running.set(AgentDaemon.start(config, client, Optional.empty()));
+        } catch (IllegalStateException e) {
+            spec.commandLine().getErr().println("error: the agent cannot start: " + e.getMessage());
+            return 1;
+        } finally {
+            started.countDown();
+        }
         stopped.await();
         return 0;
     }

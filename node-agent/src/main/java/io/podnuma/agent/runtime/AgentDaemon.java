@@ -287,11 +287,34 @@ public final class AgentDaemon implements AutoCloseable {
     }
 
     /**
+     * The client retries a refused call for a long time; the kubelet's grace period (30 s by default) is shorter.
+     * Without an answer in time the pins stay, as for a rolling update.
+     */
+    static final Duration SHUTDOWN_QUESTION_TIMEOUT = Duration.ofSeconds(5);
+
+    private boolean nodeLeftPolicyWithin(Duration timeout) {
+        java.util.concurrent.CompletableFuture<Boolean> answer =
+                java.util.concurrent.CompletableFuture.supplyAsync(this::nodeLeftPolicy);
+        try {
+            return answer.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            LOG.warn("node {} could not be read within {} at shutdown; keeping the pins", config.nodeName(), timeout);
+            answer.cancel(true);
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
      * Stops the agent as SIGTERM asks: pins stay for the next agent, unless the node has left podnuma, in which
      * case every container gets everything back and the checkpoint and the node's reports are removed.
      */
     public void shutdown() {
-        boolean leaving = agent != null && nodeLeftPolicy();
+        boolean leaving = agent != null && nodeLeftPolicyWithin(SHUTDOWN_QUESTION_TIMEOUT);
         LOG.info(
                 leaving
                         ? "stopping: node {} has left podnuma, giving every container everything back"

@@ -229,6 +229,20 @@ class ApiServerOutageIT {
                 .isEqualTo(pids.size());
         long pinned = System.nanoTime();
 
+        // SIGTERM while the API server is away: the agent cannot ask whether the node left podnuma, so it keeps every
+        // pin, and it stops within the kubelet's default grace period (30 s) instead of waiting for the client's
+        // retries.
+        long term = System.nanoTime();
+        assertThat(agent.terminate(Duration.ofSeconds(30))).isEqualTo(143);
+        long stoppedMillis = (System.nanoTime() - term) / 1_000_000;
+        assertThat(agent.lastLog()).contains("keeping the pins").contains("the pins stay for the next agent");
+        for (Map.Entry<String, Long> p : pids.entrySet()) {
+            assertThat(KubeletLikeHost.allowedCpus(p.getValue()))
+                    .as("Cpus_allowed_list of %s after SIGTERM in the outage", p.getKey())
+                    .isEqualTo(want.get(p.getKey().substring(0, p.getKey().indexOf('/'))));
+        }
+        agent.start();
+
         cp.startApiServer();
         long back = System.nanoTime();
         agent.awaitReady(Duration.ofSeconds(90));
@@ -243,8 +257,12 @@ class ApiServerOutageIT {
         System.out.printf(
                 "ApiServerOutageIT (restart during the outage): %d containers pinned by the restarted agent before it"
                         + " could list a pod, %d ms after its start; pin latency seen by the test (µs): %s; ready %d ms"
-                        + " after the API server was back%n",
-                pids.size(), (pinned - restarted) / 1_000_000, latencyMicros, (ready - back) / 1_000_000);
+                        + " after the API server was back; SIGTERM in the outage: stopped after %d ms, pins kept%n",
+                pids.size(),
+                (pinned - restarted) / 1_000_000,
+                latencyMicros,
+                (ready - back) / 1_000_000,
+                stoppedMillis);
     }
 
     private void startAgent(ControlPlane cp, String prefix) throws Exception {
