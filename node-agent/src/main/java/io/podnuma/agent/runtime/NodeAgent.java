@@ -582,12 +582,10 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private boolean onHost(PodRecord r, String container) {
-        var id = r.containerIds().get(container);
-        if (id == null) {
-            return false;
-        }
-        return host.containsKey(parts.naming()
-                .containerPath(new ContainerCgroup(r.qos(), r.ref().uid(), id)));
+        return r.containerId(container)
+                .map(id -> host.containsKey(parts.naming()
+                        .containerPath(new ContainerCgroup(r.qos(), r.ref().uid(), id))))
+                .orElse(false);
     }
 
     private void applyPod(String uid) {

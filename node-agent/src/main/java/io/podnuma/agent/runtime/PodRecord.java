@@ -1,6 +1,7 @@
 package io.podnuma.agent.runtime;
 
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.watch.PodContainerIds;
 import io.podnuma.agent.engine.pod.Pod;
 import io.podnuma.agent.engine.pod.PodQos;
 import io.podnuma.agent.engine.pod.PodRef;
@@ -9,8 +10,6 @@ import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.pods.PodMappingException;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * What the agent knows about one pod of its node from the API: the engine's view of the spec (or why it could not
@@ -18,7 +17,7 @@ import java.util.TreeMap;
  * runtime has started so far.
  *
  * @param created the creation timestamp as the API gives it (RFC 3339, so it sorts as text); empty when unknown
- * @param containerIds by container name: the ID in the container's latest status, for the ones that have one
+ * @param containerIds the runtime IDs the status gives the pod's containers
  */
 public record PodRecord(
         PodRef ref,
@@ -26,7 +25,7 @@ public record PodRecord(
         boolean terminal,
         Optional<Pod> pod,
         Optional<String> unreadable,
-        SortedMap<String, ContainerId> containerIds,
+        PodContainerIds containerIds,
         String created) {
 
     public PodRecord {
@@ -34,7 +33,7 @@ public record PodRecord(
         Objects.requireNonNull(qos, "qos");
         Objects.requireNonNull(pod, "pod");
         Objects.requireNonNull(unreadable, "unreadable");
-        containerIds = new TreeMap<>(containerIds);
+        Objects.requireNonNull(containerIds, "containerIds");
         Objects.requireNonNull(created, "created");
         if (pod.isPresent() == unreadable.isPresent()) {
             throw new IllegalArgumentException("pod " + ref + ": exactly one of pod and unreadable must be given");
@@ -65,7 +64,7 @@ public record PodRecord(
                 terminal,
                 mapped,
                 unreadable,
-                ContainerIds.of(pod),
+                PodContainerIds.of(pod),
                 meta.getCreationTimestamp() == null ? "" : meta.getCreationTimestamp());
     }
 
@@ -86,11 +85,13 @@ public record PodRecord(
         return !terminal && pod.isPresent();
     }
 
-    /** The container a runtime ID belongs to, when the status names it. */
+    /** The container a runtime ID belongs to (its current run or the previous one), when the status names it. */
     public Optional<String> containerNamed(ContainerId id) {
-        return containerIds.entrySet().stream()
-                .filter(e -> e.getValue().equals(id))
-                .map(java.util.Map.Entry::getKey)
-                .findFirst();
+        return containerIds.nameOf(id);
+    }
+
+    /** The runtime ID of a container's current run, when the status has one. */
+    public Optional<ContainerId> containerId(String container) {
+        return containerIds.idOf(container);
     }
 }

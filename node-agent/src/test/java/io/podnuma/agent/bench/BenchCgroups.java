@@ -6,19 +6,18 @@ import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.HostCgroupFiles;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.hosttest.KubeletLikeHost;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 
 /**
  * A private subtree of this machine's cgroup v1 cpuset hierarchy standing in for the kubelet's cgroup root, where
@@ -52,7 +51,7 @@ public final class BenchCgroups implements AutoCloseable {
         if (!Files.isRegularFile(CPUSET.resolve("cpuset.cpus"))) {
             return "no cgroup v1 cpuset hierarchy at " + CPUSET;
         }
-        if (!isRoot()) {
+        if (!KubeletLikeHost.isRoot()) {
             return "not root: creating cgroups and moving processes needs root";
         }
         CpuSet cpus = CpuSet.parse(Files.readString(CPUSET.resolve("cpuset.effective_cpus")));
@@ -181,31 +180,6 @@ public final class BenchCgroups implements AutoCloseable {
         }
         all.clear();
         idle.clear();
-        List<Path> dirs = new ArrayList<>();
-        if (Files.isDirectory(root)) {
-            try (Stream<Path> s = Files.walk(root)) {
-                s.filter(Files::isDirectory).forEach(dirs::add);
-            }
-        }
-        dirs.sort(Comparator.comparingInt(Path::getNameCount).reversed());
-        for (Path d : dirs) {
-            for (int i = 0; i < 50; i++) {
-                try {
-                    Files.deleteIfExists(d);
-                    break;
-                } catch (IOException e) {
-                    TimeUnit.MILLISECONDS.sleep(20); // a killed task leaves its cgroup asynchronously
-                }
-            }
-        }
-    }
-
-    private static boolean isRoot() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (line.startsWith("Uid:")) {
-                return line.substring(4).strip().split("\\s+")[1].equals("0");
-            }
-        }
-        return false;
+        KubeletLikeHost.removeTree(root);
     }
 }

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -211,10 +210,5 @@ public final class AgentProcess implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
-    }
-
-    /** Environment-free map helper for tests that build configs. */
-    public static Map<String, String> none() {
-        return Map.of();
     }
 }

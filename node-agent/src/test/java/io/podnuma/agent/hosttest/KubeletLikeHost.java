@@ -149,6 +149,14 @@ public final class KubeletLikeHost implements AutoCloseable {
             p.waitFor(10, TimeUnit.SECONDS);
         }
         processes.clear();
+        removeTree(root);
+    }
+
+    /**
+     * Removes a cgroup subtree bottom-up (a cgroup directory goes only when empty), waiting a little for killed
+     * tasks, which leave their cgroup asynchronously.
+     */
+    public static void removeTree(Path root) throws IOException, InterruptedException {
         List<Path> dirs = new ArrayList<>();
         if (Files.isDirectory(root)) {
             try (Stream<Path> s = Files.walk(root)) {
@@ -168,7 +176,8 @@ public final class KubeletLikeHost implements AutoCloseable {
         }
     }
 
-    private static boolean isRoot() throws IOException {
+    /** Whether this process runs as root (creating cgroups and moving processes needs it). */
+    public static boolean isRoot() throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith("Uid:")) {
                 return line.substring(4).strip().split("\\s+")[1].equals("0");

@@ -3,6 +3,7 @@ package io.podnuma.agent.runtime;
 import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.kubelet.KubeletCheck;
@@ -14,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -74,6 +76,28 @@ final class InMemoryAgent {
     InMemoryAgent withSyncLog(Duration value) {
         syncLog = value;
         return this;
+    }
+
+    /**
+     * The configuration most runtime tests use: single-numa-node at pod scope, static CPUs, pod-level resources.
+     *
+     * @param cpuReservation the {@code cpuManager} line that reserves CPUs, e.g. {@code reservedCpuCount: 2}
+     */
+    static AgentConfig podScopeConfig(String node, String cpuReservation) {
+        return AgentConfigLoader.parse("""
+                apiVersion: podnuma.io/v1alpha1
+                kind: NodeAgentConfig
+                nodeName: %s
+                policy:
+                  topologyManager:
+                    policy: single-numa-node
+                    scope: pod
+                  cpuManager:
+                    policy: static
+                    %s
+                  podLevelResources:
+                    enabled: true
+                """.formatted(node, cpuReservation), "agent.yaml", Map.of(), Map.of());
     }
 
     /** The agent, not started; {@code admission: Evict} in the policy turns eviction on. */

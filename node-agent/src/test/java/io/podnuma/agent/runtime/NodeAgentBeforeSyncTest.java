@@ -11,7 +11,6 @@ import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.config.AgentConfig;
-import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.state.NodeState;
@@ -136,20 +135,7 @@ class NodeAgentBeforeSyncTest {
     }
 
     private NodeAgent agent(CpuTopology topo, PodSource pods) {
-        AgentConfig config = AgentConfigLoader.parse("""
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: before-sync
-                policy:
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                    reservedCpuCount: 2
-                  podLevelResources:
-                    enabled: true
-                """, "agent.yaml", Map.of(), Map.of());
+        AgentConfig config = InMemoryAgent.podScopeConfig("before-sync", "reservedCpuCount: 2");
         NodeAgent agent = new InMemoryAgent(
                         "before-sync",
                         topo,

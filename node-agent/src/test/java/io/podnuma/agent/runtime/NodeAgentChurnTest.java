@@ -14,7 +14,6 @@ import io.podnuma.agent.cgroup.CgroupWriteException;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.config.AgentConfig;
-import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
@@ -144,20 +143,7 @@ class NodeAgentChurnTest {
         System.out.println("NodeAgentChurnTest seed " + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
         Random rnd = new Random(seed);
         CpuTopology topo = new SysfsTopologyReader(SYSFS).read();
-        AgentConfig config = AgentConfigLoader.parse("""
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: churn
-                policy:
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                    reservedCpuCount: 2
-                  podLevelResources:
-                    enabled: true
-                """, "agent.yaml", Map.of(), Map.of());
+        AgentConfig config = InMemoryAgent.podScopeConfig("churn", "reservedCpuCount: 2");
         NodeAllocator allocator = NodeAllocator.create(topo, config.nodeConfig());
         CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
         FakePods pods = new FakePods();

@@ -12,7 +12,6 @@ import io.podnuma.agent.cgroup.CgroupWriteException;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.config.AgentConfig;
-import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
@@ -155,20 +154,7 @@ class NodeAgentFullSyncHandOverTest {
     }
 
     private NodeAgent agent(CpuTopology topo, PodSource pods, PinWriter writer) {
-        AgentConfig config = AgentConfigLoader.parse("""
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: hand-over
-                policy:
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                    reservedCpuCount: 2
-                  podLevelResources:
-                    enabled: true
-                """, "agent.yaml", Map.of(), Map.of());
+        AgentConfig config = InMemoryAgent.podScopeConfig("hand-over", "reservedCpuCount: 2");
         NodeAgent agent = new InMemoryAgent(
                         "hand-over",
                         topo,

@@ -16,7 +16,6 @@ import io.podnuma.agent.cgroup.watch.CgroupTreeScanner;
 import io.podnuma.agent.cgroup.watch.CgroupTreeWatcher;
 import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
 import io.podnuma.agent.config.AgentConfig;
-import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
@@ -64,20 +63,7 @@ class NodeAgentV2TreeTest {
         Files.writeString(root.resolve("cpuset.mems.effective"), mems + "\n");
         CgroupLayout layout = new CgroupLayout(CgroupVersion.V2, root, root, new CgroupNaming(CgroupDriver.SYSTEMD));
         V2KernelFiles.mkdir(root.resolve(CgroupDriver.SYSTEMD.kubepodsName()));
-        AgentConfig config = AgentConfigLoader.parse("""
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: v2
-                policy:
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                    reservedCpus: "0,64"
-                  podLevelResources:
-                    enabled: true
-                """, "agent.yaml", Map.of(), Map.of());
+        AgentConfig config = InMemoryAgent.podScopeConfig("v2", "reservedCpus: \"0,64\"");
         NodeAgentChurnTest.FakePods pods = new NodeAgentChurnTest.FakePods();
         NodeAgent agent = new InMemoryAgent(
                         "v2",
