@@ -513,7 +513,8 @@ public final class NodeAgent implements AutoCloseable {
             return;
         }
         // Also before the first full sync: a pod the checkpoint does not know runs on the shared pool until then.
-        if (write(hc, wantedFor(hc), false)) {
+        Pin target = wantedFor(hc);
+        if (write(hc, target, target, false)) {
             parts.metrics().pinLatency(Duration.ofNanos(System.nanoTime() - seenNanos));
         }
     }
@@ -594,7 +595,8 @@ public final class NodeAgent implements AutoCloseable {
         }
         for (HostContainer hc : List.copyOf(host.values())) {
             if (hc.podUid().equals(uid)) {
-                write(hc, wantedFor(hc), false);
+                Pin target = wantedFor(hc);
+                write(hc, target, target, false);
             }
         }
     }
@@ -615,7 +617,7 @@ public final class NodeAgent implements AutoCloseable {
             if (hc.applied().isPresent() && !hc.applied().get().equals(target)) {
                 Pin narrowed = hc.applied().get().narrowedTo(target);
                 if (!narrowed.equals(hc.applied().get())) {
-                    write(hc, narrowed, false);
+                    write(hc, narrowed, target, false);
                 }
             }
         }
@@ -648,7 +650,7 @@ public final class NodeAgent implements AutoCloseable {
                     pending.remove(hc);
                     progress = true;
                     if (now != null) {
-                        write(now, target, false);
+                        write(now, target, target, false);
                     }
                 }
             }
@@ -656,7 +658,7 @@ public final class NodeAgent implements AutoCloseable {
         for (HostContainer hc : pending) {
             HostContainer now = host.get(hc.path());
             if (now != null) {
-                write(now, want.get(hc.path()), false);
+                write(now, want.get(hc.path()), want.get(hc.path()), false);
             }
         }
     }
@@ -666,9 +668,10 @@ public final class NodeAgent implements AutoCloseable {
      * left out until it has: a container never shares a CPU with its previous owner, even one it started with
      * (a new cgroup starts with all its parent's CPUs).
      *
+     * @param target what the container should end with ({@code pin} itself, or what {@code pin} narrows towards)
      * @return whether the container now has {@code pin}
      */
-    private boolean write(HostContainer hc, Pin pin, boolean repair) {
+    private boolean write(HostContainer hc, Pin pin, Pin target, boolean repair) {
         if (!mayWrite) {
             return false; // the kubelet manages cpusets here: podnuma must not fight it
         }
@@ -697,9 +700,7 @@ public final class NodeAgent implements AutoCloseable {
             parts.pins().apply(hc.path(), writing);
             host.put(hc.path(), hc.withApplied(writing));
             written.add(hc.path());
-            CpuSet unwanted = restoring
-                    ? CpuSet.empty()
-                    : writing.cpus().difference(wantedFor(hc).cpus());
+            CpuSet unwanted = restoring ? CpuSet.empty() : writing.cpus().difference(target.cpus());
             if (unwanted.isEmpty()) {
                 stale.remove(hc.path());
             } else {
@@ -719,7 +720,7 @@ public final class NodeAgent implements AutoCloseable {
                 return false;
             }
             hc.applied().ifPresent(a -> {
-                CpuSet unwanted = a.cpus().difference(pin.cpus());
+                CpuSet unwanted = a.cpus().difference(target.cpus());
                 if (!unwanted.isEmpty() && written.contains(hc.path())) {
                     stale.merge(hc.path(), unwanted, CpuSet::union);
                 }
@@ -800,7 +801,7 @@ public final class NodeAgent implements AutoCloseable {
                 String message = "cpuset of " + hc.path() + " was changed behind podnuma's back to " + actual.get()
                         + "; restoring " + want;
                 where.add(hc.path().toString());
-                if (mayWrite && write(seen, want, true)) {
+                if (mayWrite && write(seen, want, want, true)) {
                     podOf(hc).ifPresent(p -> parts.events().onPod(p, true, "CpusetDriftRepaired", message));
                 }
             }
@@ -843,7 +844,7 @@ public final class NodeAgent implements AutoCloseable {
         stale.clear();
         restoring = true;
         for (HostContainer hc : List.copyOf(host.values())) {
-            if (mayWrite && write(hc, everything, false)) {
+            if (mayWrite && write(hc, everything, everything, false)) {
                 restored++;
             }
         }
