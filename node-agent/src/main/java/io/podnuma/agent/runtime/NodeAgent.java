@@ -139,7 +139,10 @@ public final class NodeAgent implements AutoCloseable {
     private final Set<String> evicted = new HashSet<>();
     /** Per container: CPUs it still holds but must give up (its write failed); nobody else gets them until then. */
     private final Map<CgroupPath, CpuSet> stale = new HashMap<>();
-    /** Containers this agent has written at least once (a new cgroup holds its parent's sets until then). */
+    /**
+     * Containers whose cpuset the agent has decided (written, or found already right); a new cgroup holds its
+     * parent's sets by inheritance until then, which is no claim on them.
+     */
     private final Set<CgroupPath> written = new HashSet<>();
 
     private boolean synced;
@@ -676,6 +679,7 @@ public final class NodeAgent implements AutoCloseable {
             return false; // the kubelet manages cpusets here: podnuma must not fight it
         }
         if (hc.applied().isPresent() && hc.applied().get().equals(pin)) {
+            written.add(hc.path()); // already what the agent wants: from now on it holds its CPUs by decision
             return true;
         }
         CpuSet blocked = CpuSet.empty();

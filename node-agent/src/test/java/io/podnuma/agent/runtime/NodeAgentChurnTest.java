@@ -105,6 +105,9 @@ class NodeAgentChurnTest {
         final Map<CgroupPath, Pin> actual = new ConcurrentHashMap<>();
         final Map<CgroupPath, Boolean> touched = new ConcurrentHashMap<>();
         volatile double failureRate;
+        /** Containers whose every write fails. */
+        final java.util.Set<CgroupPath> failing = ConcurrentHashMap.newKeySet();
+
         final Random rnd;
         int failures;
 
@@ -117,7 +120,7 @@ class NodeAgentChurnTest {
             if (!actual.containsKey(container)) {
                 throw new CgroupWriteException(Path.of("/" + container), container + " does not exist");
             }
-            if (failureRate > 0 && rnd.nextDouble() < failureRate) {
+            if (failing.contains(container) || failureRate > 0 && rnd.nextDouble() < failureRate) {
                 failures++;
                 throw new CgroupWriteException(Path.of("/" + container), "injected failure");
             }

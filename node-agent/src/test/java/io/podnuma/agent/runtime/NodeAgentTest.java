@@ -254,4 +254,42 @@ class NodeAgentTest {
         agent.drain();
         assertThat(cgroups.actual.get(path).cpus()).isEqualTo(bubble);
     }
+
+    @Test
+    void cpusAContainerFailedToGiveUpAreGivenToNobodyUntilItHas() throws Exception {
+        NodeAgent agent = agent(config("0,64", "Warn"));
+        Pod web = NodeAgentChurnTest.withStatus(NodeAgentChurnTest.podOfKind(2, "web", "web", "1"));
+        pods.put(web);
+        CgroupPath webPath = appear(agent, web);
+        agent.drain();
+        CpuSet sharedBefore = agent.state().sharedPool();
+        assertThat(cgroups.actual.get(webPath).cpus()).isEqualTo(sharedBefore);
+
+        cgroups.failing.add(webPath); // web cannot be written: it keeps the whole shared pool
+        Pod a = NodeAgentChurnTest.withStatus(budgeted("a"));
+        pods.put(a);
+        CgroupPath aPath = appear(agent, a);
+        agent.drain();
+        CpuSet bubble = agent.state().pods().get(a.getMetadata().getUid()).bubble();
+        assertThat(cgroups.actual.get(webPath).cpus()).as("web's write failed").isEqualTo(sharedBefore);
+        assertThat(cgroups.touched)
+                .as("a's container is not given the bubble while web still holds it (it keeps what it inherited)")
+                .doesNotContainKey(aPath);
+
+        cgroups.failing.clear();
+        agent.reconcileNow();
+        assertThat(cgroups.actual.get(webPath).cpus()).isEqualTo(agent.state().sharedPool());
+        assertThat(cgroups.actual.get(aPath).cpus()).isEqualTo(bubble);
+    }
+
+    private CgroupPath appear(NodeAgent agent, Pod p) {
+        var s = NodeAgentChurnTest.allStatuses(p).get(0);
+        ContainerCgroup c = new ContainerCgroup(
+                NodeAgentChurnTest.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+        CgroupPath path = naming.containerPath(c);
+        cgroups.actual.put(path, new Pin(topo.onlineCpus(), CpuSet.of(0, 1)));
+        onHost.add(new NodeAgent.Found(c, path));
+        agent.containerAppeared(c, path, System.nanoTime());
+        return path;
+    }
 }
