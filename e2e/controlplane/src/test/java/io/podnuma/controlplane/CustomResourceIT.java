@@ -50,6 +50,8 @@ class CustomResourceIT {
                 .waitUntilCondition(
                         c -> c != null
                                 && c.getStatus() != null
+                                // the status exists before the controller has written any condition
+                                && c.getStatus().getConditions() != null
                                 && c.getStatus().getConditions().stream()
                                         .anyMatch(cond -> "Established".equals(cond.getType())
                                                 && "True".equals(cond.getStatus())),
