@@ -133,6 +133,25 @@ public final class NodeAllocator {
         }
     }
 
+    /**
+     * Admits a pod as {@link #admit} would on a node whose only free CPUs are those of {@code within}: the
+     * topology manager, CPU and memory managers decide as usual, so the answer is one {@link #admit} could give.
+     * Used to rebuild lost books from what running containers hold: a pod whose cpusets are still a valid
+     * placement gets exactly that placement back instead of being moved.
+     *
+     * @param within the CPUs the pod may take (intersected with the node's free CPUs)
+     */
+    public AdmissionResult admitWithin(NodeState state, Pod pod, CpuSet within) {
+        NodeState narrowed = new NodeState(state.sharedPool().intersection(within), state.pods());
+        return switch (admit(narrowed, pod)) {
+            case AdmissionResult.Admitted a -> {
+                CpuSet shared = state.sharedPool().difference(a.pod().exclusiveCpus());
+                yield new AdmissionResult.Admitted(state.withPod(shared, a.pod()), a.pod());
+            }
+            case AdmissionResult.Rejected r -> r;
+        };
+    }
+
     /** Removes a pod: its bubble, exclusive CPUs and memory return to the node. Unknown pods: no change. */
     public NodeState remove(NodeState state, String podUid) {
         PodAssignment pod = state.pods().get(podUid);
