@@ -64,7 +64,10 @@ import org.slf4j.LoggerFactory;
  * list → full sync (garbage collection only now, new pods admitted in creation order) → every container cgroup
  * reconciled → ready. Before the first full sync the checkpoint decides: containers of the pods it holds get their
  * assignments, every other container the shared pool, and the reconcile tick repairs drift; so an agent that
- * restarts while the API server is away keeps pinning what it knows and keeps exclusive CPUs exclusive.
+ * restarts while the API server is away keeps pinning what it knows and keeps exclusive CPUs exclusive. Without a
+ * checkpoint (none, or set aside as corrupt) the host's cpusets are the only record: nothing is written before the
+ * full sync, which first admits each pod within the CPUs its containers hold (where the engine could give that
+ * placement), then the others afresh, so running pods are not moved.
  *
  * <p>Exclusivity on the host: when CPUs move, every container first loses the CPUs it must give up, then
  * containers gain theirs; a container never gains a CPU that another container still holds but should not (a
@@ -146,6 +149,13 @@ public final class NodeAgent implements AutoCloseable {
     private final Set<CgroupPath> written = new HashSet<>();
 
     private boolean synced;
+    /**
+     * No trustworthy checkpoint (none, or set aside): until the full sync the cpusets on the host are the only
+     * record of who held what, so nothing is written, and the full sync first places each pod on the CPUs its
+     * containers hold where that is still a valid placement.
+     */
+    private boolean rebuilding;
+
     private boolean mayWrite = true;
     private ConditionBook conditions = ConditionBook.empty();
     private Optional<AgentError> lastError = Optional.empty();
@@ -317,7 +327,10 @@ public final class NodeAgent implements AutoCloseable {
                         settings.configHash(),
                         s -> PolicyTransition.adopt(allocator, s).state());
         switch (read) {
-            case CheckpointRead.Missing m -> state = allocator.initialState();
+            case CheckpointRead.Missing m -> {
+                state = allocator.initialState();
+                rebuilding = true;
+            }
             case CheckpointRead.Loaded l -> {
                 PolicyTransition.Outcome outcome =
                         PolicyTransition.adopt(allocator, l.checkpoint().state());
@@ -340,7 +353,9 @@ public final class NodeAgent implements AutoCloseable {
             }
             case CheckpointRead.Rejected r -> {
                 state = allocator.initialState();
-                String message = r.message() + "; moved to " + r.movedTo() + ", rebuilding from the running pods";
+                rebuilding = true;
+                String message = r.message() + "; moved to " + r.movedTo()
+                        + ", rebuilding from the running pods and the CPUs their containers hold";
                 parts.events().onNode(true, r.reason().eventReason(), message);
                 error(r.reason().eventReason(), message);
             }
@@ -379,10 +394,29 @@ public final class NodeAgent implements AutoCloseable {
                         .thenComparing(r -> r.ref().uid()))
                 .toList();
         int admitted = 0;
+        int kept = 0;
+        if (rebuilding) {
+            rescan();
+            Map<String, CpuSet> held = heldOnHost();
+            for (PodRecord r : order) {
+                CpuSet cpus = held.get(r.ref().uid());
+                if (cpus != null && !state.pods().containsKey(r.ref().uid()) && admitWithin(r, cpus)) {
+                    kept++;
+                }
+            }
+        }
         for (PodRecord r : order) {
             if (!state.pods().containsKey(r.ref().uid()) && admit(r)) {
                 admitted++;
             }
+        }
+        if (rebuilding) {
+            LOG.info(
+                    "rebuilt without a checkpoint: {} pods kept the CPUs their containers hold, {} admitted afresh",
+                    kept,
+                    admitted);
+            admitted += kept;
+            rebuilding = false;
         }
         for (PodRecord r : records.values()) {
             if (r.pod().isEmpty() && !r.terminal()) {
@@ -453,6 +487,38 @@ public final class NodeAgent implements AutoCloseable {
             applyAll();
             published();
         }
+    }
+
+    /**
+     * Per pod, the CPUs its containers hold on the host now, leaving out containers that hold every online CPU
+     * or none yet (never pinned: they say nothing about where the pod was).
+     */
+    private Map<String, CpuSet> heldOnHost() {
+        CpuSet online = parts.topology().onlineCpus();
+        Map<String, CpuSet> held = new HashMap<>();
+        for (HostContainer hc : host.values()) {
+            hc.applied()
+                    .map(Pin::cpus)
+                    .filter(cpus -> !cpus.isEmpty() && !cpus.equals(online))
+                    .ifPresent(cpus -> held.merge(hc.podUid(), cpus, CpuSet::union));
+        }
+        return held;
+    }
+
+    /** Admits a pod within the CPUs it holds, if that is a placement the engine could give; else nothing. */
+    private boolean admitWithin(PodRecord r, CpuSet cpus) {
+        if (r.pod().isEmpty()) {
+            return false;
+        }
+        long t0 = System.nanoTime();
+        AdmissionResult result = allocator.admitWithin(state, r.pod().get(), cpus);
+        if (result instanceof AdmissionResult.Admitted a) {
+            AdmissionMetrics.record(parts.metrics(), r.pod().get(), result, Duration.ofNanos(System.nanoTime() - t0));
+            state = a.state();
+            return true;
+        }
+        LOG.info("pod {} cannot keep CPUs {}: {}; it is admitted afresh", r.ref(), cpus, result);
+        return false;
     }
 
     private boolean admit(PodRecord r) {
@@ -678,6 +744,9 @@ public final class NodeAgent implements AutoCloseable {
         if (!mayWrite) {
             return false; // the kubelet manages cpusets here: podnuma must not fight it
         }
+        if (rebuilding && !restoring) {
+            return false; // the cpusets are the only record of who held what until the full sync has read them
+        }
         if (hc.applied().isPresent() && hc.applied().get().equals(pin)) {
             written.add(hc.path()); // already what the agent wants: from now on it holds its CPUs by decision
             return true;
@@ -790,6 +859,10 @@ public final class NodeAgent implements AutoCloseable {
             Optional<Pin> actual = parts.pins().readQuietly(hc.path());
             if (actual.isEmpty()) {
                 forget(hc.path());
+                continue;
+            }
+            if (rebuilding) {
+                host.put(hc.path(), hc.withApplied(actual.get())); // a fresher record, not drift: nothing is decided
                 continue;
             }
             if (hc.applied().isPresent() && !actual.get().equals(hc.applied().get())) {

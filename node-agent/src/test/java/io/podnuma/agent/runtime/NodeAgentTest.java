@@ -179,6 +179,89 @@ class NodeAgentTest {
     }
 
     @Test
+    void withoutItsCheckpointTheAgentKeepsRunningPodsOnTheCpusTheirContainersHold() throws Exception {
+        AgentConfig config = config("0,64", "Warn");
+        Pod a = budgetedRunning("a");
+        Pod b = budgetedRunning("bb");
+        agent(config).stop(false);
+        CpuSet aCpus = pinOf(a).cpus();
+        CpuSet bCpus = pinOf(b).cpus();
+        // a ends while no agent runs, and a new pod arrives; the checkpoint is damaged.
+        pods.listener = null;
+        pods.pods.remove(a.getMetadata().getUid());
+        removeCgroups(a);
+        Pod c = budgetedRunning("ccc");
+        Path file = stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME);
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 0x20;
+        Files.write(file, bytes);
+
+        NodeAgent second = agent(config);
+
+        assertThat(events)
+                .anyMatch(e -> e.contains("rebuilding from the running pods and the CPUs their containers hold"));
+        assertThat(second.state().pods())
+                .containsOnlyKeys(b.getMetadata().getUid(), c.getMetadata().getUid());
+        // Admitted afresh in creation order, bb (now the oldest) would have been given a's CPUs: same spec.
+        assertThat(aCpus).isNotEqualTo(bCpus);
+        assertThat(second.state().pods().get(b.getMetadata().getUid()).exclusiveCpus())
+                .as("bb keeps the CPUs its container holds")
+                .isEqualTo(bCpus);
+        assertThat(pinOf(b).cpus()).isEqualTo(bCpus);
+        assertThat(pinOf(c).cpus())
+                .hasToString(second.state()
+                        .pods()
+                        .get(c.getMetadata().getUid())
+                        .exclusiveCpus()
+                        .toString());
+        assertThat(pinOf(c).cpus().intersects(bCpus)).isFalse();
+    }
+
+    @Test
+    void withoutItsCheckpointTheAgentWritesNothingBeforeThePodListArrives() throws Exception {
+        AgentConfig config = config("0,64", "Warn");
+        Pod a = budgetedRunning("a");
+        agent(config).stop(false);
+        CpuSet aCpus = pinOf(a).cpus();
+        Files.delete(stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME));
+        cgroups.touched.clear();
+
+        NodeAgent away = new InMemoryAgent(
+                        "unit",
+                        topo,
+                        config,
+                        naming,
+                        cgroups,
+                        () -> List.copyOf(onHost),
+                        stateDir,
+                        new NodeAgentBeforeSyncTest.AwayPods())
+                .withEvents(new NodeAgentIT.RecordingEvents(events))
+                .withSyncLog(Duration.ofMillis(100))
+                .build();
+        agents.add(away);
+        away.start();
+        for (NodeAgent.Found f : List.copyOf(onHost)) {
+            away.containerAppeared(f.cgroup(), f.path(), System.nanoTime());
+        }
+        away.reconcileNow();
+
+        assertThat(cgroups.touched).as("no cgroup written").isEmpty();
+        assertThat(pinOf(a).cpus())
+                .as("a's exclusive CPUs are not widened to the shared pool")
+                .isEqualTo(aCpus);
+        assertThat(away.isReady()).isFalse();
+    }
+
+    private void removeCgroups(Pod p) {
+        for (var s : NodeAgentChurnTest.allStatuses(p)) {
+            CgroupPath path = naming.containerPath(new ContainerCgroup(
+                    NodeAgentChurnTest.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID())));
+            cgroups.actual.remove(path);
+            onHost.removeIf(f -> f.path().equals(path));
+        }
+    }
+
+    @Test
     void aPolicyThatReservesAHeldCpuMarksTheNodeDegradedAndNamesThePod() throws Exception {
         Pod a = budgetedRunning("a");
         agent(config("0,64", "Warn")).stop(false);
