@@ -180,7 +180,7 @@ class NodeAgentIT {
     }
 
     @Test
-    void pinsRealProcessesRepairsDriftAndSurvivesARestart(ControlPlane cp) throws Exception {
+    void pinsRealProcessesRepairsDriftAndSurvivesARestartAndADamagedCheckpoint(ControlPlane cp) throws Exception {
         NodeAgent agent = start(cp);
         Pod web = create(cp, burstable("web"));
         long webPid = run(agent, web).get("web");
@@ -234,6 +234,23 @@ class NodeAgentIT {
         assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
         assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuSet.of(0));
 
+        // A damaged checkpoint is set aside; the cpusets on the host are the record, so trader keeps CPU 1.
+        second.stop(false);
+        Path file = stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME);
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 0x20;
+        Files.write(file, bytes);
+        NodeAgent third = start(cp);
+        assertThat(events)
+                .anyMatch(e -> e.startsWith("node Warning CheckpointChecksumMismatch")
+                        || e.startsWith("node Warning CheckpointMalformed"));
+        assertThat(third.state().pods()).containsKey(trader.getMetadata().getUid());
+        assertThat(third.state().pods().get(trader.getMetadata().getUid()).bubble())
+                .isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("proxy"))).isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuSet.of(0));
+
         // The bubble's pod leaves: the shared pool grows back.
         cp.client()
                 .pods()
@@ -246,7 +263,7 @@ class NodeAgentIT {
         await().atMost(Duration.ofSeconds(20))
                 .untilAsserted(
                         () -> assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuSet.of(0, 1)));
-        assertThat(second.state().pods()).doesNotContainKey(trader.getMetadata().getUid());
+        assertThat(third.state().pods()).doesNotContainKey(trader.getMetadata().getUid());
     }
 
     @Test
