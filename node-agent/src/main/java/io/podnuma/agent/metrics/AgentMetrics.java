@@ -52,6 +52,14 @@ public final class AgentMetrics {
         0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
     };
 
+    /**
+     * Shared-pool change decided to held by every container on the pool: from one pass of writes (1 ms) over the
+     * 100 ms budget to retries of failed writes, which back off up to the reconcile period (10 s by default).
+     */
+    static final double[] POOL_PROPAGATION_SECONDS_BUCKETS = {
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60
+    };
+
     static final Set<String> POD_RESOURCES_METHODS = Set.of("List", "Get", "GetAllocatableResources");
     static final Set<String> GRPC_CODES = Set.of(
             "OK",
@@ -101,6 +109,7 @@ public final class AgentMetrics {
 
     private final Histogram admissionDurationMs;
     private final Histogram pinLatencySeconds;
+    private final Histogram poolPropagationSeconds;
 
     private final AtomicLong sharedPoolMillicores = new AtomicLong();
     private final AtomicLong exclusiveCpus = new AtomicLong();
@@ -126,6 +135,14 @@ public final class AgentMetrics {
                 .name(PREFIX + "pin_latency_seconds")
                 .help("Seconds from the agent seeing a container to its cpuset being written.")
                 .classicUpperBounds(PIN_LATENCY_SECONDS_BUCKETS)
+                .classicOnly()
+                .withoutExemplars()
+                .register(registry.getPrometheusRegistry());
+        poolPropagationSeconds = Histogram.builder()
+                .name(PREFIX + "shared_pool_propagation_seconds")
+                .help("Seconds from a decision that changed the node shared pool to every container on the pool "
+                        + "holding the new pool.")
+                .classicUpperBounds(POOL_PROPAGATION_SECONDS_BUCKETS)
                 .classicOnly()
                 .withoutExemplars()
                 .register(registry.getPrometheusRegistry());
@@ -292,6 +309,12 @@ public final class AgentMetrics {
     /** Time from the agent seeing a container to its cpuset being written. */
     public void pinLatency(Duration seenToWritten) {
         pinLatencySeconds.observe(nonNegative(seenToWritten, "pin latency").toNanos() / 1e9);
+    }
+
+    /** Time from a decision that changed the node shared pool to every container on the pool holding it. */
+    public void sharedPoolPropagated(Duration decidedToHeld) {
+        poolPropagationSeconds.observe(
+                nonNegative(decidedToHeld, "shared pool propagation").toNanos() / 1e9);
     }
 
     public void driftDetected() {

@@ -133,6 +133,7 @@ public final class NodeAgent implements AutoCloseable {
     private final TopologyFingerprint fingerprint;
     private final AllocatableResources allocatable;
     private final ScheduledExecutorService loop;
+    private final PoolPropagation poolPropagation;
 
     // Owned by the loop thread.
     private NodeState state;
@@ -184,6 +185,7 @@ public final class NodeAgent implements AutoCloseable {
         this.allocatable = AllocatableResources.of(allocator);
         this.state = allocator.initialState();
         this.snapshot = new PodResourcesSnapshot(state, List.of(), allocatable);
+        this.poolPropagation = new PoolPropagation(parts.metrics());
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "podnuma-agent-loop");
             t.setDaemon(true);
@@ -456,6 +458,7 @@ public final class NodeAgent implements AutoCloseable {
         if (!synced) {
             return; // the full sync decides, in creation order
         }
+        CpuSet poolBefore = state.sharedPool();
         boolean changed = false;
         if (r.terminal()) {
             changed = release(uid);
@@ -467,6 +470,7 @@ public final class NodeAgent implements AutoCloseable {
             }
         }
         if (changed) {
+            poolPropagation.decided(poolBefore, state.sharedPool(), System.nanoTime());
             writeCheckpoint();
             applyAll();
             published();
@@ -482,7 +486,9 @@ public final class NodeAgent implements AutoCloseable {
         }
         String uid = pod.getMetadata().getUid();
         records.remove(uid);
+        CpuSet poolBefore = state.sharedPool();
         if (synced && release(uid)) {
+            poolPropagation.decided(poolBefore, state.sharedPool(), System.nanoTime());
             writeCheckpoint();
             applyAll();
             published();
@@ -730,6 +736,21 @@ public final class NodeAgent implements AutoCloseable {
                 write(now, want.get(hc.path()), want.get(hc.path()), false);
             }
         }
+        if (poolPropagation.awaiting()) {
+            poolPropagation.applied(state.sharedPool(), heldOnSharedPool(want), System.nanoTime());
+        }
+    }
+
+    /** What each container that should run on the node shared pool holds now (those gone meanwhile left out). */
+    private List<CpuSet> heldOnSharedPool(Map<CgroupPath, Pin> want) {
+        List<CpuSet> held = new ArrayList<>();
+        for (Map.Entry<CgroupPath, Pin> e : want.entrySet()) {
+            HostContainer now = host.get(e.getKey());
+            if (now != null && e.getValue().cpus().equals(state.sharedPool())) {
+                held.add(now.applied().map(Pin::cpus).orElse(CpuSet.empty()));
+            }
+        }
+        return held;
     }
 
     /**
@@ -749,6 +770,8 @@ public final class NodeAgent implements AutoCloseable {
         }
         if (hc.applied().isPresent() && hc.applied().get().equals(pin)) {
             written.add(hc.path()); // already what the agent wants: from now on it holds its CPUs by decision
+            // CPUs it failed to give up may be wanted again (the change was undone): they keep nobody waiting.
+            holds(hc.path(), pin.cpus(), target);
             return true;
         }
         CpuSet blocked = CpuSet.empty();
@@ -773,12 +796,7 @@ public final class NodeAgent implements AutoCloseable {
             parts.pins().apply(hc.path(), writing);
             host.put(hc.path(), hc.withApplied(writing));
             written.add(hc.path());
-            CpuSet unwanted = restoring ? CpuSet.empty() : writing.cpus().difference(target.cpus());
-            if (unwanted.isEmpty()) {
-                stale.remove(hc.path());
-            } else {
-                stale.put(hc.path(), unwanted);
-            }
+            holds(hc.path(), writing.cpus(), target);
             if (settings.removeQuota() && exclusive(hc)) {
                 parts.pins().removeQuota(hc.path());
             }
@@ -804,6 +822,16 @@ public final class NodeAgent implements AutoCloseable {
             writeFailed = true;
             scheduleRetry();
             return false;
+        }
+    }
+
+    /** A container holds {@code cpus} by decision: of them, those outside {@code target} are stale. */
+    private void holds(CgroupPath path, CpuSet cpus, Pin target) {
+        CpuSet unwanted = restoring ? CpuSet.empty() : cpus.difference(target.cpus());
+        if (unwanted.isEmpty()) {
+            stale.remove(path);
+        } else {
+            stale.put(path, unwanted);
         }
     }
 

@@ -38,7 +38,9 @@ class AgentBenchIT {
                 Duration.ofSeconds(2),
                 AgentProcess.JVM_FLAGS,
                 50_000,
-                Duration.ofMillis(5));
+                Duration.ofMillis(5),
+                6,
+                3);
 
         Result r = new AgentBench(cp, s, dir, System.out).run();
         String table = BenchTable.render(r);
@@ -87,7 +89,28 @@ class AgentBenchIT {
         assertThat(r.podResources().emptyList().responseBytes()).isZero();
         assertThat(r.podResources().list().responseBytes()).isPositive();
 
+        // 6 containers on the shared pool of their own node; 3 changes each way after an untimed one.
+        AgentBench.PoolResult pool = r.pool();
+        assertThat(pool.containers()).isEqualTo(6);
+        assertThat(pool.timeouts())
+                .as("every change reached every container within 5 s")
+                .isZero();
+        assertThat(pool.shrink().count()).isEqualTo(3);
+        assertThat(pool.grow().count()).isEqualTo(3);
+        assertThat(pool.shrinkAfterReturn().count()).isEqualTo(3);
+        assertThat(pool.growAfterReturn().count()).isEqualTo(3);
+        assertThat(pool.unwatched()).as("the watch saw every pod come and go").isZero();
+        assertThat(pool.shrinkWatch().count()).isEqualTo(3);
+        assertThat(pool.growWatch().count()).isEqualTo(3);
+        assertThat(pool.agentHistogram().count())
+                .as("the agent's histogram counts each change once")
+                .isEqualTo(6);
+        assertThat(pool.narrowPool().size()).isEqualTo(pool.widePool().size() - 1);
+        assertThat(pool.sweep().count()).isPositive();
+
         assertThat(table)
+                .contains("Shared pool shrink p99")
+                .contains("Shared pool grow p99")
                 .contains("Pin latency p99")
                 .contains("vs the floor")
                 .contains("Agent RSS, 6 pods, 12 container cgroups")

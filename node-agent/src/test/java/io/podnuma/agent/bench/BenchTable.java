@@ -4,6 +4,7 @@ import io.podnuma.agent.bench.AgentBench.CallResult;
 import io.podnuma.agent.bench.AgentBench.Footprint;
 import io.podnuma.agent.bench.AgentBench.PinResult;
 import io.podnuma.agent.bench.AgentBench.PodResourcesResult;
+import io.podnuma.agent.bench.AgentBench.PoolResult;
 import io.podnuma.agent.bench.AgentBench.Result;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -112,7 +113,51 @@ public final class BenchTable {
         rows.add(call(pr.get(), "", empty, "p99"));
         rows.add(call(pr.allocatable(), "", empty, "p50"));
         rows.add(call(pr.allocatable(), "", empty, "p99"));
+        if (r.pool() != null) {
+            poolRows(r.pool(), rows);
+        }
         return rows;
+    }
+
+    private static void poolRows(PoolResult pool, List<Row> rows) {
+        String last = "last of " + pool.containers() + " containers holds the new pool (polled)";
+        poolRows(
+                rows,
+                "Shared pool shrink %s: Guaranteed pod create %s → " + last,
+                pool.shrink(),
+                pool.shrinkAfterReturn(),
+                pool.shrinkWatch());
+        poolRows(
+                rows,
+                "Shared pool grow %s: its delete %s → " + last,
+                pool.grow(),
+                pool.growAfterReturn(),
+                pool.growWatch());
+        PromHistogram h = pool.agentHistogram();
+        rows.add(new Row(
+                "Shared pool p50 / p99, agent's histogram: decided → every container holds it (" + h.count()
+                        + " changes)",
+                "≤ " + seconds(h.quantileUpperBound(0.5)) + " / ≤ " + seconds(h.quantileUpperBound(0.99)),
+                "",
+                "",
+                ""));
+    }
+
+    /** p50 and p99 from the call sent against the watch, then p99 from the call returned against the budget. */
+    private static void poolRows(
+            List<Row> rows, String what, LatencySummary sent, LatencySummary returned, LatencySummary watch) {
+        if (sent == null) {
+            rows.add(new Row(what.formatted("p50/p99", "sent"), "no change arrived within 5 s", "", "", ""));
+            return;
+        }
+        if (watch == null) {
+            rows.add(new Row(what.formatted("p50", "sent"), nanos(sent.p50Nanos()), "no watch event", "", ""));
+            rows.add(new Row(what.formatted("p99", "sent"), nanos(sent.p99Nanos()), "no watch event", "", ""));
+        } else {
+            rows.add(row(what.formatted("p50", "sent"), sent.p50Nanos(), watch.p50Nanos(), "watch event p50", ""));
+            rows.add(row(what.formatted("p99", "sent"), sent.p99Nanos(), watch.p99Nanos(), "watch event p99", ""));
+        }
+        rows.add(new Row(what.formatted("p99", "returned"), nanos(returned.p99Nanos()), "", "", "< 100 ms"));
     }
 
     static List<String> notes(Result r) {
@@ -137,6 +182,27 @@ public final class BenchTable {
                 + pr.list().errors() + ", Get " + pr.get().errors() + ", GetAllocatableResources "
                 + pr.allocatable().errors() + ", empty List " + pr.emptyList().errors() + ". Baseline: List on the"
                 + " same agent binary on a node with no pods (the fixed cost of one call).");
+        PoolResult pool = r.pool();
+        if (pool != null) {
+            notes.add("Shared pool: its own node and agent, " + pool.containers() + " containers (a process each) on"
+                    + " the node shared pool; " + pool.changes() + " times a Guaranteed pod with one CPU created"
+                    + " (pool " + pool.widePool() + " → " + pool.narrowPool() + ") and deleted with grace period 0"
+                    + " (back), after one untimed change each way. API calls took (sent → returned) create p50 "
+                    + nanos(pool.createCall().p50Nanos()) + ", delete p50 "
+                    + nanos(pool.deleteCall().p50Nanos())
+                    + "; from the call returning, p50 shrink "
+                    + nanos(pool.shrinkAfterReturn().p50Nanos())
+                    + ", grow " + nanos(pool.growAfterReturn().p50Nanos()) + ". Each container's cpuset.cpus"
+                    + " polled every "
+                    + r.settings().pollNanos() / 1000 + " µs in"
+                    + " the agent's write order, so the last read is at most one sweep late: a sweep over all "
+                    + pool.containers() + " files takes " + nanos(pool.sweep().p50Nanos()) + " p50, "
+                    + nanos(pool.sweep().maxNanos()) + " max. " + pool.timeouts() + " changes not seen within 5 s."
+                    + " Baseline: a fabric8 watch on the pods in the bench JVM, from the same call sent to its"
+                    + " ADDED/DELETED event (the API server's delivery floor; " + pool.unwatched() + " events missed; "
+                    + pool.eventsBeforeReturn() + " of " + 2 * pool.changes() + " came before the call's response,"
+                    + " which is why the ratio is taken from the call sent).");
+        }
         notes.add("Machine: before " + r.loadBefore() + "; after " + r.loadAfter() + ".");
         return notes;
     }

@@ -6,6 +6,7 @@ import io.podnuma.agent.bench.AgentBench.CallResult;
 import io.podnuma.agent.bench.AgentBench.Footprint;
 import io.podnuma.agent.bench.AgentBench.PinResult;
 import io.podnuma.agent.bench.AgentBench.PodResourcesResult;
+import io.podnuma.agent.bench.AgentBench.PoolResult;
 import io.podnuma.agent.bench.AgentBench.Result;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import java.time.Duration;
@@ -35,11 +36,27 @@ class BenchTableTest {
                         "| PodResources List p99 (110 pods) | 300.0 µs | 60.0 µs empty List p99 | 5.00 | p99 < 1 ms |")
                 .contains("| PodResources Get p99 | 90.0 µs | 60.0 µs empty List p99 | 1.50 | |")
                 .contains("errors: List 0, Get 1")
-                .contains("5 starts in the pinned pod (CPUs 1), 495 on the shared pool (CPUs 0)");
+                .contains("5 starts in the pinned pod (CPUs 1), 495 on the shared pool (CPUs 0)")
+                .contains("| Shared pool shrink p50: Guaranteed pod create sent → last of 100 containers holds the new"
+                        + " pool (polled) | 12.00 ms | 3.00 ms watch event p50 | 4.00 | |")
+                .contains("| Shared pool shrink p99: Guaranteed pod create sent → last of 100 containers holds the new"
+                        + " pool (polled) | 40.00 ms | 8.00 ms watch event p99 | 5.00 | |")
+                .contains("| Shared pool shrink p99: Guaranteed pod create returned → last of 100 containers holds the"
+                        + " new pool (polled) | 33.00 ms | | | < 100 ms |")
+                .contains("| Shared pool grow p99: its delete sent → last of 100 containers holds the new pool"
+                        + " (polled) | 30.00 ms | 5.00 ms watch event p99 | 6.00 | |")
+                .contains("| Shared pool grow p99: its delete returned → last of 100 containers holds the new pool"
+                        + " (polled) | 22.00 ms | | | < 100 ms |")
+                .contains("from the call returning, p50 shrink 6.00 ms, grow 5.00 ms")
+                .contains(
+                        "agent's histogram: decided → every container holds it (100 changes) | ≤ 25.00 ms / ≤ 25.00 ms |")
+                .contains("(pool 0-1 → 0)")
+                .contains("a sweep over all 100 files takes 700.0 µs p50, 1.00 ms max")
+                .contains("3 of 100 came before the call's response");
         String[] lines = t.split("\n");
         assertThat(lines[0]).startsWith("| Measure");
         int width = lines[0].length();
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < 27; i++) {
             assertThat(lines[i].length())
                     .as("line %d is aligned: %s", i, lines[i])
                     .isEqualTo(width);
@@ -99,6 +116,26 @@ class BenchTableTest {
                 pins,
                 f,
                 new PodResourcesResult(list, get, alloc, empty, 110),
+                new PoolResult(
+                        100,
+                        50,
+                        new LatencySummary(50, 12_000_000, 40_000_000, 45_000_000, 14_000_000),
+                        new LatencySummary(50, 6_000_000, 33_000_000, 39_000_000, 8_000_000),
+                        new LatencySummary(50, 3_000_000, 8_000_000, 9_000_000, 3_500_000),
+                        new LatencySummary(50, 10_000_000, 30_000_000, 31_000_000, 11_000_000),
+                        new LatencySummary(50, 5_000_000, 22_000_000, 24_000_000, 6_000_000),
+                        new LatencySummary(50, 2_000_000, 5_000_000, 6_000_000, 2_500_000),
+                        new LatencySummary(50, 6_000_000, 9_000_000, 9_500_000, 6_500_000),
+                        new LatencySummary(50, 5_000_000, 8_000_000, 8_500_000, 5_500_000),
+                        new LatencySummary(50, 700_000, 900_000, 1_000_000, 750_000),
+                        PromHistogram.parse(
+                                "q_bucket{le=\"0.005\"} 40\nq_bucket{le=\"0.025\"} 99\nq_bucket{le=\"0.05\"} 100\n",
+                                "q"),
+                        0,
+                        0,
+                        3,
+                        CpuSet.parse("0-1"),
+                        CpuSet.of(0)),
                 "load average 1.0, 1.0, 1.0 on 2 CPUs",
                 "load average 2.0, 1.5, 1.0 on 2 CPUs");
     }

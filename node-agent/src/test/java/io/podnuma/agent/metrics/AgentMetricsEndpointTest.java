@@ -136,6 +136,7 @@ class AgentMetricsEndpointTest {
                 Map.entry("podnuma_resource_manager_allocations_total", "counter"),
                 Map.entry("podnuma_resource_manager_allocation_errors_total", "counter"),
                 Map.entry("podnuma_pin_latency_seconds", "histogram"),
+                Map.entry("podnuma_shared_pool_propagation_seconds", "histogram"),
                 Map.entry("podnuma_drift_detected_total", "counter"),
                 Map.entry("podnuma_drift_repaired_total", "counter"),
                 Map.entry("podnuma_checkpoint_writes_total", "counter"),
@@ -283,6 +284,9 @@ class AgentMetricsEndpointTest {
         metrics.pinLatency(Duration.ofNanos(300_000));
         metrics.pinLatency(Duration.ofMillis(20));
         metrics.pinLatency(Duration.ofSeconds(30));
+        metrics.sharedPoolPropagated(Duration.ofMillis(3)); // 3 ms: bucket 0.005
+        metrics.sharedPoolPropagated(Duration.ofMillis(100)); // exactly the budget's bound
+        metrics.sharedPoolPropagated(Duration.ofMillis(120));
         PrometheusText t = scrape();
 
         String adm = "podnuma_topology_manager_admission_duration_ms";
@@ -309,6 +313,14 @@ class AgentMetricsEndpointTest {
         assertThat(t.value(pin + "_bucket", Map.of("le", "+Inf"))).isEqualTo(4);
         assertThat(t.value(pin + "_count")).isEqualTo(4);
         assertThat(t.value(pin + "_sum")).isCloseTo(30.0204, within(1e-9));
+
+        String pool = "podnuma_shared_pool_propagation_seconds";
+        assertThat(t.value(pool + "_bucket", Map.of("le", "0.0025"))).isZero();
+        assertThat(t.value(pool + "_bucket", Map.of("le", "0.005"))).isEqualTo(1);
+        assertThat(t.value(pool + "_bucket", Map.of("le", "0.1"))).isEqualTo(2);
+        assertThat(t.value(pool + "_bucket", Map.of("le", "0.25"))).isEqualTo(3);
+        assertThat(t.value(pool + "_count")).isEqualTo(3);
+        assertThat(t.value(pool + "_sum")).isCloseTo(0.223, within(1e-9));
     }
 
     @Test
@@ -318,6 +330,7 @@ class AgentMetricsEndpointTest {
         metrics.cpuPinning(true);
         metrics.topologyAdmission(Duration.ofMillis(1), true);
         metrics.pinLatency(Duration.ofMillis(1));
+        metrics.sharedPoolPropagated(Duration.ofMillis(1));
         metrics.resourceAllocated("memory", AllocationSource.POD);
         metrics.podResourcesRequest("List", "OK");
         metrics.alignedCompute(AlignmentScope.CONTAINER, AlignmentBoundary.UNCORE_CACHE);

@@ -38,6 +38,7 @@ final class InMemoryAgent {
     private Consumer<AgentReport> reports = r -> {};
     private Supplier<KubeletCheck> kubelet = () -> new KubeletCheck(List.of());
     private Duration syncLog = Duration.ofSeconds(1);
+    private AgentMetrics metrics;
 
     InMemoryAgent(
             String node,
@@ -70,6 +71,12 @@ final class InMemoryAgent {
 
     InMemoryAgent withKubelet(Supplier<KubeletCheck> value) {
         kubelet = value;
+        return this;
+    }
+
+    /** Metrics the test reads; a fresh registry per agent otherwise. */
+    InMemoryAgent withMetrics(AgentMetrics value) {
+        metrics = value;
         return this;
     }
 
@@ -122,7 +129,7 @@ final class InMemoryAgent {
                         pods,
                         events,
                         reports,
-                        new AgentMetrics(topo),
+                        metrics != null ? metrics : new AgentMetrics(topo),
                         kubelet,
                         () -> {},
                         Clock.systemUTC()));
