@@ -95,6 +95,35 @@ public final class CpusetWriter {
 
     private void planResource(CgroupPath container, Resource r, CpuSet wanted, List<CgroupWrite> plan)
             throws CgroupWriteException {
+        Path dir = container.in(layout.cpusetRoot());
+        if (!withinOwnEffective(dir, r, wanted)) {
+            planAncestors(container, r, wanted, plan);
+        }
+        planSubtree(dir, r, readSet(dir, r), wanted, plan);
+    }
+
+    /**
+     * v1: whether the cgroup's effective set already holds all of {@code wanted}. Every ancestor's effective set
+     * holds the cgroup's, so none needs growing and reading them can be skipped (a shrink, such as the shared
+     * pool giving a CPU to a new exclusive owner, then costs a read of the container's own files only). v2 keeps
+     * the walk: an ancestor may not pass cpuset down yet.
+     */
+    private boolean withinOwnEffective(Path dir, Resource r, CpuSet wanted) throws CgroupWriteException {
+        if (layout.version() != CgroupVersion.V1) {
+            return false;
+        }
+        Path file = dir.resolve(r.v1Effective);
+        try {
+            return wanted.isSubsetOf(parse(file, files.read(file)));
+        } catch (NoSuchFileException e) {
+            return false; // older kernels: no effective file, walk the ancestors
+        } catch (IOException e) {
+            throw new CgroupWriteException(file, "cannot read " + file + ": " + kernelText(e), e);
+        }
+    }
+
+    private void planAncestors(CgroupPath container, Resource r, CpuSet wanted, List<CgroupWrite> plan)
+            throws CgroupWriteException {
         CgroupPath ancestor = CgroupPath.root();
         List<String> segments = container.segments();
         for (int i = 0; i < segments.size() - 1; i++) {
@@ -108,8 +137,6 @@ public final class CpusetWriter {
                 plan.add(write(dir, r, current.union(wanted)));
             }
         }
-        Path dir = container.in(layout.cpusetRoot());
-        planSubtree(dir, r, readSet(dir, r), wanted, plan);
     }
 
     /** Parent to old ∪ new, then each child that holds more than new to its part of new, then parent to new. */

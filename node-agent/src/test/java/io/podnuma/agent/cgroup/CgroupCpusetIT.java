@@ -328,6 +328,19 @@ class CgroupCpusetIT {
     }
 
     @Test
+    void listsTheChildCgroupsOfARealCgroupAndNoneOfItsControlFiles() throws Exception {
+        Path leaf = testRoot.resolve("leaf");
+        cgroup(leaf, hostCpus, hostMems);
+        assertThat(files.childDirectories(leaf))
+                .as("a cgroup without children (link count 2)")
+                .isEmpty();
+        Path child = leaf.resolve("child");
+        cgroup(child, hostCpus, hostMems);
+        assertThat(files.childDirectories(leaf)).containsExactly(child);
+        assertThat(files.childDirectories(testRoot)).containsExactly(leaf);
+    }
+
+    @Test
     void detectsThisHost() throws Exception {
         CgroupLayout l = new CgroupDetector(CGROUP_ROOT)
                 .detect(Files.readString(Path.of("/proc/self/mountinfo")), Optional.of(CgroupDriver.CGROUPFS));
