@@ -254,11 +254,11 @@ public final class NodeAllocator {
         CpuSet exclusive = CpuSet.empty();
         for (PodAssignment pod : state.pods().values()) {
             if (pod.hasBubble()) {
-                cpusFree(pod, null, "bubble", pod.bubble(), exclusive);
+                cpusFree(state, pod, null, "bubble", pod.bubble(), exclusive);
             } else {
                 for (ContainerAssignment c : pod.containers()) {
                     if (c.kind() == AssignmentKind.EXCLUSIVE) {
-                        cpusFree(pod, c, "cpus", c.cpus(), exclusive);
+                        cpusFree(state, pod, c, "cpus", c.cpus(), exclusive);
                     }
                 }
             }
@@ -267,7 +267,8 @@ public final class NodeAllocator {
         return exclusive;
     }
 
-    private void cpusFree(PodAssignment pod, ContainerAssignment c, String field, CpuSet cpus, CpuSet otherPods) {
+    private void cpusFree(
+            NodeState state, PodAssignment pod, ContainerAssignment c, String field, CpuSet cpus, CpuSet otherPods) {
         CpuSet online = topo.onlineCpus();
         CpuSet reserved = reservedCpus();
         String problem = null;
@@ -276,7 +277,9 @@ public final class NodeAllocator {
         } else if (cpus.intersects(reserved)) {
             problem = "CPUs that are not reserved (\"" + cpus.intersection(reserved) + "\" are)";
         } else if (cpus.intersects(otherPods)) {
-            problem = "CPUs no other pod holds (\"" + cpus.intersection(otherPods) + "\" are held by another pod)";
+            CpuSet taken = cpus.intersection(otherPods);
+            problem = "CPUs no other pod holds (\"" + taken + "\" are held by "
+                    + holders(state, taken, pod.ref().uid()) + ")";
         }
         if (problem != null) {
             throw new IllegalArgumentException("pod " + pod.ref() + (c == null ? "" : " container " + c.name()) + ": "
@@ -290,9 +293,11 @@ public final class NodeAllocator {
         CpuSet reserved = reservedCpus();
         CpuSet shared = state.sharedPool();
         if (shared.intersects(exclusive)) {
-            throw new IllegalArgumentException(
-                    "sharedPool is \"" + shared + "\", expected CPUs no pod holds exclusively (\""
-                            + shared.intersection(exclusive) + "\" are exclusive to a pod)");
+            CpuSet both = shared.intersection(exclusive);
+            throw new IllegalArgumentException("sharedPool is \"" + shared
+                    + "\", expected CPUs no pod holds exclusively (\"" + both + "\" are held by "
+                    + holders(state, both, null)
+                    + ")");
         }
         CpuSet all = shared.union(exclusive).union(reserved);
         if (!all.equals(online)) {
@@ -302,6 +307,27 @@ public final class NodeAllocator {
                     + (all.difference(online).isEmpty() ? "" : "; not online: \"" + all.difference(online) + "\"")
                     + (online.difference(all).isEmpty() ? "" : "; held by nobody: \"" + online.difference(all) + "\""));
         }
+    }
+
+    /** Who holds any of {@code cpus}, pods other than {@code exceptUid}: their bubbles or containers' cpus. */
+    private static String holders(NodeState state, CpuSet cpus, String exceptUid) {
+        List<String> out = new ArrayList<>();
+        for (PodAssignment pod : state.pods().values()) {
+            if (pod.ref().uid().equals(exceptUid)) {
+                continue;
+            }
+            if (pod.hasBubble() && pod.bubble().intersects(cpus)) {
+                out.add("pod " + pod.ref() + " in its bubble");
+            }
+            for (ContainerAssignment c : pod.containers()) {
+                if (!pod.hasBubble()
+                        && c.kind() == AssignmentKind.EXCLUSIVE
+                        && c.cpus().intersects(cpus)) {
+                    out.add("pod " + pod.ref() + " container " + c.name() + " in its cpus");
+                }
+            }
+        }
+        return String.join(", ", out);
     }
 
     private void memoryBooksRebuild(NodeState state) {

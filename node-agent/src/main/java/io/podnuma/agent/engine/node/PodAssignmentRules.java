@@ -244,10 +244,16 @@ final class PodAssignmentRules {
                             c,
                             field + ".size",
                             b.resource() + "=" + b.size(),
-                            "at most the pod budget " + describe(pod.podMemory()));
+                            "at most the pod budget " + describe(pod.podMemory())
+                                    + " it is carved from under placement pod-level");
                 }
                 if (!b.nodes().equals(podNodes)) {
-                    throw wrong(pod, c, field + ".numaNodes", b.nodes(), "the pod's memory nodes " + podNodes);
+                    throw wrong(
+                            pod,
+                            c,
+                            field + ".numaNodes",
+                            b.nodes(),
+                            "the pod's memory nodes " + podNodes + " under placement pod-level");
                 }
                 if (!b.charged().isEmpty()) {
                     throw wrong(
@@ -255,7 +261,7 @@ final class PodAssignmentRules {
                             c,
                             field + ".charged",
                             b.charged(),
-                            "{} (the pod budget is charged, not the container's share)");
+                            "{} under placement pod-level (the pod budget is charged, not the container's share)");
                 }
                 if (c.type().longRunning()) {
                     long sum = longRunning.merge(b.resource(), b.size(), Long::sum);
@@ -310,7 +316,12 @@ final class PodAssignmentRules {
             }
             if (pod.placement() == PodPlacement.POD_LEVEL) {
                 if (!c.memoryNodes().equals(podNodes)) {
-                    throw wrong(pod, c, "memoryNodes", c.memoryNodes(), "the nodes of the pod's memory " + podNodes);
+                    throw wrong(
+                            pod,
+                            c,
+                            "memoryNodes",
+                            c.memoryNodes(),
+                            "the nodes of the pod's memory " + podNodes + " under placement pod-level");
                 }
             } else if (!c.memoryNodes().equals(nodesOf(c.memory()))) {
                 throw wrong(
@@ -475,43 +486,58 @@ final class PodAssignmentRules {
     // ---- rules of one topology manager policy ----
 
     /**
-     * A pod placed with one hint for the whole pod that pins CPUs or memory got a hint with NUMA nodes (under
-     * single-numa-node exactly one, unless the machine has only one and the hint is "any").
+     * A pod placed with one hint for the whole pod always has NUMA nodes under best-effort and restricted (every
+     * node when it asked for nothing); under single-numa-node one node when it pins CPUs or memory, on a machine
+     * with more than one. A pod that pins nothing now may have lost its pinned containers' entries, so it may
+     * still carry their hint.
      */
     private void affinityWhenPinned(PodAssignment pod, TopologyPolicyName policy) {
-        if (pod.placement() == PodPlacement.CONTAINER || !pinsAnything(pod)) {
+        if (pod.placement() == PodPlacement.CONTAINER) {
             return;
         }
         NumaMask affinity = pod.numaAffinity();
-        if (policy == TopologyPolicyName.SINGLE_NUMA_NODE) {
-            if (machineNodes.count() > 1 && affinity.count() != 1) {
+        if (policy != TopologyPolicyName.SINGLE_NUMA_NODE) {
+            if (affinity.isEmpty()) {
                 throw wrong(
                         pod,
                         null,
                         "numaAffinity",
                         affinity,
-                        "one NUMA node for a pod that pins CPUs or memory under single-numa-node");
+                        "the NUMA nodes of the pod's hint for placement "
+                                + pod.placement().wireName() + " under " + policy
+                                + " (every node when the pod asked for nothing)");
             }
-        } else if (affinity.isEmpty()) {
+            return;
+        }
+        String pinned = pinned(pod);
+        if (pinned != null && machineNodes.count() > 1 && affinity.count() != 1) {
             throw wrong(
                     pod,
                     null,
                     "numaAffinity",
                     affinity,
-                    "the NUMA nodes of the pod's hint for a pod that pins CPUs or memory under " + policy);
+                    "one NUMA node for a pod with placement " + pod.placement().wireName()
+                            + " that pins CPUs or memory (" + pinned + ") under " + policy);
         }
     }
 
-    private static boolean pinsAnything(PodAssignment pod) {
-        if (pod.hasBubble() || !pod.podMemory().isEmpty()) {
-            return true;
+    /** The first thing the pod pins, as field and value; null when it pins nothing. */
+    private static String pinned(PodAssignment pod) {
+        if (pod.hasBubble()) {
+            return "bubble \"" + pod.bubble() + "\"";
+        }
+        if (!pod.podMemory().isEmpty()) {
+            return "memory " + describe(pod.podMemory());
         }
         for (ContainerAssignment c : pod.containers()) {
-            if (c.kind() == AssignmentKind.EXCLUSIVE || !c.memory().isEmpty()) {
-                return true;
+            if (c.kind() == AssignmentKind.EXCLUSIVE) {
+                return "container " + c.name() + " kind exclusive, cpus \"" + c.cpus() + "\"";
+            }
+            if (!c.memory().isEmpty()) {
+                return "container " + c.name() + " memory " + describe(c.memory());
             }
         }
-        return false;
+        return null;
     }
 
     private static void noAffinity(PodAssignment pod) {
@@ -545,6 +571,14 @@ final class PodAssignmentRules {
         if (affinity.count() > 1) {
             throw wrong(pod, null, "numaAffinity", affinity, "at most one NUMA node under single-numa-node");
         }
+        if (!affinity.isEmpty() && affinity.equals(machineNodes)) {
+            throw wrong(
+                    pod,
+                    null,
+                    "numaAffinity",
+                    affinity,
+                    "{} on this one-node machine: single-numa-node records a hint on every node as none");
+        }
         // No affinity: the pod asked for nothing pinned, or the machine has one node; either way one node.
         NumaMask used = nodesUsed(pod);
         NumaMask node = affinity.isEmpty() && !used.isEmpty() ? NumaMask.of(used.first()) : affinity;
@@ -575,9 +609,9 @@ final class PodAssignmentRules {
     }
 
     /**
-     * A preferred hint under restricted has one mask that fits the CPUs: they lie in the pod's affinity (pod and
-     * pod-level placement) or, under container placement, in the container's own hint, which its pinned memory
-     * covers.
+     * A preferred hint under restricted has one mask that fits the CPUs and the memory: the CPUs lie in the pod's
+     * affinity and the memory is on exactly its nodes (pod and pod-level placement) or, under container placement,
+     * the CPUs lie in the container's own hint, which is its memory's nodes.
      */
     private void cpusInAffinity(PodAssignment pod) {
         NumaMask affinity = pod.numaAffinity();
@@ -617,6 +651,16 @@ final class PodAssignmentRules {
                     "bubble",
                     pod.bubble(),
                     "CPUs of the pod's numaAffinity " + affinity + " (\"" + within + "\") under restricted");
+        }
+        // The memory hint in a preferred merge is the narrowest that fits: widening it would not be preferred.
+        String expected = "exactly the pod's numaAffinity " + affinity + " under restricted";
+        if (!pod.podMemory().isEmpty() && !nodesOf(pod.podMemory()).equals(affinity)) {
+            throw wrong(pod, null, "memory[0].numaNodes", nodesOf(pod.podMemory()), expected);
+        }
+        for (ContainerAssignment c : pod.containers()) {
+            if (!c.memory().isEmpty() && !c.memoryNodes().equals(affinity)) {
+                throw wrong(pod, c, "memoryNodes", c.memoryNodes(), expected);
+            }
         }
     }
 
