@@ -46,6 +46,8 @@ final class PodAssignmentRules {
         kindsFitPlacement(pod);
         pinnedOnlyWhenGuaranteed(pod);
         memoryBlocksWellFormed(pod);
+        podMemoryChargedInFull(pod);
+        exclusiveContainersPinMemory(pod);
         memoryNodesFollowBlocks(pod);
         memoryCoversAffinity(pod);
         if (pod.hasBubble()) {
@@ -275,6 +277,47 @@ final class PodAssignmentRules {
                                         + " bytes) within the pod budget of " + podSize + " bytes");
                     }
                 }
+            }
+        }
+    }
+
+    /** The pod budget is charged to the nodes in full (only containers reuse a finished init container's memory). */
+    private static void podMemoryChargedInFull(PodAssignment pod) {
+        for (int i = 0; i < pod.podMemory().size(); i++) {
+            MemoryBlock b = pod.podMemory().get(i);
+            if (b.chargedTotal() != b.size()) {
+                throw wrong(
+                        pod,
+                        null,
+                        "memory[" + i + "].charged",
+                        b.charged(),
+                        "charges adding up to the block's size " + b.size() + " (they add up to " + b.chargedTotal()
+                                + ")");
+            }
+        }
+    }
+
+    /**
+     * A container with exclusive CPUs qualifies for exclusive memory too, so when the pod shows the memory manager
+     * pinned (a pod budget, or any container's blocks) each exclusive container holds a {@code memory} block.
+     */
+    private static void exclusiveContainersPinMemory(PodAssignment pod) {
+        boolean memoryPinned = pod.placement() == PodPlacement.POD_LEVEL
+                ? !pod.podMemory().isEmpty()
+                : pod.containers().stream().anyMatch(c -> !c.memory().isEmpty());
+        if (!memoryPinned) {
+            return;
+        }
+        for (ContainerAssignment c : pod.containers()) {
+            if (c.kind() == AssignmentKind.EXCLUSIVE
+                    && c.memory().stream().noneMatch(b -> b.resource().equals(MemoryResource.MEMORY))) {
+                throw wrong(
+                        pod,
+                        c,
+                        "memory",
+                        describe(c.memory()),
+                        "a memory block for kind exclusive, as every exclusive container of a pod whose memory is"
+                                + " pinned holds one");
             }
         }
     }
