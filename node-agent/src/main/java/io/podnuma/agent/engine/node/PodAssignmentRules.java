@@ -46,6 +46,7 @@ final class PodAssignmentRules {
         kindsFitPlacement(pod);
         pinnedOnlyWhenGuaranteed(pod);
         memoryBlocksWellFormed(pod);
+        containerMemoryCarvedFromBudget(pod);
         podMemoryChargedInFull(pod);
         exclusiveContainersPinMemory(pod);
         memoryNodesFollowBlocks(pod);
@@ -59,23 +60,24 @@ final class PodAssignmentRules {
     }
 
     /**
-     * The promise of the topology manager policy: with {@code single-numa-node} the pod (pod and pod-level
-     * placement) or each container (container placement) sits on one NUMA node, the one of its affinity;
-     * with {@code restricted} the pod's exclusive CPUs lie in its affinity; with {@code none} nothing has one.
+     * The promise of the topology manager policy: {@code none} gives no hint; under the others a pod placed with
+     * one hint for the pod records it; {@code restricted} keeps exclusive CPUs within the hint and pinned memory on
+     * exactly its nodes; {@code single-numa-node} keeps the pod (pod and pod-level placement) or each container
+     * (container placement) on one NUMA node and never records a hint on every node.
      */
     void checkAlignment(PodAssignment pod, TopologyPolicyName policy) {
         switch (policy) {
             case NONE -> noAffinity(pod);
             case SINGLE_NUMA_NODE -> {
-                affinityWhenPinned(pod, policy);
+                affinityRecorded(pod, policy);
                 oneNumaNode(pod);
             }
             case RESTRICTED -> {
-                affinityWhenPinned(pod, policy);
+                affinityRecorded(pod, policy);
                 cpusInAffinity(pod);
             }
             // best-effort takes CPUs outside the hint when the hint's nodes run short
-            case BEST_EFFORT -> affinityWhenPinned(pod, policy);
+            case BEST_EFFORT -> affinityRecorded(pod, policy);
         }
     }
 
@@ -220,22 +222,27 @@ final class PodAssignmentRules {
         }
     }
 
-    /**
-     * One block per resource, all on the same nodes (one owner is charged on one mask). A pod-level pod's
-     * container blocks are carved out of the pod budget: on the pod's nodes, charged nothing, and the
-     * long-running containers' blocks add up to at most the budget.
-     */
+    /** One block per resource, all on the same nodes (one owner is charged on one mask). */
     private static void memoryBlocksWellFormed(PodAssignment pod) {
         ownerBlocks(pod, null, pod.podMemory());
+        for (ContainerAssignment c : pod.containers()) {
+            ownerBlocks(pod, c, c.memory());
+        }
+    }
+
+    /**
+     * A pod-level pod's container blocks are carved out of the pod budget: on the pod's nodes, charged nothing,
+     * and the long-running containers' blocks add up to at most the budget.
+     */
+    private static void containerMemoryCarvedFromBudget(PodAssignment pod) {
+        if (pod.placement() != PodPlacement.POD_LEVEL) {
+            return;
+        }
         Map<MemoryResource, Long> budget = new TreeMap<>();
         pod.podMemory().forEach(b -> budget.put(b.resource(), b.size()));
         Map<MemoryResource, Long> longRunning = new TreeMap<>();
         NumaMask podNodes = nodesOf(pod.podMemory());
         for (ContainerAssignment c : pod.containers()) {
-            ownerBlocks(pod, c, c.memory());
-            if (pod.placement() != PodPlacement.POD_LEVEL) {
-                continue;
-            }
             for (int i = 0; i < c.memory().size(); i++) {
                 MemoryBlock b = c.memory().get(i);
                 String field = "memory[" + i + "]";
@@ -534,7 +541,7 @@ final class PodAssignmentRules {
      * with more than one. A pod that pins nothing now may have lost its pinned containers' entries, so it may
      * still carry their hint.
      */
-    private void affinityWhenPinned(PodAssignment pod, TopologyPolicyName policy) {
+    private void affinityRecorded(PodAssignment pod, TopologyPolicyName policy) {
         if (pod.placement() == PodPlacement.CONTAINER) {
             return;
         }
