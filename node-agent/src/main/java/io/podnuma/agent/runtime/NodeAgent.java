@@ -60,7 +60,8 @@ import org.slf4j.LoggerFactory;
  * container cgroups from the host, the reconcile tick) into decisions of the engine and then into effects
  * (checkpoint, cgroup writes, Events, reports), in that order.
  *
- * <p>Start-up order: checkpoint (validated against the machine and, after a policy change, carried over) → pod
+ * <p>Start-up order: checkpoint (each pod's assignment checked against what the engine produces, then carried
+ * over to the policy in force) → pod
  * list → full sync (garbage collection only now, new pods admitted in creation order) → every container cgroup
  * reconciled → ready. Before the first full sync the checkpoint decides: containers of the pods it holds get their
  * assignments, every other container the shared pool, and the reconcile tick repairs drift; so an agent that
@@ -327,7 +328,8 @@ public final class NodeAgent implements AutoCloseable {
                 .read(
                         fingerprint,
                         settings.configHash(),
-                        s -> PolicyTransition.adopt(allocator, s).state());
+                        s -> PolicyTransition.adopt(allocator, allocator.validateAssignments(s))
+                                .state());
         switch (read) {
             case CheckpointRead.Missing m -> {
                 state = allocator.initialState();

@@ -33,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * buggy writer or a hand edit would: a value of the wrong JSON type, a different value of the right type, a
  * future or past version, an added or removed field. Each file is either rejected with a reason and moved aside
  * byte-identical, or loaded with exactly the state the file describes: never a state the decoder made up by
- * coercing a type, skipping a field or folding duplicates.
+ * coercing a type, skipping a field or folding duplicates. A value changed within its type that still parses is
+ * refused when the state no longer fits the node ({@code NodeAllocator.validate}); the refused and loaded ones are
+ * printed by field.
  */
 class CheckpointStructureFuzzTest {
 
@@ -109,6 +111,9 @@ class CheckpointStructureFuzzTest {
                 temp -> {});
         Path file = store.file();
         Map<String, Integer> outcomes = new TreeMap<>();
+        // Same-type changes of one value, by field: refused as not fitting the node, or loaded (a valid state).
+        Map<String, Integer> tamperRefused = new TreeMap<>();
+        Map<String, Integer> tamperLoaded = new TreeMap<>();
         for (int i = 0; i < MUTATIONS; i++) {
             Kind kind = Kind.values()[rnd.nextInt(Kind.values().length)];
             ObjectNode envelope = valid.deepCopy();
@@ -136,6 +141,9 @@ class CheckpointStructureFuzzTest {
                         default -> {}
                     }
                     outcomes.merge(kind + " rejected " + r.reason(), 1, Integer::sum);
+                    if (kind == Kind.TAMPER && r.reason() == RejectReason.INCONSISTENT_STATE) {
+                        tamperRefused.merge(field(change), 1, Integer::sum);
+                    }
                 }
                 case CheckpointRead.Loaded l -> {
                     if (kind == Kind.WRONG_TYPE || kind == Kind.VERSION || kind == Kind.STATE_VERSION) {
@@ -151,14 +159,22 @@ class CheckpointStructureFuzzTest {
                             .isEqualTo(CheckpointCodec.checksum(inFile));
                     assertThat(file).as(what).exists();
                     outcomes.merge(kind + " loaded", 1, Integer::sum);
+                    if (kind == Kind.TAMPER) {
+                        tamperLoaded.merge(field(change), 1, Integer::sum);
+                    }
                 }
                 case CheckpointRead.Missing m -> fail(what + ": an existing file read as missing");
             }
         }
         System.out.println(getClass().getSimpleName() + ": " + MUTATIONS + " mutations: " + outcomes);
+        System.out.println(getClass().getSimpleName() + ": tampered values refused as inconsistent by field "
+                + tamperRefused + "; loaded by field " + tamperLoaded);
         for (Kind k : Kind.values()) {
             assertThat(outcomes.keySet()).as("every kind of change was tried").anyMatch(o -> o.startsWith(k + " "));
         }
+        assertThat(tamperRefused.keySet())
+                .as("a tampered pod field that parses is refused because the state does not fit the node")
+                .anyMatch(f -> f.startsWith("state.pods[]."));
         assertThat(outcomes.keySet())
                 .as("some same-type changes still describe a valid state and load")
                 .anyMatch(o -> o.endsWith("loaded"));
@@ -211,6 +227,11 @@ class CheckpointStructureFuzzTest {
         JsonNode replacement = kind == Kind.WRONG_TYPE ? otherType(rnd, old) : sameType(rnd, s, old);
         s.set(replacement);
         return s.path() + ": " + old + " -> " + replacement;
+    }
+
+    /** The field a TAMPER change hit, indexes dropped: {@code state.pods[].containers[].kind}. */
+    private static String field(String change) {
+        return change.substring(0, change.indexOf(": ")).replaceAll("\\[\\d+\\]", "[]");
     }
 
     private static void collect(JsonNode node, String path, List<Slot> out) {

@@ -8,11 +8,16 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.checkpoint.Checkpoint;
+import io.podnuma.agent.checkpoint.CheckpointCodec;
 import io.podnuma.agent.checkpoint.CheckpointStore;
+import io.podnuma.agent.checkpoint.TopologyFingerprint;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.state.ContainerAssignment;
+import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.kubelet.FileCheck;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.report.ConditionBook;
@@ -33,8 +38,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The runtime's decisions with in-memory pods and cgroups: start-up from a checkpoint (valid, corrupt, written
- * under another policy), the kubelet conflict, eviction of refused pods, and containers seen before their pod.
+ * The runtime's decisions with in-memory pods and cgroups: start-up from a checkpoint (valid, corrupt, tampered
+ * under a valid checksum, written under another policy), the kubelet conflict, eviction of refused pods, and containers seen before their pod.
  */
 class NodeAgentTest {
 
@@ -176,6 +181,44 @@ class NodeAgentTest {
             assertThat(s.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("node-state.json.corrupt-"));
         }
         assertThat(lastReport.get().node().lastError()).map(AgentError::reason).isPresent();
+    }
+
+    @Test
+    void aCheckpointTamperedUnderAValidChecksumIsSetAsideAndRunningPodsKeepTheirCpus() throws Exception {
+        AgentConfig config = config("0,64", "Warn");
+        Pod a = budgetedRunning("a");
+        agent(config).stop(false);
+        CpuSet aCpus = pinOf(a).cpus();
+        // A buggy writer (or a hand edit that recomputed the checksum): the app container, which runs on its
+        // pod's shared pool, is recorded on one CPU of it.
+        Path file = stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME);
+        Checkpoint written = CheckpointCodec.decode(Files.readAllBytes(file), TopologyFingerprint.of(topo));
+        PodAssignment pod = written.state().pods().get(a.getMetadata().getUid());
+        ContainerAssignment app = pod.containers().get(0);
+        ContainerAssignment shrunk = new ContainerAssignment(
+                app.name(), app.type(), app.kind(), CpuSet.of(app.cpus().first()), app.memory(), app.memoryNodes());
+        PodAssignment tampered = new PodAssignment(
+                pod.ref(),
+                pod.qos(),
+                pod.placement(),
+                pod.numaAffinity(),
+                pod.bubble(),
+                pod.podSharedPool(),
+                pod.podMemory(),
+                List.of(shrunk));
+        new CheckpointStore(stateDir)
+                .write(new Checkpoint(
+                        written.state().withPod(written.state().sharedPool(), tampered),
+                        written.topology(),
+                        written.configHash()));
+
+        NodeAgent second = agent(config);
+
+        assertThat(events)
+                .anyMatch(e -> e.startsWith("node Warning CheckpointInconsistentState")
+                        && e.contains("container app: cpus is \"" + app.cpus().first() + "\""));
+        assertThat(second.state().pods()).containsOnlyKeys(a.getMetadata().getUid());
+        assertThat(pinOf(a).cpus()).as("rebuilt from what the container holds").isEqualTo(aCpus);
     }
 
     @Test

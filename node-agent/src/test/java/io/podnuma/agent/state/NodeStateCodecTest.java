@@ -105,9 +105,12 @@ class NodeStateCodecTest {
         String moved = json.replace("\"sharedPool\" : \"0,3-7\"", "\"sharedPool\" : \"0,3-9\"");
         assertThat(moved).isNotEqualTo(json);
         assertThatThrownBy(() -> a.validate(NodeStateCodec.decode(moved)))
-                .hasMessageContaining("do not add up to the online CPUs 0-7; not online: 8-9");
+                .hasMessageContaining("sharedPool is \"0,3-9\"")
+                .hasMessageContaining("not online: \"8-9\"");
         String overlap = json.replace("\"sharedPool\" : \"0,3-7\"", "\"sharedPool\" : \"0-7\"");
         assertThatThrownBy(() -> a.validate(NodeStateCodec.decode(overlap)))
-                .hasMessage("CPUs 1-2 are both in the shared pool and exclusive to a pod");
+                .hasMessageStartingWith(
+                        "sharedPool is \"0-7\", expected CPUs no pod holds exclusively (\"1-2\" are held by pod ")
+                .hasMessageEndingWith(" container x in its cpus)");
     }
 }

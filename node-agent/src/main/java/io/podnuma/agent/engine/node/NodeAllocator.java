@@ -33,11 +33,13 @@ public final class NodeAllocator {
     private final CpuTopology topo;
     private final NodeConfig config;
     private final Managers managers;
+    private final PodAssignmentRules rules;
 
     private NodeAllocator(CpuTopology topo, NodeConfig config, Managers managers) {
         this.topo = topo;
         this.config = config;
         this.managers = managers;
+        this.rules = new PodAssignmentRules(topo);
     }
 
     /**
@@ -205,52 +207,140 @@ public final class NodeAllocator {
     }
 
     /**
-     * Checks that a state read back (e.g. from a checkpoint) fits this machine and configuration: every CPU is
-     * online, no CPU is exclusive twice or both exclusive and shared, reserved CPUs are never exclusive, the
-     * pools add up to the online CPUs, and the memory books rebuild.
+     * Checks that a state read back (e.g. from a checkpoint) is one this engine could have produced on this
+     * machine under this configuration: every pod passes {@link #validateAssignments}; its NUMA placement keeps
+     * the promise of the topology manager policy in force (none: no affinity; restricted: exclusive CPUs within
+     * the pod's affinity; single-numa-node: the pod, or each container under container placement, on one NUMA
+     * node); every CPU is online, no CPU is exclusive twice or both exclusive and shared, reserved CPUs are never
+     * exclusive, the pools add up to the online CPUs, and the memory books rebuild.
      *
      * @return the same state
-     * @throws IllegalArgumentException naming the pod, container or CPUs that do not fit
+     * @throws IllegalArgumentException naming the pod, container, field and value that do not fit, and what was
+     *     expected
      */
     public NodeState validate(NodeState state) {
-        CpuSet online = topo.onlineCpus();
-        CpuSet reserved = reservedCpus();
+        validateAssignments(state);
+        for (PodAssignment pod : state.pods().values()) {
+            rules.checkAlignment(pod, config.topologyPolicy());
+        }
+        CpuSet exclusive = exclusiveCpusApart(state);
+        poolsAddUp(state, exclusive);
+        memoryBooksRebuild(state);
+        return state;
+    }
+
+    /**
+     * Checks each pod's assignment against the shapes the planners produce, whatever policy admitted it (a pod
+     * keeps its assignment across a policy change): container order and kinds consistent with the pod's QoS and
+     * placement; ephemeral containers on the node pool; a pod-level bubble split into disjoint long-running
+     * slices and the pod shared pool, which every long-running pod-shared container runs on; standard init
+     * containers beside the sidecars before them; without a bubble, exclusive CPUs shared only by reuse of a
+     * finished init container's; memory blocks well formed and within the pod budget; {@code memoryNodes} the
+     * nodes of the container's (or its pod-level pod's) memory; memory never narrower than the pod's affinity;
+     * every NUMA node id on this machine.
+     *
+     * @return the same state
+     * @throws IllegalArgumentException naming the pod, container, field and value, and what was expected
+     */
+    public NodeState validateAssignments(NodeState state) {
+        for (PodAssignment pod : state.pods().values()) {
+            rules.check(pod);
+        }
+        return state;
+    }
+
+    /** Each pod's CPUs are online, not reserved and its own; returns their union. */
+    private CpuSet exclusiveCpusApart(NodeState state) {
         CpuSet exclusive = CpuSet.empty();
         for (PodAssignment pod : state.pods().values()) {
-            CpuSet mine = pod.exclusiveCpus();
-            if (!mine.isSubsetOf(online)) {
-                throw new IllegalArgumentException("pod " + pod.ref() + " holds CPUs " + mine.difference(online)
-                        + " that are not online on this machine (online: " + online + ")");
+            if (pod.hasBubble()) {
+                cpusFree(state, pod, null, "bubble", pod.bubble(), exclusive);
+            } else {
+                for (ContainerAssignment c : pod.containers()) {
+                    if (c.kind() == AssignmentKind.EXCLUSIVE) {
+                        cpusFree(state, pod, c, "cpus", c.cpus(), exclusive);
+                    }
+                }
             }
-            if (mine.intersects(exclusive)) {
-                throw new IllegalArgumentException("pod " + pod.ref() + " holds CPUs " + mine.intersection(exclusive)
-                        + " that another pod holds too");
-            }
-            if (mine.intersects(reserved)) {
-                throw new IllegalArgumentException("pod " + pod.ref() + " holds reserved CPUs "
-                        + mine.intersection(reserved) + " (reserved: " + reserved + ")");
-            }
-            exclusive = exclusive.union(mine);
+            exclusive = exclusive.union(pod.exclusiveCpus());
         }
+        return exclusive;
+    }
+
+    private void cpusFree(
+            NodeState state, PodAssignment pod, ContainerAssignment c, String field, CpuSet cpus, CpuSet otherPods) {
+        CpuSet online = topo.onlineCpus();
+        CpuSet reserved = reservedCpus();
+        String problem = null;
+        if (!cpus.isSubsetOf(online)) {
+            problem = "online CPUs (\"" + cpus.difference(online) + "\" are not; online: \"" + online + "\")";
+        } else if (cpus.intersects(reserved)) {
+            problem = "CPUs that are not reserved (\"" + cpus.intersection(reserved) + "\" are)";
+        } else if (cpus.intersects(otherPods)) {
+            CpuSet taken = cpus.intersection(otherPods);
+            problem = "CPUs no other pod holds (\"" + taken + "\" are held by "
+                    + holders(state, taken, pod.ref().uid()) + ")";
+        }
+        if (problem != null) {
+            throw new IllegalArgumentException("pod " + pod.ref() + (c == null ? "" : " container " + c.name()) + ": "
+                    + field + " is \"" + cpus + "\", expected " + problem);
+        }
+    }
+
+    /** Every online CPU is shared, reserved or exclusive, and only one of them (reserved CPUs may be shared). */
+    private void poolsAddUp(NodeState state, CpuSet exclusive) {
+        CpuSet online = topo.onlineCpus();
+        CpuSet reserved = reservedCpus();
         CpuSet shared = state.sharedPool();
         if (shared.intersects(exclusive)) {
-            throw new IllegalArgumentException(
-                    "CPUs " + shared.intersection(exclusive) + " are both in the shared pool and exclusive to a pod");
+            CpuSet both = shared.intersection(exclusive);
+            throw new IllegalArgumentException("sharedPool is \"" + shared
+                    + "\", expected CPUs no pod holds exclusively (\"" + both + "\" are held by "
+                    + holders(state, both, null)
+                    + ")");
         }
         CpuSet all = shared.union(exclusive).union(reserved);
         if (!all.equals(online)) {
-            throw new IllegalArgumentException("the shared pool " + shared + ", exclusive CPUs " + exclusive
-                    + " and reserved CPUs " + reserved + " do not add up to the online CPUs " + online
-                    + (all.difference(online).isEmpty() ? "" : "; not online: " + all.difference(online))
-                    + (online.difference(all).isEmpty() ? "" : "; missing: " + online.difference(all)));
+            throw new IllegalArgumentException("sharedPool is \"" + shared + "\", expected the online CPUs \"" + online
+                    + "\" minus the exclusive CPUs \"" + exclusive + "\" (reserved CPUs \"" + reserved
+                    + "\" may be left out)"
+                    + (all.difference(online).isEmpty() ? "" : "; not online: \"" + all.difference(online) + "\"")
+                    + (online.difference(all).isEmpty() ? "" : "; held by nobody: \"" + online.difference(all) + "\""));
         }
+    }
+
+    /** Who holds any of {@code cpus}, pods other than {@code exceptUid}: their bubbles or containers' cpus. */
+    private static String holders(NodeState state, CpuSet cpus, String exceptUid) {
+        List<String> out = new ArrayList<>();
+        for (PodAssignment pod : state.pods().values()) {
+            if (pod.ref().uid().equals(exceptUid)) {
+                continue;
+            }
+            if (pod.hasBubble() && pod.bubble().intersects(cpus)) {
+                out.add("pod " + pod.ref() + " in its bubble");
+            }
+            for (ContainerAssignment c : pod.containers()) {
+                if (!pod.hasBubble()
+                        && c.kind() == AssignmentKind.EXCLUSIVE
+                        && c.cpus().intersects(cpus)) {
+                    out.add("pod " + pod.ref() + " container " + c.name() + " in its cpus");
+                }
+            }
+        }
+        return String.join(", ", out);
+    }
+
+    private void memoryBooksRebuild(NodeState state) {
         if (managers.pinsMemory()) {
-            memoryState(state);
+            try {
+                memoryState(state);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("memory does not fit this machine's books: " + e.getMessage(), e);
+            }
         } else if (!state.memoryOwners().isEmpty()) {
             throw new IllegalArgumentException("the state pins memory for "
                     + state.memoryOwners().keySet() + " but the memory manager policy is None");
         }
-        return state;
     }
 
     /** The CPU manager's books for a node state. */
