@@ -61,9 +61,8 @@ import org.slf4j.LoggerFactory;
  * (checkpoint, cgroup writes, Events, reports), in that order.
  *
  * <p>Start-up order: checkpoint (each pod's assignment checked against what the engine produces, then carried
- * over to the policy in force) → pod
- * list → full sync (garbage collection only now, new pods admitted in creation order) → every container cgroup
- * reconciled → ready. Before the first full sync the checkpoint decides: containers of the pods it holds get their
+ * over to the policy in force) → pod list → full sync (garbage collection only now, new pods admitted in creation
+ * order) → every container cgroup reconciled → ready. Before the first full sync the checkpoint decides: containers of the pods it holds get their
  * assignments, every other container the shared pool, and the reconcile tick repairs drift; so an agent that
  * restarts while the API server is away keeps pinning what it knows and keeps exclusive CPUs exclusive. Without a
  * checkpoint (none, or set aside as corrupt) the host's cpusets are the only record: nothing is written before the
