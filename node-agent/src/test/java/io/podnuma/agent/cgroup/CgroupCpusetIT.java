@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.testing.Seeds;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -210,7 +211,7 @@ class CgroupCpusetIT {
     @ParameterizedTest
     @EnumSource(CgroupDriver.class)
     void randomMovesOnTheRealKernel(CgroupDriver driver) throws Exception {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         Pod pod = kubeletTree(driver);
         Path podDir = pod.containerDir().getParent();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.testing.Seeds;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ class CgroupNameFuzzTest {
         REFUSED
     }
 
-    private final long seed = Long.getLong("podnuma.seed", System.nanoTime());
+    private final long seed = Seeds.announce(getClass().getSimpleName());
     private final Random rnd = new Random(seed);
 
     private String where(String input) {

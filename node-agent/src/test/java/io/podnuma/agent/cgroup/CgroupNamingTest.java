@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.testing.Seeds;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -141,7 +142,7 @@ class CgroupNamingTest {
      */
     @Test
     void fuzzedInputGivesAResultOrAClearError() {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         String alphabet = "0123456789abcdefABCDEF-_./:podkubesliceburstable \t\n\u0000é";
         int errors = 0;

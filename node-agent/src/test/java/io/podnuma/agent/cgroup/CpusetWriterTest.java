@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.testing.Seeds;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -168,7 +169,7 @@ class CpusetWriterTest {
     /** Random trees, random targets, random wanted sets: the kernel never refuses a planned write. */
     @Test
     void randomTreesNeverViolateTheKernelRules() throws Exception {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         int applied = 0;
         int refused = 0;

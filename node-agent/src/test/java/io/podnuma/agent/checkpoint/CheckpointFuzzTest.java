@@ -5,6 +5,7 @@ import static io.podnuma.agent.checkpoint.CheckpointFixtures.CONFIG_HASH;
 import static io.podnuma.agent.checkpoint.CheckpointFixtures.FINGERPRINT;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.podnuma.agent.testing.Seeds;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,8 +33,7 @@ class CheckpointFuzzTest {
 
     @Test
     void everyMutationReadsBackExactlyOrIsRejectedWithAReason() throws IOException {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
-        System.out.println(getClass().getSimpleName() + " seed=" + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         Checkpoint original = CheckpointFixtures.checkpoint();
         byte[] valid = CheckpointCodec.encode(original);

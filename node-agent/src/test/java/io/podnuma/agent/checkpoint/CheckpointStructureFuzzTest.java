@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.state.NodeStateCodec;
+import io.podnuma.agent.testing.Seeds;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,8 +100,7 @@ class CheckpointStructureFuzzTest {
 
     @Test
     void everyStructuralChangeIsRejectedOrLoadsExactlyWhatTheFileSays() throws IOException {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
-        System.out.println(getClass().getSimpleName() + " seed=" + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         Checkpoint original = CheckpointFixtures.checkpoint();
         ObjectNode valid = (ObjectNode) JSON.readTree(CheckpointCodec.encode(original));

@@ -10,6 +10,8 @@ import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.engine.node.NodeConfig;
 import io.podnuma.agent.engine.node.RandomScenarios;
 import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.testing.Seeds;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -17,19 +19,17 @@ class NodeStateCodecTest {
 
     @Test
     void randomStatesRoundTripAndRebuildTheSameBooks() {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
-        System.out.println(getClass().getSimpleName() + " seed=" + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         int states = 0;
         for (int machine = 0; machine < 60; machine++) {
             CpuTopology topo = TestTopologies.random(rnd);
-            NodeConfig config = RandomScenarios.config(rnd, topo);
-            NodeAllocator allocator;
-            try {
-                allocator = NodeAllocator.create(topo, config);
-            } catch (IllegalArgumentException e) {
-                continue;
+            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
+            if (made.isEmpty()) {
+                continue; // a reservation or option the random machine cannot give
             }
+            NodeAllocator allocator = made.get();
+            NodeConfig config = allocator.config();
             NodeState state = allocator.initialState();
             for (int step = 0; step < 12; step++) {
                 if (allocator.admit(state, RandomScenarios.pod(rnd, "p" + step, Math.max(2, topo.numCpus() / 3)))

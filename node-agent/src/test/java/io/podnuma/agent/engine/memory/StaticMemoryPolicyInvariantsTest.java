@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.podnuma.agent.engine.topology.NumaMask;
 import io.podnuma.agent.engine.topology.TopologyHint;
+import io.podnuma.agent.testing.Seeds;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,8 +26,7 @@ class StaticMemoryPolicyInvariantsTest {
 
     @Test
     void randomSequencesKeepTheBooksConsistent() {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
-        System.out.println(getClass().getSimpleName() + " seed=" + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random random = new Random(seed);
         int allocations = 0;
         int rejections = 0;

@@ -11,10 +11,12 @@ import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
+import io.podnuma.agent.testing.Seeds;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -31,19 +33,17 @@ class AdmitWithinTest {
 
     @Test
     void podsReadmittedWithinTheCpusTheirContainersHoldKeepThem() {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
-        System.out.println(getClass().getSimpleName() + " seed=" + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         Map<String, Integer> tally = new TreeMap<>();
         for (int machine = 0; machine < 400; machine++) {
             CpuTopology topo = TestTopologies.random(rnd, rnd.nextInt(4) == 0);
-            NodeConfig config = RandomScenarios.config(rnd, topo);
-            NodeAllocator allocator;
-            try {
-                allocator = NodeAllocator.create(topo, config);
-            } catch (IllegalArgumentException e) {
-                continue;
+            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
+            if (made.isEmpty()) {
+                continue; // a reservation or option the random machine cannot give
             }
+            NodeAllocator allocator = made.get();
+            NodeConfig config = allocator.config();
             String context = "seed " + seed + " machine " + machine + " " + config;
             Map<String, Pod> alive = new LinkedHashMap<>(); // in admission order
             NodeState lost = allocator.initialState();
@@ -155,19 +155,17 @@ class AdmitWithinTest {
 
     @Test
     void withinEveryCpuItIsAdmitAndWithinTooFewItRefusesWithoutTouchingTheState() {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
-        System.out.println(getClass().getSimpleName() + " seed=" + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         int refused = 0;
         for (int machine = 0; machine < 100; machine++) {
             CpuTopology topo = TestTopologies.random(rnd, false);
-            NodeConfig config = RandomScenarios.config(rnd, topo);
-            NodeAllocator allocator;
-            try {
-                allocator = NodeAllocator.create(topo, config);
-            } catch (IllegalArgumentException e) {
-                continue;
+            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
+            if (made.isEmpty()) {
+                continue; // a reservation or option the random machine cannot give
             }
+            NodeAllocator allocator = made.get();
+            NodeConfig config = allocator.config();
             NodeState state = allocator.initialState();
             for (int step = 0; step < 10; step++) {
                 Pod pod = RandomScenarios.pod(rnd, "p" + step, Math.max(2, topo.numCpus() / 3));

@@ -12,8 +12,10 @@ import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.engine.state.PodPlacement;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
+import io.podnuma.agent.testing.Seeds;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -27,20 +29,18 @@ class NodeAllocatorPropertiesTest {
 
     @Test
     void randomSequencesKeepTheInvariants() {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
-        System.out.println(getClass().getSimpleName() + " seed=" + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         int admitted = 0;
         int rejected = 0;
         for (int machine = 0; machine < 200; machine++) {
             CpuTopology topo = TestTopologies.random(rnd, rnd.nextInt(4) == 0);
-            NodeConfig config = RandomScenarios.config(rnd, topo);
-            NodeAllocator allocator;
-            try {
-                allocator = NodeAllocator.create(topo, config);
-            } catch (IllegalArgumentException e) {
-                continue; // e.g. a reservation the random machine cannot give
+            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
+            if (made.isEmpty()) {
+                continue; // a reservation or option the random machine cannot give
             }
+            NodeAllocator allocator = made.get();
+            NodeConfig config = allocator.config();
             long sequenceSeed = rnd.nextLong();
             List<String> log = new ArrayList<>();
             NodeState end = run(allocator, topo, sequenceSeed, seed, machine, log);

@@ -11,6 +11,7 @@ import io.podnuma.agent.engine.pod.TestPods;
 import io.podnuma.agent.engine.topology.TopologyManagerOptions;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 
@@ -38,6 +39,19 @@ public final class RandomScenarios {
                 rnd.nextBoolean() ? NodeConfig.TopologyScope.POD : NodeConfig.TopologyScope.CONTAINER,
                 TopologyManagerOptions.defaults(),
                 rnd.nextInt(5) > 0);
+    }
+
+    /**
+     * A random configuration on {@code topo} and its allocator; empty when the configuration does not fit the
+     * machine (a reservation or option it cannot give).
+     */
+    public static Optional<NodeAllocator> allocator(Random rnd, CpuTopology topo) {
+        NodeConfig config = config(rnd, topo);
+        try {
+            return Optional.of(NodeAllocator.create(topo, config));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** A pod with 0-2 init containers, 0-2 sidecars, 1-3 app containers, maybe an ephemeral one and a budget. */

@@ -9,9 +9,11 @@ import io.podnuma.agent.engine.pod.Pod;
 import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
+import io.podnuma.agent.testing.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -28,21 +30,19 @@ class ValidateAcceptsEngineStatesTest {
 
     @Test
     void everyStateTheEngineProducesPassesValidate() {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
-        System.out.println(getClass().getSimpleName() + " seed=" + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         Map<String, Integer> podsSeen = new TreeMap<>();
         int states = 0;
         int containerRemovals = 0;
         for (int machine = 0; machine < MACHINES; machine++) {
             CpuTopology topo = TestTopologies.random(rnd, rnd.nextInt(4) == 0);
-            NodeConfig config = RandomScenarios.config(rnd, topo);
-            NodeAllocator allocator;
-            try {
-                allocator = NodeAllocator.create(topo, config);
-            } catch (IllegalArgumentException e) {
+            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
+            if (made.isEmpty()) {
                 continue; // a reservation or option the random machine cannot give
             }
+            NodeAllocator allocator = made.get();
+            NodeConfig config = allocator.config();
             Random steps = new Random(rnd.nextLong());
             NodeState state = allocator.initialState();
             int maxCpus = Math.max(2, topo.numCpus() / 3);

@@ -17,6 +17,7 @@ import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.engine.state.PodPlacement;
 import io.podnuma.agent.engine.topology.NumaMask;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
+import io.podnuma.agent.testing.Seeds;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -75,8 +76,7 @@ class ValidateRefusesTamperingTest {
 
     @Test
     void singleFieldTamperingIsRefusedNamingTheField() {
-        long seed = Long.getLong("podnuma.seed", System.nanoTime());
-        System.out.println(getClass().getSimpleName() + " seed=" + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
+        long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         Map<Tamper, Tally> tallies = new EnumMap<>(Tamper.class);
         for (Tamper t : Tamper.values()) {
@@ -84,13 +84,12 @@ class ValidateRefusesTamperingTest {
         }
         for (int machine = 0; machine < MACHINES; machine++) {
             CpuTopology topo = TestTopologies.random(rnd, rnd.nextInt(4) == 0);
-            NodeConfig config = RandomScenarios.config(rnd, topo);
-            NodeAllocator allocator;
-            try {
-                allocator = NodeAllocator.create(topo, config);
-            } catch (IllegalArgumentException e) {
-                continue;
+            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
+            if (made.isEmpty()) {
+                continue; // a reservation or option the random machine cannot give
             }
+            NodeAllocator allocator = made.get();
+            NodeConfig config = allocator.config();
             NodeState state = allocator.initialState();
             int maxCpus = Math.max(2, topo.numCpus() / 3);
             for (int step = 0; step < STEPS; step++) {
