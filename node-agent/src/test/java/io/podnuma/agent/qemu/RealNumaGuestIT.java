@@ -54,7 +54,10 @@ class RealNumaGuestIT {
         List<String> cmd = new ArrayList<>(List.of(
                 "qemu-system-x86_64",
                 "-accel",
-                Boolean.getBoolean("podnuma.qemu.kvm") ? "kvm" : "tcg",
+                // One emulation thread for all 16 vCPUs: with a thread each, a busy host deschedules vCPUs that hold
+                // guest spinlocks and the others spin (boot 22-42 s at load 3-4, no power-off within 300 s at
+                // load 16); one thread took 19-22 s in the same runs.
+                Boolean.getBoolean("podnuma.qemu.kvm") ? "kvm" : "tcg,thread=single",
                 "-cpu",
                 "max,vendor=GenuineIntel"));
         cmd.addAll(LAYOUT.qemuArguments());
