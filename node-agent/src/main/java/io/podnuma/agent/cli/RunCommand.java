@@ -2,19 +2,15 @@ package io.podnuma.agent.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigException;
 import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.runtime.AgentDaemon;
-import io.podnuma.agent.runtime.DecoderWarmUp;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -50,28 +46,14 @@ final class RunCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 2;
         }
-        // The client (TLS key and trust stores) and the pod decoder take longer to make than the configuration
-        // takes to read: they are made meanwhile, on threads of their own, since the pod list waits for both.
-        KubernetesSerialization serialization = new KubernetesSerialization();
-        DecoderWarmUp.start(serialization);
-        CompletableFuture<KubernetesClient> clientBuild =
-                CompletableFuture.supplyAsync(() -> new KubernetesClientBuilder()
-                        .withKubernetesSerialization(serialization)
-                        .build());
         AgentConfig config;
         try {
             config = AgentConfigLoader.load(flags, System.getenv());
         } catch (AgentConfigException e) {
-            clientBuild.thenAccept(KubernetesClient::close);
             spec.commandLine().getErr().println("error: invalid configuration:\n" + e.getMessage());
             return 2;
         }
-        KubernetesClient client;
-        try {
-            client = clientBuild.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException re ? re : e;
-        }
+        KubernetesClient client = new KubernetesClientBuilder().build();
         // The hook is there before the start: a SIGTERM while the agent starts waits for the start to finish and
         // then stops it the same way (keeping or restoring pins), instead of leaving it half made.
         AtomicReference<AgentDaemon> running = new AtomicReference<>();

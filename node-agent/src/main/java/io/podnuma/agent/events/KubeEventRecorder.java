@@ -42,6 +42,9 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
     private static final int MAX_TRACKED = 4096;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
+    /** How long the idle worker waits for an event before it looks at {@link #close()} again (close also wakes it). */
+    private static final long IDLE_WAIT_SECONDS = 5;
+
     private record Pending(EventTarget target, EventType type, EventReason reason, String message, Instant at) {}
 
     private enum Outcome {
@@ -52,9 +55,6 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
 
     private final EventApi api;
     private final String nodeName;
-    /** How long the worker waits for an event before it looks at {@link #close()} again (it is also woken). */
-    private static final long IDLE_WAIT_SECONDS = 5;
-
     private final EventRecorderSettings settings;
     private final InstantSource clock;
     private final ObjectRateLimiter limiter;

@@ -121,6 +121,14 @@ public final class AgentDaemon implements AutoCloseable {
                 layout.naming().driver());
 
         metrics = new AgentMetrics(topo);
+        metricsEndpoint = HttpEndpoint.start(
+                config.metricsBindAddress(), config.metricsPort(), Map.of("/metrics", metrics.route()));
+        closeables.add(metricsEndpoint);
+        healthEndpoint = HttpEndpoint.start(
+                config.healthBindAddress(),
+                config.healthPort(),
+                Map.of("/healthz", readiness.healthz(), "/readyz", readiness.readyz()));
+        closeables.add(healthEndpoint);
 
         KubeEventRecorder recorder = KubeEventRecorder.start(client, config.nodeName());
         closeables.add(recorder);
@@ -168,15 +176,6 @@ public final class AgentDaemon implements AutoCloseable {
                         Clock.systemUTC()));
         closeables.add(agent);
         agent.start();
-        // After the start, which sends for the pod list: the endpoints come up while the answer is on its way.
-        metricsEndpoint = HttpEndpoint.start(
-                config.metricsBindAddress(), config.metricsPort(), Map.of("/metrics", metrics.route()));
-        closeables.add(metricsEndpoint);
-        healthEndpoint = HttpEndpoint.start(
-                config.healthBindAddress(),
-                config.healthPort(),
-                Map.of("/healthz", readiness.healthz(), "/readyz", readiness.readyz()));
-        closeables.add(healthEndpoint);
 
         watcher = CgroupTreeWatcher.start(layout, new ContainerCgroupListener() {
             @Override
