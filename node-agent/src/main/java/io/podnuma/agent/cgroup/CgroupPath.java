@@ -32,7 +32,16 @@ public record CgroupPath(List<String> segments) {
 
     /** Half of a surrogate pair encodes to no file name: {@link #in} would fail with InvalidPathException. */
     private static boolean hasUnpairedSurrogate(String s) {
-        return s.codePoints().anyMatch(cp -> cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE);
+        // A plain loop: every path built (e.g. each entry of a rescan) checks every segment, so no stream here.
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++; // a pair
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The hierarchy root itself. */

@@ -42,6 +42,9 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
     private static final int MAX_TRACKED = 4096;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
+    /** How long the idle worker waits for an event before it looks at {@link #close()} again (close also wakes it). */
+    private static final long IDLE_WAIT_SECONDS = 5;
+
     private record Pending(EventTarget target, EventType type, EventReason reason, String message, Instant at) {}
 
     private enum Outcome {
@@ -148,6 +151,9 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        if (unfinished.get() == 0) {
+            worker.interrupt(); // idle in its wait: nothing to drain, so it need not be waited for
+        }
         try {
             worker.join(Math.max(1, settings.drainTimeout().toMillis()));
             if (worker.isAlive()) {
@@ -169,7 +175,8 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
     private void work() {
         try {
             while (!(closed.get() && queue.isEmpty())) {
-                Pending pending = queue.poll(50, TimeUnit.MILLISECONDS);
+                // An idle agent must not wake 20 times a second for nothing: close() interrupts this wait.
+                Pending pending = queue.poll(IDLE_WAIT_SECONDS, TimeUnit.SECONDS);
                 if (pending == null) {
                     continue;
                 }

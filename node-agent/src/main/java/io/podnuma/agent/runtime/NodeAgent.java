@@ -683,8 +683,12 @@ public final class NodeAgent implements AutoCloseable {
             return;
         }
         Map<CgroupPath, Pin> want = new LinkedHashMap<>();
-        List<HostContainer> all = new ArrayList<>(host.values());
-        all.sort(Comparator.comparing(hc -> hc.path().toString()));
+        // In path order; each path rendered once (a comparator rendering both sides costs more than the pass).
+        TreeMap<String, HostContainer> byPath = new TreeMap<>();
+        for (HostContainer hc : host.values()) {
+            byPath.put(hc.path().toString(), hc);
+        }
+        List<HostContainer> all = new ArrayList<>(byPath.values());
         for (HostContainer hc : all) {
             want.put(hc.path(), wantedFor(hc));
         }

@@ -307,4 +307,18 @@ class KubeEventRecorderTest {
         assertThat(stats.discarded()).isEqualTo(5);
         assertThat(recorder.awaitIdle(Duration.ZERO)).isTrue();
     }
+
+    @Test
+    void closingAnIdleRecorderWakesItsWorkerInsteadOfWaitingOutItsIdleWait() throws InterruptedException {
+        start(fast().withDrainTimeout(Duration.ofSeconds(20))).warning(POD, TAE, "one");
+        idle();
+        Thread.sleep(50); // the worker is back in its wait for the next event
+
+        long begin = System.nanoTime();
+        recorder.close();
+
+        // The worker waits seconds for an event when idle; close() must not wait for that wait, nor the drain timeout.
+        assertThat(Duration.ofNanos(System.nanoTime() - begin)).isLessThan(Duration.ofSeconds(2));
+        assertThat(recorder.stats()).isEqualTo(new EventRecorderStats(1, 0, 0, 0, 0, 0));
+    }
 }

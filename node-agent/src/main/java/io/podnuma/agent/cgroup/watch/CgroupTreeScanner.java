@@ -10,10 +10,17 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.TreeMap;
 
-/** Lists the container cgroups that exist now, for start-up (the watcher reports changes after that). */
+/**
+ * Lists the container cgroups that exist now, for start-up and the periodic reconcile (the watcher reports changes
+ * in between).
+ *
+ * <p>It runs on every reconcile tick, so it does little per entry: an entry's name is judged first (the kernel's
+ * control files, some 30 per pod directory, are skipped by name; other names are classified by path alone), and
+ * only a name that can be a container or a level holding containers costs a {@code stat}.
+ */
 public final class CgroupTreeScanner {
 
     private CgroupTreeScanner() {}
@@ -27,41 +34,54 @@ public final class CgroupTreeScanner {
      */
     public static List<FoundContainer> scan(CgroupLayout layout) throws IOException {
         KubepodsTree tree = new KubepodsTree(layout.naming());
-        List<FoundContainer> found = new ArrayList<>();
-        walk(
-                layout.cpusetRoot(),
-                tree,
-                CgroupPath.root().child(layout.naming().driver().kubepodsName()),
-                found);
-        found.sort(Comparator.comparing(f -> f.path().toString()));
-        return List.copyOf(found);
+        Path root = layout.cpusetRoot();
+        CgroupPath kubepods = CgroupPath.root().child(layout.naming().driver().kubepodsName());
+        // Keyed by the path's text, so each path is rendered once rather than in every comparison of a sort.
+        TreeMap<String, FoundContainer> found = new TreeMap<>();
+        if (Files.isDirectory(kubepods.in(root), LinkOption.NOFOLLOW_LINKS)) {
+            walk(root, tree, kubepods, found);
+        }
+        return List.copyOf(found.values());
     }
 
-    private static void walk(Path root, KubepodsTree tree, CgroupPath path, List<FoundContainer> found)
+    /** Lists {@code parent}, a directory that may hold containers below it, and descends into what matters. */
+    private static void walk(Path root, KubepodsTree tree, CgroupPath parent, TreeMap<String, FoundContainer> found)
             throws IOException {
-        Path dir = path.in(root);
-        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        switch (tree.classify(path)) {
-            case KubepodsTree.Container c -> found.add(new FoundContainer(c.container(), path));
-            case KubepodsTree.Parent p -> {
-                List<String> children = new ArrayList<>();
-                try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-                    for (Path child : ds) {
-                        children.add(child.getFileName().toString());
-                    }
-                } catch (NoSuchFileException | NotDirectoryException gone) {
-                    return;
-                } catch (IOException e) {
-                    throw new IOException("cannot list cgroup directory " + dir + ": " + e.getMessage(), e);
-                }
-                for (String name : children) {
-                    walk(root, tree, path.child(name), found);
-                }
+        Path dir = parent.in(root);
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path child : ds) {
+                names.add(child.getFileName().toString());
             }
-            case KubepodsTree.Ignored i -> {}
-            case KubepodsTree.Unrecognised u -> {}
+        } catch (NoSuchFileException | NotDirectoryException gone) {
+            return;
+        } catch (IOException e) {
+            throw new IOException("cannot list cgroup directory " + dir + ": " + e.getMessage(), e);
         }
+        for (String name : names) {
+            if (KubepodsTree.isControlFile(name)) {
+                continue;
+            }
+            CgroupPath path = parent.child(name);
+            switch (tree.classify(path)) {
+                case KubepodsTree.Container c -> {
+                    if (isDirectory(root, path)) {
+                        found.put(path.toString(), new FoundContainer(c.container(), path));
+                    }
+                }
+                case KubepodsTree.Parent p -> {
+                    if (isDirectory(root, path)) {
+                        walk(root, tree, path, found);
+                    }
+                }
+                case KubepodsTree.Ignored i -> {}
+                case KubepodsTree.Unrecognised u -> {}
+            }
+        }
+    }
+
+    /** A name just listed may be a file, a symbolic link, or gone again. */
+    private static boolean isDirectory(Path root, CgroupPath path) {
+        return Files.isDirectory(path.in(root), LinkOption.NOFOLLOW_LINKS);
     }
 }

@@ -52,6 +52,37 @@ final class KubepodsTree {
         this.probe = sampleSegments.get(sampleSegments.size() - 1);
     }
 
+    /**
+     * Whether an entry named {@code name} in a directory below the hierarchy root is one of the kernel's cgroup
+     * control files ({@code <controller>.<key>} such as {@code cpuset.cpus} or {@code memory.swap.max}, and the dotless
+     * {@code tasks}, {@code notify_on_release}, {@code release_agent}), told by its name alone: a pod directory holds
+     * some 30 of them beside a few containers, and a rescan need neither stat nor classify them. No directory the
+     * kubelet or a runtime makes below kubepods has such a name: theirs contain a dash ({@code kubepods-pod…slice},
+     * {@code cri-containerd-….scope}, {@code crio-…}) or no dot ({@code burstable}, {@code pod<uid>}, a bare
+     * 64-hex-digit ID). At the root, {@code kubepods.slice} has the shape, so the root's entries are not judged here.
+     */
+    static boolean isControlFile(String name) {
+        switch (name) {
+            case "tasks", "notify_on_release", "release_agent" -> {
+                return true;
+            }
+            default -> {}
+        }
+        boolean dot = false;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '.') {
+                if (i == 0 || i == name.length() - 1) {
+                    return false;
+                }
+                dot = true;
+            } else if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
+                return false;
+            }
+        }
+        return dot;
+    }
+
     Kind classify(CgroupPath path) {
         List<String> s = path.segments();
         if (s.isEmpty()) {

@@ -58,4 +58,25 @@ class CgroupTreeScannerTest {
         tree.mkdirs(CgroupPath.parse("kubepods")); // the other driver's name
         assertThat(CgroupTreeScanner.scan(tree.layout)).isEmpty();
     }
+
+    /** Only names that can be containers are looked at, but a look still tells a directory from anything else. */
+    @ParameterizedTest
+    @EnumSource(CgroupDriver.class)
+    void aPodDirectoryFullOfControlFilesYieldsOnlyItsContainerDirectories(CgroupDriver driver) throws IOException {
+        KubeletTree tree = new KubeletTree(root, driver, random);
+        String uid = tree.podUid();
+        ContainerCgroup real = tree.container(PodQos.BURSTABLE, uid, ContainerRuntime.CONTAINERD);
+        CgroupPath realPath = tree.mkdir(real);
+        Path pod = tree.dir(realPath.parent());
+        for (String file : List.of("cgroup.procs", "cpuset.cpus", "cpuset.mems", "tasks", "notify_on_release")) {
+            Files.writeString(pod.resolve(file), "0");
+        }
+        // Named like containers, but a regular file and a symbolic link to a container directory: not containers.
+        ContainerCgroup file = tree.container(PodQos.BURSTABLE, uid, ContainerRuntime.CRIO);
+        Files.writeString(tree.dir(tree.path(file)), "");
+        ContainerCgroup link = tree.container(PodQos.BURSTABLE, uid, ContainerRuntime.CONTAINERD);
+        Files.createSymbolicLink(tree.dir(tree.path(link)), tree.dir(realPath));
+
+        assertThat(CgroupTreeScanner.scan(tree.layout)).containsExactly(new FoundContainer(real, realPath));
+    }
 }
