@@ -45,6 +45,12 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
     /** How long the idle worker waits for an event before it looks at {@link #close()} again (close also wakes it). */
     private static final long IDLE_WAIT_SECONDS = 5;
 
+    /**
+     * Put in the queue by {@link #close()} to wake an idle worker. Not an interrupt: an event queued by a
+     * {@code record} racing with close is still written, since the worker drains the queue before it stops.
+     */
+    private static final Pending WAKE = new Pending(null, null, null, "", Instant.EPOCH);
+
     private record Pending(EventTarget target, EventType type, EventReason reason, String message, Instant at) {}
 
     private enum Outcome {
@@ -151,9 +157,7 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        if (unfinished.get() == 0) {
-            worker.interrupt(); // idle in its wait: nothing to drain, so it need not be waited for
-        }
+        queue.offer(WAKE); // a full queue needs no waking: the worker is busy and sees the close after it
         try {
             worker.join(Math.max(1, settings.drainTimeout().toMillis()));
             if (worker.isAlive()) {
@@ -163,7 +167,7 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        int left = queue.size();
+        int left = (int) queue.stream().filter(p -> p != WAKE).count();
         queue.clear();
         if (left > 0) {
             discarded.addAndGet(left);
@@ -175,9 +179,9 @@ public final class KubeEventRecorder implements EventSink, AutoCloseable {
     private void work() {
         try {
             while (!(closed.get() && queue.isEmpty())) {
-                // An idle agent must not wake 20 times a second for nothing: close() interrupts this wait.
+                // An idle agent must not wake 20 times a second for nothing: close() ends this wait with WAKE.
                 Pending pending = queue.poll(IDLE_WAIT_SECONDS, TimeUnit.SECONDS);
-                if (pending == null) {
+                if (pending == null || pending == WAKE) {
                     continue;
                 }
                 try {
