@@ -11,7 +11,6 @@ import io.podnuma.agent.engine.node.NodeConfig;
 import io.podnuma.agent.engine.node.RandomScenarios;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.testing.Seeds;
-import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -22,14 +21,11 @@ class NodeStateCodecTest {
         long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         int states = 0;
-        for (int machine = 0; machine < 60; machine++) {
-            CpuTopology topo = TestTopologies.random(rnd);
-            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
-            if (made.isEmpty()) {
-                continue; // a reservation or option the random machine cannot give
-            }
-            NodeAllocator allocator = made.get();
-            NodeConfig config = allocator.config();
+        for (RandomScenarios.Machine m : RandomScenarios.machines(rnd, 60, r -> TestTopologies.random(r))) {
+            int machine = m.index();
+            CpuTopology topo = m.topology();
+            NodeConfig config = m.config();
+            NodeAllocator allocator = m.allocator();
             NodeState state = allocator.initialState();
             for (int step = 0; step < 12; step++) {
                 if (allocator.admit(state, RandomScenarios.pod(rnd, "p" + step, Math.max(2, topo.numCpus() / 3)))

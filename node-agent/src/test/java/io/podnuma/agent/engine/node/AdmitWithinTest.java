@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -36,14 +35,11 @@ class AdmitWithinTest {
         long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         Map<String, Integer> tally = new TreeMap<>();
-        for (int machine = 0; machine < 400; machine++) {
-            CpuTopology topo = TestTopologies.random(rnd, rnd.nextInt(4) == 0);
-            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
-            if (made.isEmpty()) {
-                continue; // a reservation or option the random machine cannot give
-            }
-            NodeAllocator allocator = made.get();
-            NodeConfig config = allocator.config();
+        for (RandomScenarios.Machine m : RandomScenarios.machines(rnd, 400)) {
+            int machine = m.index();
+            CpuTopology topo = m.topology();
+            NodeConfig config = m.config();
+            NodeAllocator allocator = m.allocator();
             String context = "seed " + seed + " machine " + machine + " " + config;
             Map<String, Pod> alive = new LinkedHashMap<>(); // in admission order
             NodeState lost = allocator.initialState();
@@ -158,14 +154,10 @@ class AdmitWithinTest {
         long seed = Seeds.announce(getClass().getSimpleName());
         Random rnd = new Random(seed);
         int refused = 0;
-        for (int machine = 0; machine < 100; machine++) {
-            CpuTopology topo = TestTopologies.random(rnd, false);
-            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
-            if (made.isEmpty()) {
-                continue; // a reservation or option the random machine cannot give
-            }
-            NodeAllocator allocator = made.get();
-            NodeConfig config = allocator.config();
+        for (RandomScenarios.Machine m : RandomScenarios.machines(rnd, 100, r -> TestTopologies.random(r, false))) {
+            int machine = m.index();
+            CpuTopology topo = m.topology();
+            NodeAllocator allocator = m.allocator();
             NodeState state = allocator.initialState();
             for (int step = 0; step < 10; step++) {
                 Pod pod = RandomScenarios.pod(rnd, "p" + step, Math.max(2, topo.numCpus() / 3));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
-import io.podnuma.agent.engine.machine.TestTopologies;
 import io.podnuma.agent.engine.pod.Pod;
 import io.podnuma.agent.engine.state.AssignmentKind;
 import io.podnuma.agent.engine.state.ContainerAssignment;
@@ -15,7 +14,6 @@ import io.podnuma.agent.engine.topology.TopologyPolicyName;
 import io.podnuma.agent.testing.Seeds;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -33,14 +31,11 @@ class NodeAllocatorPropertiesTest {
         Random rnd = new Random(seed);
         int admitted = 0;
         int rejected = 0;
-        for (int machine = 0; machine < 200; machine++) {
-            CpuTopology topo = TestTopologies.random(rnd, rnd.nextInt(4) == 0);
-            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
-            if (made.isEmpty()) {
-                continue; // a reservation or option the random machine cannot give
-            }
-            NodeAllocator allocator = made.get();
-            NodeConfig config = allocator.config();
+        for (RandomScenarios.Machine m : RandomScenarios.machines(rnd, 200)) {
+            int machine = m.index();
+            CpuTopology topo = m.topology();
+            NodeConfig config = m.config();
+            NodeAllocator allocator = m.allocator();
             long sequenceSeed = rnd.nextLong();
             List<String> log = new ArrayList<>();
             NodeState end = run(allocator, topo, sequenceSeed, seed, machine, log);

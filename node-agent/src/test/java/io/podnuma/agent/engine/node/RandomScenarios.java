@@ -3,6 +3,7 @@ package io.podnuma.agent.engine.node;
 import io.podnuma.agent.engine.cpu.ReservedCpus;
 import io.podnuma.agent.engine.cpu.StaticPolicyOptions;
 import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.machine.TestTopologies;
 import io.podnuma.agent.engine.memory.MemoryResource;
 import io.podnuma.agent.engine.memory.ReservedMemory;
 import io.podnuma.agent.engine.pod.Pod;
@@ -10,10 +11,12 @@ import io.podnuma.agent.engine.pod.Resources;
 import io.podnuma.agent.engine.pod.TestPods;
 import io.podnuma.agent.engine.topology.TopologyManagerOptions;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
+import java.util.Iterator;
 import java.util.Map;
-import java.util.Optional;
+import java.util.NoSuchElementException;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /** Random node configurations and pods for the property tests. */
 public final class RandomScenarios {
@@ -41,17 +44,59 @@ public final class RandomScenarios {
                 rnd.nextInt(5) > 0);
     }
 
-    /**
-     * A random configuration on {@code topo} and its allocator; empty when the configuration does not fit the
-     * machine (a reservation or option it cannot give).
-     */
-    public static Optional<NodeAllocator> allocator(Random rnd, CpuTopology topo) {
-        NodeConfig config = config(rnd, topo);
-        try {
-            return Optional.of(NodeAllocator.create(topo, config));
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
+    /** One random machine of {@link #machines}: its allocator carries its topology and configuration. */
+    public record Machine(int index, NodeAllocator allocator) {
+
+        public CpuTopology topology() {
+            return allocator.topology();
         }
+
+        public NodeConfig config() {
+            return allocator.config();
+        }
+    }
+
+    /** {@link #machines(Random, int, Function)} on random topologies, one in four with SMT. */
+    public static Iterable<Machine> machines(Random rnd, int count) {
+        return machines(rnd, count, r -> TestTopologies.random(r, r.nextInt(4) == 0));
+    }
+
+    /**
+     * Up to {@code count} random machines, each a topology from {@code topologies} with a random configuration,
+     * drawn from {@code rnd} one at a time as the loop asks (so the draws interleave with the loop body's, and a
+     * seed replays both). A configuration the machine cannot give (a reservation or option) is skipped; its index
+     * is not reused.
+     */
+    public static Iterable<Machine> machines(Random rnd, int count, Function<Random, CpuTopology> topologies) {
+        return () -> new Iterator<>() {
+            private int drawn;
+            private Machine next;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && drawn < count) {
+                    int index = drawn++;
+                    CpuTopology topo = topologies.apply(rnd);
+                    NodeConfig config = config(rnd, topo);
+                    try {
+                        next = new Machine(index, NodeAllocator.create(topo, config));
+                    } catch (IllegalArgumentException e) {
+                        // skipped: this machine cannot give this configuration
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public Machine next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                Machine m = next;
+                next = null;
+                return m;
+            }
+        };
     }
 
     /** A pod with 0-2 init containers, 0-2 sidecars, 1-3 app containers, maybe an ephemeral one and a budget. */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.podnuma.agent.engine.machine.CpuTopology;
-import io.podnuma.agent.engine.machine.TestTopologies;
 import io.podnuma.agent.engine.pod.Pod;
 import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
@@ -13,7 +12,6 @@ import io.podnuma.agent.testing.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -35,14 +33,11 @@ class ValidateAcceptsEngineStatesTest {
         Map<String, Integer> podsSeen = new TreeMap<>();
         int states = 0;
         int containerRemovals = 0;
-        for (int machine = 0; machine < MACHINES; machine++) {
-            CpuTopology topo = TestTopologies.random(rnd, rnd.nextInt(4) == 0);
-            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
-            if (made.isEmpty()) {
-                continue; // a reservation or option the random machine cannot give
-            }
-            NodeAllocator allocator = made.get();
-            NodeConfig config = allocator.config();
+        for (RandomScenarios.Machine m : RandomScenarios.machines(rnd, MACHINES)) {
+            int machine = m.index();
+            CpuTopology topo = m.topology();
+            NodeConfig config = m.config();
+            NodeAllocator allocator = m.allocator();
             Random steps = new Random(rnd.nextLong());
             NodeState state = allocator.initialState();
             int maxCpus = Math.max(2, topo.numCpus() / 3);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
-import io.podnuma.agent.engine.machine.TestTopologies;
 import io.podnuma.agent.engine.memory.MemoryBlock;
 import io.podnuma.agent.engine.pod.ContainerType;
 import io.podnuma.agent.engine.pod.Pod;
@@ -82,14 +81,10 @@ class ValidateRefusesTamperingTest {
         for (Tamper t : Tamper.values()) {
             tallies.put(t, new Tally());
         }
-        for (int machine = 0; machine < MACHINES; machine++) {
-            CpuTopology topo = TestTopologies.random(rnd, rnd.nextInt(4) == 0);
-            Optional<NodeAllocator> made = RandomScenarios.allocator(rnd, topo);
-            if (made.isEmpty()) {
-                continue; // a reservation or option the random machine cannot give
-            }
-            NodeAllocator allocator = made.get();
-            NodeConfig config = allocator.config();
+        for (RandomScenarios.Machine m : RandomScenarios.machines(rnd, MACHINES)) {
+            int machine = m.index();
+            CpuTopology topo = m.topology();
+            NodeAllocator allocator = m.allocator();
             NodeState state = allocator.initialState();
             int maxCpus = Math.max(2, topo.numCpus() / 3);
             for (int step = 0; step < STEPS; step++) {
