@@ -132,104 +132,41 @@ public final class AgentBench {
         /** One command-line option ({@code --starts 100}); throws naming the option and what it allows. */
         Settings withOption(String option, String value) {
             try {
-                return switch (option) {
-                    case "--pods" ->
-                        new Settings(
-                                Integer.parseInt(value),
-                                starts,
-                                calls,
-                                warmup,
-                                settle,
-                                idle,
-                                jvmFlags,
-                                pollNanos,
-                                startGap,
-                                poolContainers,
-                                poolChanges);
-                    case "--starts" ->
-                        new Settings(
-                                pods,
-                                Integer.parseInt(value),
-                                calls,
-                                warmup,
-                                settle,
-                                idle,
-                                jvmFlags,
-                                pollNanos,
-                                startGap,
-                                poolContainers,
-                                poolChanges);
-                    case "--calls" ->
-                        new Settings(
-                                pods,
-                                starts,
-                                Integer.parseInt(value),
-                                warmup,
-                                settle,
-                                idle,
-                                jvmFlags,
-                                pollNanos,
-                                startGap,
-                                poolContainers,
-                                poolChanges);
-                    case "--warmup" ->
-                        new Settings(
-                                pods,
-                                starts,
-                                calls,
-                                Integer.parseInt(value),
-                                settle,
-                                idle,
-                                jvmFlags,
-                                pollNanos,
-                                startGap,
-                                poolContainers,
-                                poolChanges);
-                    case "--idle-seconds" ->
-                        new Settings(
-                                pods,
-                                starts,
-                                calls,
-                                warmup,
-                                settle,
-                                Duration.ofSeconds(Long.parseLong(value)),
-                                jvmFlags,
-                                pollNanos,
-                                startGap,
-                                poolContainers,
-                                poolChanges);
-                    case "--pool-containers" ->
-                        new Settings(
-                                pods,
-                                starts,
-                                calls,
-                                warmup,
-                                settle,
-                                idle,
-                                jvmFlags,
-                                pollNanos,
-                                startGap,
-                                Integer.parseInt(value),
-                                poolChanges);
-                    case "--pool-changes" ->
-                        new Settings(
-                                pods,
-                                starts,
-                                calls,
-                                warmup,
-                                settle,
-                                idle,
-                                jvmFlags,
-                                pollNanos,
-                                startGap,
-                                poolContainers,
-                                Integer.parseInt(value));
-                    case "--jvm-flags" -> withJvmFlags(List.of(value.strip().split("\\s+")));
+                int pods = this.pods;
+                int starts = this.starts;
+                int calls = this.calls;
+                int warmup = this.warmup;
+                Duration idle = this.idle;
+                int poolContainers = this.poolContainers;
+                int poolChanges = this.poolChanges;
+                switch (option) {
+                    case "--pods" -> pods = Integer.parseInt(value);
+                    case "--starts" -> starts = Integer.parseInt(value);
+                    case "--calls" -> calls = Integer.parseInt(value);
+                    case "--warmup" -> warmup = Integer.parseInt(value);
+                    case "--idle-seconds" -> idle = Duration.ofSeconds(Long.parseLong(value));
+                    case "--pool-containers" -> poolContainers = Integer.parseInt(value);
+                    case "--pool-changes" -> poolChanges = Integer.parseInt(value);
+                    case "--jvm-flags" -> {
+                        return withJvmFlags(List.of(value.strip().split("\\s+")));
+                    }
                     default ->
                         throw new IllegalArgumentException("unknown option " + option + ": allowed --quick,"
                                 + " --pods, --starts, --calls, --warmup, --idle-seconds, --pool-containers, --pool-changes,"
                                 + " --jvm-flags, --out");
-                };
+                }
+                return new Settings(
+                        pods,
+                        starts,
+                        calls,
+                        warmup,
+                        settle,
+                        idle,
+                        jvmFlags,
+                        pollNanos,
+                        startGap,
+                        poolContainers,
+                        poolChanges);
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(option + " \"" + value + "\": allowed a whole number");
             }

@@ -236,10 +236,7 @@ class NodeAgentIT {
 
         // A damaged checkpoint is set aside; the cpusets on the host are the record, so trader keeps CPU 1.
         second.stop(false);
-        Path file = stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME);
-        byte[] bytes = Files.readAllBytes(file);
-        bytes[bytes.length / 2] ^= 0x20;
-        Files.write(file, bytes);
+        NodeAgentTest.damageCheckpoint(stateDir);
         NodeAgent third = start(cp);
         assertThat(events)
                 .anyMatch(e -> e.startsWith("node Warning CheckpointChecksumMismatch")

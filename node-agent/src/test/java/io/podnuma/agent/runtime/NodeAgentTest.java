@@ -137,6 +137,14 @@ class NodeAgentTest {
                 .build();
     }
 
+    /** Flips one bit in the middle of the checkpoint in {@code stateDir}: its checksum no longer matches. */
+    static void damageCheckpoint(Path stateDir) throws java.io.IOException {
+        Path file = stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME);
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 0x20;
+        Files.write(file, bytes);
+    }
+
     private Pin pinOf(Pod p) {
         var s = NodeAgentChurnTest.allStatuses(p).get(0);
         return cgroups.actual.get(naming.containerPath(new ContainerCgroup(
@@ -166,10 +174,7 @@ class NodeAgentTest {
         AgentConfig config = config("0,64", "Warn");
         Pod a = budgetedRunning("a");
         agent(config).stop(false);
-        Path file = stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME);
-        byte[] bytes = Files.readAllBytes(file);
-        bytes[bytes.length / 2] ^= 0x20;
-        Files.write(file, bytes);
+        damageCheckpoint(stateDir);
 
         NodeAgent second = agent(config);
 
@@ -234,10 +239,7 @@ class NodeAgentTest {
         pods.pods.remove(a.getMetadata().getUid());
         removeCgroups(a);
         Pod c = budgetedRunning("ccc");
-        Path file = stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME);
-        byte[] bytes = Files.readAllBytes(file);
-        bytes[bytes.length / 2] ^= 0x20;
-        Files.write(file, bytes);
+        damageCheckpoint(stateDir);
 
         NodeAgent second = agent(config);
 

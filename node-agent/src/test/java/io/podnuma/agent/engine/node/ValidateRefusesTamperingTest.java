@@ -282,6 +282,14 @@ class ValidateRefusesTamperingTest {
                 NumaMask bogus = NumaMask.of(missing);
                 int i = rnd.nextInt(p.containers().size());
                 ContainerAssignment c = p.containers().get(i);
+                Mutant memoryNodesMutant = new Mutant(
+                        p,
+                        withContainer(
+                                p,
+                                i,
+                                container(c, c.kind(), c.cpus(), c.memoryNodes().or(bogus))),
+                        "container " + c.name() + " memoryNodes + node " + missing,
+                        Set.of("memoryNodes"));
                 yield Optional.of(
                         switch (rnd.nextInt(3)) {
                             case 0 ->
@@ -296,34 +304,11 @@ class ValidateRefusesTamperingTest {
                                                 p.podSharedPool()),
                                         "numaAffinity + node " + missing,
                                         Set.of("numaAffinity"));
-                            case 1 ->
-                                new Mutant(
-                                        p,
-                                        withContainer(
-                                                p,
-                                                i,
-                                                container(
-                                                        c,
-                                                        c.kind(),
-                                                        c.cpus(),
-                                                        c.memoryNodes().or(bogus))),
-                                        "container " + c.name() + " memoryNodes + node " + missing,
-                                        Set.of("memoryNodes"));
+                            case 1 -> memoryNodesMutant;
                             default -> {
                                 List<MemoryBlock> blocks = c.memory().isEmpty() ? p.podMemory() : c.memory();
                                 if (blocks.isEmpty()) {
-                                    yield new Mutant(
-                                            p,
-                                            withContainer(
-                                                    p,
-                                                    i,
-                                                    container(
-                                                            c,
-                                                            c.kind(),
-                                                            c.cpus(),
-                                                            c.memoryNodes().or(bogus))),
-                                            "container " + c.name() + " memoryNodes + node " + missing,
-                                            Set.of("memoryNodes"));
+                                    yield memoryNodesMutant;
                                 }
                                 MemoryBlock b = blocks.get(0);
                                 MemoryBlock moved = new MemoryBlock(
