@@ -396,20 +396,21 @@ public final class NodeAgent implements AutoCloseable {
                 .sorted(Comparator.comparing(PodRecord::created)
                         .thenComparing(r -> r.ref().uid()))
                 .toList();
+        // Before the admissions: without a checkpoint the cgroups found here are the record of who held what.
+        rescan();
         int admitted = 0;
         int kept = 0;
         if (rebuilding) {
-            rescan();
             Map<String, CpuSet> held = heldOnHost();
             for (PodRecord r : order) {
                 CpuSet cpus = held.get(r.ref().uid());
-                if (cpus != null && !state.pods().containsKey(r.ref().uid()) && admitWithin(r, cpus)) {
+                if (cpus != null && !state.pods().containsKey(r.ref().uid()) && admit(r, Optional.of(cpus))) {
                     kept++;
                 }
             }
         }
         for (PodRecord r : order) {
-            if (!state.pods().containsKey(r.ref().uid()) && admit(r)) {
+            if (!state.pods().containsKey(r.ref().uid()) && admit(r, Optional.empty())) {
                 admitted++;
             }
         }
@@ -427,7 +428,6 @@ public final class NodeAgent implements AutoCloseable {
             }
         }
         writeCheckpoint();
-        rescan();
         refreshKubelet();
         applyAll();
         synced = true;
@@ -465,7 +465,7 @@ public final class NodeAgent implements AutoCloseable {
             changed = release(uid);
         } else if (!state.pods().containsKey(uid) && !rejected.containsKey(uid)) {
             if (r.pod().isPresent()) {
-                changed = admit(r);
+                changed = admit(r, Optional.empty());
             } else {
                 refuseUnreadable(r);
             }
@@ -512,27 +512,16 @@ public final class NodeAgent implements AutoCloseable {
         return held;
     }
 
-    /** Admits a pod within the CPUs it holds, if that is a placement the engine could give; else nothing. */
-    private boolean admitWithin(PodRecord r, CpuSet cpus) {
-        if (r.pod().isEmpty()) {
-            return false;
-        }
-        long t0 = System.nanoTime();
-        AdmissionResult result = allocator.admitWithin(state, r.pod().get(), cpus);
-        if (result instanceof AdmissionResult.Admitted a) {
-            AdmissionMetrics.record(parts.metrics(), r.pod().get(), result, Duration.ofNanos(System.nanoTime() - t0));
-            state = a.state();
-            return true;
-        }
-        LOG.info("pod {} cannot keep CPUs {}: {}; it is admitted afresh", r.ref(), cpus, result);
-        return false;
-    }
-
-    private boolean admit(PodRecord r) {
+    /**
+     * Admits a pod. {@code within}: only on those CPUs (the rebuild placing a pod where its containers are); a
+     * refusal there is no refusal, the pod is admitted afresh after the others.
+     */
+    private boolean admit(PodRecord r, Optional<CpuSet> within) {
+        io.podnuma.agent.engine.pod.Pod pod = r.pod().orElseThrow();
         long t0 = System.nanoTime();
         AdmissionResult result;
         try {
-            result = allocator.admit(state, r.pod().orElseThrow());
+            result = within.isPresent() ? allocator.admitWithin(state, pod, within.get()) : allocator.admit(state, pod);
         } catch (IllegalArgumentException e) {
             // Only a degraded node (books that no longer add up after a policy change) gets here.
             result = new AdmissionResult.Rejected(
@@ -540,8 +529,11 @@ public final class NodeAgent implements AutoCloseable {
                     RejectionReason.UNEXPECTED_ADMISSION_ERROR,
                     "the node cannot place new pods until its policy conflict is resolved: " + e.getMessage());
         }
-        Duration took = Duration.ofNanos(System.nanoTime() - t0);
-        AdmissionMetrics.record(parts.metrics(), r.pod().orElseThrow(), result, took);
+        if (within.isPresent() && result instanceof AdmissionResult.Rejected) {
+            LOG.info("pod {} cannot keep CPUs {}: {}; it is admitted afresh", r.ref(), within.get(), result);
+            return false;
+        }
+        AdmissionMetrics.record(parts.metrics(), pod, result, Duration.ofNanos(System.nanoTime() - t0));
         switch (result) {
             case AdmissionResult.Admitted a -> {
                 state = a.state();
