@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.podnuma.agent.testing.TestResources;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,12 +49,7 @@ public final class BenchPods {
                 .endMetadata()
                 .withNewSpec()
                 .withNodeName(node)
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("1"))
-                .addToRequests("memory", new Quantity("256Mi"))
-                .addToLimits("cpu", new Quantity("1"))
-                .addToLimits("memory", new Quantity("256Mi"))
-                .endResources()
+                .withResources(TestResources.guaranteed("1", "256Mi"))
                 .withContainers(cs)
                 .endSpec()
                 .build();

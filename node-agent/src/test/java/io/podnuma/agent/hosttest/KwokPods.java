@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.testing.TestResources;
 import io.podnuma.controlplane.ControlPlane;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,12 +49,7 @@ public final class KwokPods {
                 .endMetadata()
                 .withNewSpec()
                 .withNodeName(node)
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("1"))
-                .addToRequests("memory", new Quantity("256Mi"))
-                .addToLimits("cpu", new Quantity("1"))
-                .addToLimits("memory", new Quantity("256Mi"))
-                .endResources()
+                .withResources(TestResources.guaranteed("1", "256Mi"))
                 .addNewInitContainer()
                 .withName("proxy")
                 .withImage("envoy")

@@ -3,11 +3,11 @@ package io.podnuma.agent.runtime;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.pod.PodQos;
 import io.podnuma.agent.hosttest.KwokPods;
+import io.podnuma.agent.testing.TestResources;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,10 +78,7 @@ final class CrashTestSetup {
                         .addNewContainer()
                         .withName("worker")
                         .withImage("worker")
-                        .withNewResources()
-                        .addToRequests(Map.of("cpu", new Quantity("1"), "memory", new Quantity("128Mi")))
-                        .addToLimits(Map.of("cpu", new Quantity("1"), "memory", new Quantity("128Mi")))
-                        .endResources()
+                        .withResources(TestResources.guaranteed("1", "128Mi"))
                         .endContainer()
                         .endSpec()
                         .build();

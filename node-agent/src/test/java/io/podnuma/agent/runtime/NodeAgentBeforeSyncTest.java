@@ -5,22 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.podnuma.agent.cgroup.CgroupDriver;
-import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
-import io.podnuma.agent.cgroup.ContainerCgroup;
-import io.podnuma.agent.cgroup.ContainerId;
-import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.agent.testing.TestResources;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,10 +31,8 @@ class NodeAgentBeforeSyncTest {
     Path stateDir;
 
     private final List<NodeAgent> agents = new ArrayList<>();
-    private final CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
-    private final NodeAgentChurnTest.FakeCgroups cgroups = new NodeAgentChurnTest.FakeCgroups(new Random(1));
-    /** Container cgroups on the host, for the agent's scan. */
-    private final Map<CgroupPath, ContainerCgroup> present = new java.util.concurrent.ConcurrentHashMap<>();
+    private final FakeHost host = new FakeHost();
+    private final NodeAgentChurnTest.FakeCgroups cgroups = host.cgroups;
 
     @AfterEach
     void close() {
@@ -91,11 +83,11 @@ class NodeAgentBeforeSyncTest {
         NodeAgent agent = agent(topo, new AwayPods());
         agent.start();
         Pin all = new Pin(topo.onlineCpus(), NodeAgentChurnTest.allMems(topo));
-        CgroupPath traderPath = create(trader, all);
-        CgroupPath webPath = create(web, all);
-        CgroupPath strangerPath = create(stranger, all);
+        CgroupPath traderPath = host.create(trader, all);
+        CgroupPath webPath = host.create(web, all);
+        CgroupPath strangerPath = host.create(stranger, all);
         for (CgroupPath p : List.of(traderPath, webPath, strangerPath)) {
-            agent.containerAppeared(present.get(p), p, System.nanoTime());
+            agent.containerAppeared(host.cgroup(p), p, System.nanoTime());
         }
         agent.drain();
         assertThat(agent.isReady()).isFalse();
@@ -112,7 +104,7 @@ class NodeAgentBeforeSyncTest {
 
         // Someone rewrites trader's cpuset; a container appears that no event reported: the tick handles both.
         cgroups.actual.put(traderPath, all);
-        CgroupPath latePath = create(late, all);
+        CgroupPath latePath = host.create(late, all);
         agent.reconcileNow();
         assertThat(cgroups.actual.get(traderPath).cpus()).as("trader, repaired").isEqualTo(traderCpus);
         assertThat(cgroups.actual.get(latePath).cpus())
@@ -124,31 +116,8 @@ class NodeAgentBeforeSyncTest {
                 .containsExactlyInAnyOrder(uid(trader), uid(web));
     }
 
-    private CgroupPath create(Pod pod, Pin parentSets) {
-        var status = NodeAgentChurnTest.allStatuses(pod).getFirst();
-        ContainerCgroup c =
-                new ContainerCgroup(NodeAgentChurnTest.qos(pod), uid(pod), ContainerId.parse(status.getContainerID()));
-        CgroupPath path = naming.containerPath(c);
-        cgroups.actual.put(path, parentSets);
-        present.put(path, c);
-        return path;
-    }
-
     private NodeAgent agent(CpuTopology topo, PodSource pods) {
-        AgentConfig config = InMemoryAgent.podScopeConfig("before-sync", "reservedCpuCount: 2");
-        NodeAgent agent = new InMemoryAgent(
-                        "before-sync",
-                        topo,
-                        config,
-                        naming,
-                        cgroups,
-                        () -> present.entrySet().stream()
-                                .map(e -> new NodeAgent.Found(e.getValue(), e.getKey()))
-                                .toList(),
-                        stateDir,
-                        pods)
-                .withSyncLog(Duration.ofMillis(100))
-                .build();
+        NodeAgent agent = host.agent("before-sync", topo, pods, cgroups, stateDir, Duration.ofMillis(100));
         agents.add(agent);
         return agent;
     }
@@ -161,10 +130,7 @@ class NodeAgentBeforeSyncTest {
         return new PodBuilder(burstable(name))
                 .editSpec()
                 .editFirstContainer()
-                .withNewResources()
-                .addToRequests(Map.of("cpu", new Quantity(cpus), "memory", new Quantity("1Gi")))
-                .addToLimits(Map.of("cpu", new Quantity(cpus), "memory", new Quantity("1Gi")))
-                .endResources()
+                .withResources(TestResources.guaranteed(cpus, "1Gi"))
                 .endContainer()
                 .endSpec()
                 .build();

@@ -23,6 +23,7 @@ import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.agent.testing.TestResources;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -335,44 +336,24 @@ class NodeAgentChurnTest {
         var spec = b.withNewSpec().withNodeName("churn");
         switch (kind) {
             case 0 -> {
-                spec.withNewResources()
-                        .addToRequests("cpu", new Quantity(cpus))
-                        .addToRequests("memory", new Quantity("1Gi"))
-                        .addToLimits("cpu", new Quantity(cpus))
-                        .addToLimits("memory", new Quantity("1Gi"))
-                        .endResources()
+                spec.withResources(TestResources.guaranteed(cpus, "1Gi"))
                         .addNewInitContainer()
                         .withName("proxy")
                         .withRestartPolicy("Always")
                         .endInitContainer()
                         .addNewContainer()
                         .withName("app")
-                        .withNewResources()
-                        .addToRequests("cpu", new Quantity("1"))
-                        .addToRequests("memory", new Quantity("256Mi"))
-                        .addToLimits("cpu", new Quantity("1"))
-                        .addToLimits("memory", new Quantity("256Mi"))
-                        .endResources()
+                        .withResources(TestResources.guaranteed("1", "256Mi"))
                         .endContainer();
             }
             case 1 -> {
                 spec.addNewContainer()
                         .withName("app")
-                        .withNewResources()
-                        .addToRequests("cpu", new Quantity(cpus))
-                        .addToRequests("memory", new Quantity("512Mi"))
-                        .addToLimits("cpu", new Quantity(cpus))
-                        .addToLimits("memory", new Quantity("512Mi"))
-                        .endResources()
+                        .withResources(TestResources.guaranteed(cpus, "512Mi"))
                         .endContainer()
                         .addNewContainer()
                         .withName("helper")
-                        .withNewResources()
-                        .addToRequests("cpu", new Quantity("1"))
-                        .addToRequests("memory", new Quantity("64Mi"))
-                        .addToLimits("cpu", new Quantity("1"))
-                        .addToLimits("memory", new Quantity("64Mi"))
-                        .endResources()
+                        .withResources(TestResources.guaranteed("1", "64Mi"))
                         .endContainer();
             }
             default ->

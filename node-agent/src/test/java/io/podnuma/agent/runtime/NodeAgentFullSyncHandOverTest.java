@@ -4,25 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.podnuma.agent.cgroup.CgroupDriver;
-import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.CgroupWriteException;
-import io.podnuma.agent.cgroup.ContainerCgroup;
-import io.podnuma.agent.cgroup.ContainerId;
-import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.agent.testing.TestResources;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -41,9 +33,8 @@ class NodeAgentFullSyncHandOverTest {
     Path stateDir;
 
     private final List<NodeAgent> agents = new ArrayList<>();
-    private final CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
-    private final NodeAgentChurnTest.FakeCgroups cgroups = new NodeAgentChurnTest.FakeCgroups(new Random(1));
-    private final Map<CgroupPath, ContainerCgroup> present = new ConcurrentHashMap<>();
+    private final FakeHost host = new FakeHost();
+    private final NodeAgentChurnTest.FakeCgroups cgroups = host.cgroups;
 
     @AfterEach
     void close() {
@@ -88,8 +79,8 @@ class NodeAgentFullSyncHandOverTest {
         NodeAgent first = agent(topo, api, cgroups);
         first.start();
         assertThat(first.awaitReady(Duration.ofSeconds(10))).isTrue();
-        CgroupPath oldPath = create(deleted, new Pin(topo.onlineCpus(), NodeAgentChurnTest.allMems(topo)));
-        first.containerAppeared(present.get(oldPath), oldPath, System.nanoTime());
+        CgroupPath oldPath = host.create(deleted, new Pin(topo.onlineCpus(), NodeAgentChurnTest.allMems(topo)));
+        first.containerAppeared(host.cgroup(oldPath), oldPath, System.nanoTime());
         first.drain();
         CpuSet handedOver = first.state().pods().get(uid(deleted)).exclusiveCpus();
         assertThat(cgroups.actual.get(oldPath).cpus()).isEqualTo(handedOver);
@@ -127,8 +118,8 @@ class NodeAgentFullSyncHandOverTest {
         NodeAgent agent = agent(topo, pods, watching);
         agent.start();
         // Before the list arrives, new-owner's container is pinned from the checkpoint: the shared pool.
-        CgroupPath newPath = create(created, new Pin(topo.onlineCpus(), NodeAgentChurnTest.allMems(topo)));
-        agent.containerAppeared(present.get(newPath), newPath, System.nanoTime());
+        CgroupPath newPath = host.create(created, new Pin(topo.onlineCpus(), NodeAgentChurnTest.allMems(topo)));
+        agent.containerAppeared(host.cgroup(newPath), newPath, System.nanoTime());
         agent.drain();
         assertThat(cgroups.actual.get(newPath).cpus().intersects(handedOver)).isFalse();
 
@@ -143,31 +134,8 @@ class NodeAgentFullSyncHandOverTest {
         assertThat(violations).isEmpty();
     }
 
-    private CgroupPath create(Pod pod, Pin parentSets) {
-        var status = NodeAgentChurnTest.allStatuses(pod).getFirst();
-        ContainerCgroup c =
-                new ContainerCgroup(NodeAgentChurnTest.qos(pod), uid(pod), ContainerId.parse(status.getContainerID()));
-        CgroupPath path = naming.containerPath(c);
-        cgroups.actual.put(path, parentSets);
-        present.put(path, c);
-        return path;
-    }
-
     private NodeAgent agent(CpuTopology topo, PodSource pods, PinWriter writer) {
-        AgentConfig config = InMemoryAgent.podScopeConfig("hand-over", "reservedCpuCount: 2");
-        NodeAgent agent = new InMemoryAgent(
-                        "hand-over",
-                        topo,
-                        config,
-                        naming,
-                        writer,
-                        () -> present.entrySet().stream()
-                                .map(e -> new NodeAgent.Found(e.getValue(), e.getKey()))
-                                .toList(),
-                        stateDir,
-                        pods)
-                .withSyncLog(Duration.ofSeconds(30))
-                .build();
+        NodeAgent agent = host.agent("hand-over", topo, pods, writer, stateDir, Duration.ofSeconds(30));
         agents.add(agent);
         return agent;
     }
@@ -188,10 +156,7 @@ class NodeAgentFullSyncHandOverTest {
                 .withNodeName("hand-over")
                 .addNewContainer()
                 .withName("app")
-                .withNewResources()
-                .addToRequests(Map.of("cpu", new Quantity("4"), "memory", new Quantity("1Gi")))
-                .addToLimits(Map.of("cpu", new Quantity("4"), "memory", new Quantity("1Gi")))
-                .endResources()
+                .withResources(TestResources.guaranteed("4", "1Gi"))
                 .endContainer()
                 .endSpec()
                 .build();

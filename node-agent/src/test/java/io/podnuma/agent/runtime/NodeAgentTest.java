@@ -22,6 +22,7 @@ import io.podnuma.agent.kubelet.FileCheck;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.report.ConditionBook;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.agent.testing.TestResources;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,12 +125,7 @@ class NodeAgentTest {
                 .endMetadata()
                 .withNewSpec()
                 .withNodeName("unit")
-                .withNewResources()
-                .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("4"))
-                .addToRequests("memory", new io.fabric8.kubernetes.api.model.Quantity("1Gi"))
-                .addToLimits("cpu", new io.fabric8.kubernetes.api.model.Quantity("4"))
-                .addToLimits("memory", new io.fabric8.kubernetes.api.model.Quantity("1Gi"))
-                .endResources()
+                .withResources(TestResources.guaranteed("4", "1Gi"))
                 .addNewContainer()
                 .withName("app")
                 .endContainer()
