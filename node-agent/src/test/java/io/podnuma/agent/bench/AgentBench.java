@@ -12,6 +12,7 @@ import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.pod.PodQos;
 import io.podnuma.agent.hosttest.AgentCrds;
 import io.podnuma.agent.hosttest.AgentProcess;
+import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.podresources.DomainSocketChannels;
@@ -481,25 +482,16 @@ public final class AgentBench {
     }
 
     static String config(String node, BenchCgroups host) {
-        return """
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: %s
-                policyName: %s
-                kubeletCgroupRoot: /%s
-                cgroupDriver: systemd
-                podResourcesQps: 1000000
-                podResourcesBurst: 1000000
-                policy:
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                    reservedCpus: "0"
-                  podLevelResources:
-                    enabled: true
-                """.formatted(node, POLICY, host.root().getFileName());
+        return AgentConfigs.podScope(
+                node,
+                "reservedCpus: \"0\"",
+                List.of(
+                        "policyName: " + POLICY,
+                        "kubeletCgroupRoot: /" + host.root().getFileName(),
+                        "cgroupDriver: systemd",
+                        "podResourcesQps: 1000000",
+                        "podResourcesBurst: 1000000"),
+                List.of());
     }
 
     /** Creates the pods and waits until kwok has them Running with every container ID in their status. */

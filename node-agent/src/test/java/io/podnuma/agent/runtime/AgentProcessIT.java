@@ -11,6 +11,7 @@ import io.podnuma.agent.hosttest.AgentCrds;
 import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.agent.hosttest.KubeletLikeHost;
 import io.podnuma.agent.hosttest.KwokPods;
+import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
@@ -22,6 +23,7 @@ import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -73,25 +75,18 @@ class AgentProcessIT {
                 Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
         String ns = "agent-proc-" + UUID.randomUUID().toString().substring(0, 8);
         cp.kubectl("create", "namespace", ns).assertSuccess();
-        agent = new AgentProcess(dir, """
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: %s
-                policyName: it-policy
-                kubeletCgroupRoot: /%s
-                reconcilePeriod: 1s
-                statusMinInterval: 200ms
-                policy:
-                  exportNodeResourceTopology: true
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                    reservedCpus: "0"
-                  podLevelResources:
-                    enabled: true
-                """.formatted(node, host.root().getFileName()), cp.kubeconfig());
+        agent = new AgentProcess(
+                dir,
+                AgentConfigs.podScope(
+                        node,
+                        "reservedCpus: \"0\"",
+                        List.of(
+                                "policyName: it-policy",
+                                "kubeletCgroupRoot: /" + host.root().getFileName(),
+                                "reconcilePeriod: 1s",
+                                "statusMinInterval: 200ms"),
+                        List.of("exportNodeResourceTopology: true")),
+                cp.kubeconfig());
         agent.start();
         Duration ready = agent.awaitReady(Duration.ofSeconds(60));
         System.out.println("agent process ready after " + ready.toMillis() + " ms");

@@ -7,6 +7,7 @@ import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.pod.PodQos;
 import io.podnuma.agent.hosttest.KwokPods;
+import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.agent.testing.TestResources;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,24 +45,15 @@ final class CrashTestSetup {
      * pod-level resources, and the kubelet's cgroup root pointing at the test's private subtree.
      */
     static String agentConfig(String node, Path privateRoot) {
-        return """
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: %s
-                policyName: %s
-                kubeletCgroupRoot: /%s
-                reconcilePeriod: 1s
-                statusMinInterval: 200ms
-                policy:
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                    reservedCpus: "0"
-                  podLevelResources:
-                    enabled: true
-                """.formatted(node, POLICY, privateRoot.getFileName());
+        return AgentConfigs.podScope(
+                node,
+                "reservedCpus: \"0\"",
+                List.of(
+                        "policyName: " + POLICY,
+                        "kubeletCgroupRoot: /" + privateRoot.getFileName(),
+                        "reconcilePeriod: 1s",
+                        "statusMinInterval: 200ms"),
+                List.of());
     }
 
     static Pod pod(Kind kind, String node, String name) {

@@ -9,6 +9,7 @@ import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodMapper;
+import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -91,20 +92,8 @@ final class InMemoryAgent {
      * @param cpuReservation the {@code cpuManager} line that reserves CPUs, e.g. {@code reservedCpuCount: 2}
      */
     static AgentConfig podScopeConfig(String node, String cpuReservation) {
-        return AgentConfigLoader.parse("""
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: %s
-                policy:
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                    %s
-                  podLevelResources:
-                    enabled: true
-                """.formatted(node, cpuReservation), "agent.yaml", Map.of(), Map.of());
+        return AgentConfigLoader.parse(
+                AgentConfigs.podScope(node, cpuReservation, List.of(), List.of()), "agent.yaml", Map.of(), Map.of());
     }
 
     /** The agent, not started; {@code admission: Evict} in the policy turns eviction on. */

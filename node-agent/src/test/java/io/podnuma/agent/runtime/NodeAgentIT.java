@@ -23,6 +23,7 @@ import io.podnuma.agent.report.NodeStatePublisher;
 import io.podnuma.agent.report.NodeStateRenderer;
 import io.podnuma.agent.report.NodeStateWriter;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
@@ -95,20 +96,11 @@ class NodeAgentIT {
     }
 
     private AgentConfig config() {
-        return AgentConfigLoader.parse("""
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: %s
-                policy:
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                    reservedCpus: "0"
-                  podLevelResources:
-                    enabled: true
-                """.formatted(node), "agent.yaml", Map.of(), Map.of());
+        return AgentConfigLoader.parse(
+                AgentConfigs.podScope(node, "reservedCpus: \"0\"", List.of(), List.of()),
+                "agent.yaml",
+                Map.of(),
+                Map.of());
     }
 
     private NodeAgent start(ControlPlane cp) throws Exception {

@@ -22,6 +22,7 @@ import io.podnuma.agent.kubelet.FileCheck;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.report.ConditionBook;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.agent.testing.TestResources;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
 import java.nio.file.Files;
@@ -71,21 +72,12 @@ class NodeAgentTest {
     }
 
     private static AgentConfig config(String reserved, String admission) {
-        return AgentConfigLoader.parse("""
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: unit
-                policy:
-                  admission: %s
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                    reservedCpus: "%s"
-                  podLevelResources:
-                    enabled: true
-                """.formatted(admission, reserved), "agent.yaml", Map.of(), Map.of());
+        return AgentConfigLoader.parse(
+                AgentConfigs.podScope(
+                        "unit", "reservedCpus: \"" + reserved + "\"", List.of(), List.of("admission: " + admission)),
+                "agent.yaml",
+                Map.of(),
+                Map.of());
     }
 
     private NodeAgent agent(AgentConfig config) throws InterruptedException {
