@@ -89,4 +89,16 @@ public interface ControlPlane {
 
     /** Whether kube-apiserver runs (false between {@link #stopApiServer} and {@link #startApiServer}). */
     boolean apiServerRunning();
+
+    /**
+     * Applies the CustomResourceDefinitions in {@code files} (YAML, one or more documents each; server-side apply
+     * that takes over conflicting fields, so re-installing a changed CRD works) and returns once the API server
+     * reports every one of them {@code Established}, so its objects can be created at once.
+     *
+     * @return the CRDs' names, in file order
+     * @throws IllegalStateException naming the CRD and its conditions when one is not Established within a minute
+     */
+    default List<String> installCrds(Path... files) {
+        return CrdInstall.install(client(), List.of(files));
+    }
 }

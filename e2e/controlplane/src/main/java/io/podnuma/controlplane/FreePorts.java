@@ -5,12 +5,16 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 
-/** Picks loopback ports nobody listens on, so several planes (and other tests) can run side by side. */
-final class FreePorts {
+/**
+ * Picks loopback ports nobody listens on, so several planes, agents and other tests can run side by side. The one
+ * free-port helper of the repository (the test kit uses it too).
+ */
+public final class FreePorts {
 
     private FreePorts() {}
 
-    static int next() {
+    /** A loopback port that nobody listened on a moment ago (another process may still take it first). */
+    public static int next() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();

@@ -15,16 +15,18 @@ import java.util.stream.Stream;
  *
  * <p>Each plane records {@code <pid> <executable>} of every child in {@value #PIDS} in its work directory,
  * which is named after the JVM's pid. A work directory whose JVM is gone has its recorded children stopped
- * (only if the pid still runs the recorded executable, so a reused pid is left alone) and is deleted.
+ * (only if the pid still runs the recorded executable, so a reused pid is left alone) and is deleted. The test kit
+ * keeps the node agents it starts the same way, under another prefix.
  */
-final class StaleRuns {
+public final class StaleRuns {
 
-    static final String PIDS = "children.pids";
-    static final String WORK_DIR_PREFIX = "controlplane-work-";
+    public static final String PIDS = "children.pids";
+    public static final String WORK_DIR_PREFIX = "controlplane-work-";
 
     private StaleRuns() {}
 
-    static void record(Path workDir, ProcessHandle child) {
+    /** Appends {@code child} to the record of {@code workDir}, whose name ends with the owning JVM's pid. */
+    public static void record(Path workDir, ProcessHandle child) {
         String line = child.pid() + " " + child.info().command().orElse("?") + System.lineSeparator();
         try {
             Files.createDirectories(workDir);
@@ -36,14 +38,22 @@ final class StaleRuns {
 
     /** Stops the children of dead JVMs' planes under {@code baseDir}; returns how many it stopped. */
     static int reap(Path baseDir) {
+        return reap(baseDir, WORK_DIR_PREFIX);
+    }
+
+    /**
+     * Stops the recorded children of every work directory {@code <prefix><pid>} under {@code baseDir} whose JVM is
+     * gone, and deletes the directory; returns how many processes it stopped.
+     */
+    public static int reap(Path baseDir, String prefix) {
         if (!Files.isDirectory(baseDir)) {
             return 0;
         }
         int stopped = 0;
         try (Stream<Path> dirs = Files.list(baseDir)) {
-            for (Path dir : dirs.filter(d -> d.getFileName().toString().startsWith(WORK_DIR_PREFIX))
+            for (Path dir : dirs.filter(d -> d.getFileName().toString().startsWith(prefix))
                     .toList()) {
-                Optional<Long> owner = ownerPid(dir);
+                Optional<Long> owner = ownerPid(dir, prefix);
                 if (owner.isEmpty()
                         || ProcessHandle.of(owner.get())
                                 .map(ProcessHandle::isAlive)
@@ -59,9 +69,9 @@ final class StaleRuns {
         return stopped;
     }
 
-    private static Optional<Long> ownerPid(Path dir) {
+    private static Optional<Long> ownerPid(Path dir, String prefix) {
         try {
-            return Optional.of(Long.parseLong(dir.getFileName().toString().substring(WORK_DIR_PREFIX.length())));
+            return Optional.of(Long.parseLong(dir.getFileName().toString().substring(prefix.length())));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

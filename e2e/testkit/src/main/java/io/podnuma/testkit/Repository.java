@@ -1,0 +1,56 @@
+package io.podnuma.testkit;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The podnuma checkout the tests run in, found from the working directory (Maven runs each module's tests in the
+ * module's directory, so it is that or one of its parents) or {@code -Dpodnuma.repository=DIR}.
+ */
+public final class Repository {
+
+    public static final String PROPERTY = "podnuma.repository";
+
+    private Repository() {}
+
+    /**
+     * The repository's root directory.
+     *
+     * @throws IllegalStateException naming where it looked when no directory there holds the node agent's module
+     */
+    public static Path root() {
+        String set = System.getProperty(PROPERTY);
+        if (set != null) {
+            Path root = Path.of(set).toAbsolutePath();
+            if (!isRoot(root)) {
+                throw new IllegalStateException("-D" + PROPERTY + "=" + set + " is not a podnuma checkout (no "
+                        + root.resolve("node-agent/pom.xml") + ")");
+            }
+            return root;
+        }
+        Path start = Path.of("").toAbsolutePath();
+        return find(start)
+                .orElseThrow(() -> new IllegalStateException("no podnuma checkout at or above " + start
+                        + " (looked for node-agent/pom.xml beside mvnw); run from the repository or set -D"
+                        + PROPERTY + "=DIR"));
+    }
+
+    /** A path inside the repository, e.g. {@code crds/generated}. */
+    public static Path resolve(String relative) {
+        return root().resolve(relative);
+    }
+
+    static Optional<Path> find(Path from) {
+        for (Path d = from; d != null; d = d.getParent()) {
+            if (isRoot(d)) {
+                return Optional.of(d);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean isRoot(Path dir) {
+        return Files.isRegularFile(dir.resolve("mvnw")) && Files.isRegularFile(dir.resolve("node-agent/pom.xml"));
+    }
+}

@@ -1,0 +1,25 @@
+package io.podnuma.testkit.agent;
+
+import java.nio.file.Path;
+
+/**
+ * Where one agent process keeps its files and serves its endpoints, all inside its work directory and on loopback
+ * ports of its own, so several agents (and tests) run side by side.
+ */
+public record AgentPlacement(Path stateDir, Path socket, int metricsPort, int healthPort) {
+
+    /** The loopback address both endpoints bind. */
+    public static final String BIND_ADDRESS = "127.0.0.1";
+
+    /** The checkpoint file the agent keeps in its state directory. */
+    public Path checkpoint() {
+        return stateDir.resolve("node-state.json");
+    }
+
+    /** The placement as top-level {@code NodeAgentConfig} lines. */
+    public String yamlLines() {
+        return "stateDir: " + stateDir + "\npodResourcesSocket: " + socket + "\nmetricsPort: " + metricsPort
+                + "\nhealthPort: " + healthPort + "\nmetricsBindAddress: " + BIND_ADDRESS + "\nhealthBindAddress: "
+                + BIND_ADDRESS + "\n";
+    }
+}

@@ -1,0 +1,58 @@
+package io.podnuma.testkit.agent;
+
+import io.podnuma.testkit.Repository;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The node agent's JVM flags, read from {@code node-agent/jvm.flags}: the one file the launcher, the Helm chart and
+ * the agent image take them from. One flag a line; blank lines and {@code #} comments are skipped.
+ */
+public final class JvmFlags {
+
+    /** The file, relative to the repository root. */
+    public static final String FILE = "node-agent/jvm.flags";
+
+    private JvmFlags() {}
+
+    /** The flags the DaemonSet runs the agent with. */
+    public static List<String> daemonSet() {
+        return read(Repository.resolve(FILE));
+    }
+
+    /**
+     * The flags of a flags file.
+     *
+     * @throws UncheckedIOException naming the file when it cannot be read
+     * @throws IllegalArgumentException naming the line when one holds more than a flag
+     */
+    public static List<String> read(Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the agent's JVM flags " + file + ": " + e.getMessage(), e);
+        }
+        return parse(lines, file.toString());
+    }
+
+    static List<String> parse(List<String> lines, String source) {
+        return java.util.stream.IntStream.range(0, lines.size())
+                .mapToObj(i -> flag(lines.get(i), source, i + 1))
+                .filter(f -> !f.isEmpty())
+                .toList();
+    }
+
+    private static String flag(String line, String source, int number) {
+        int hash = line.indexOf('#');
+        String flag = (hash < 0 ? line : line.substring(0, hash)).strip();
+        if (!flag.isEmpty() && (!flag.startsWith("-") || flag.chars().anyMatch(Character::isWhitespace))) {
+            throw new IllegalArgumentException(source + " line " + number + ": \"" + line.strip()
+                    + "\" is not one flag (one flag a line, starting with -)");
+        }
+        return flag;
+    }
+}

@@ -1,0 +1,39 @@
+package io.podnuma.testkit.cpu;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * What the kernel lets a process use: {@code Cpus_allowed_list} and {@code Mems_allowed_list} of
+ * {@code /proc/<pid>/status}. This is the proof that a cpuset write reached the process, whatever the cgroup files say.
+ */
+public record ProcessAffinity(CpuList cpus, CpuList mems) {
+
+    public static ProcessAffinity of(long pid) throws IOException {
+        Path status = Path.of("/proc/" + pid + "/status");
+        String cpus = null;
+        String mems = null;
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("Cpus_allowed_list:")) {
+                cpus = line.substring(line.indexOf(':') + 1);
+            } else if (line.startsWith("Mems_allowed_list:")) {
+                mems = line.substring(line.indexOf(':') + 1);
+            }
+        }
+        if (cpus == null || mems == null) {
+            throw new IOException(status + " has no Cpus_allowed_list or Mems_allowed_list");
+        }
+        return new ProcessAffinity(CpuList.parse(cpus), CpuList.parse(mems));
+    }
+
+    /** The CPUs process {@code pid} may run on. */
+    public static CpuList allowedCpus(long pid) throws IOException {
+        return of(pid).cpus();
+    }
+
+    /** The memory nodes process {@code pid} may allocate on. */
+    public static CpuList allowedMems(long pid) throws IOException {
+        return of(pid).mems();
+    }
+}

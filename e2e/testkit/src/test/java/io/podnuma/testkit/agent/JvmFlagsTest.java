@@ -1,0 +1,35 @@
+package io.podnuma.testkit.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class JvmFlagsTest {
+
+    @Test
+    void theDaemonSetsFlagsAreTheFilesWithoutComments() {
+        assertThat(JvmFlags.daemonSet())
+                .containsExactly(
+                        "-XX:+UseSerialGC",
+                        "-Xms16m",
+                        "-Xmx64m",
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:ReservedCodeCacheSize=32m",
+                        "-Xss512k",
+                        "-XX:-UsePerfData",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "--sun-misc-unsafe-memory-access=allow");
+    }
+
+    @Test
+    void commentsAndBlankLinesAreSkippedAndALineHoldsOneFlag() {
+        assertThat(JvmFlags.parse(List.of("# heap", "", "-Xmx64m  # at most", "  -Xss512k"), "f"))
+                .containsExactly("-Xmx64m", "-Xss512k");
+        assertThatThrownBy(() -> JvmFlags.parse(List.of("-Xms16m -Xmx64m"), "f"))
+                .hasMessageContaining("f line 1")
+                .hasMessageContaining("not one flag");
+        assertThatThrownBy(() -> JvmFlags.parse(List.of("#", "Xmx64m"), "f")).hasMessageContaining("f line 2");
+    }
+}
