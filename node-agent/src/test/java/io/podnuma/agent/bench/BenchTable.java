@@ -6,6 +6,7 @@ import io.podnuma.agent.bench.AgentBench.PinResult;
 import io.podnuma.agent.bench.AgentBench.PodResourcesResult;
 import io.podnuma.agent.bench.AgentBench.PoolResult;
 import io.podnuma.agent.bench.AgentBench.Result;
+import io.podnuma.testkit.prometheus.PromHistogram;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

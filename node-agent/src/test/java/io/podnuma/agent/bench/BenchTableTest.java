@@ -9,6 +9,7 @@ import io.podnuma.agent.bench.AgentBench.PodResourcesResult;
 import io.podnuma.agent.bench.AgentBench.PoolResult;
 import io.podnuma.agent.bench.AgentBench.Result;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.testkit.prometheus.PromHistogram;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
