@@ -15,6 +15,7 @@ import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import io.podnuma.podresources.DomainSocketChannels;
 import io.podnuma.podresources.v1.AllocatableResourcesRequest;
 import io.podnuma.podresources.v1.GetPodResourcesRequest;
@@ -23,6 +24,7 @@ import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -482,16 +484,13 @@ public final class AgentBench {
     }
 
     static String config(String node, BenchCgroups host) {
-        return AgentConfigs.podScope(
-                node,
-                "reservedCpus: \"0\"",
-                List.of(
-                        "policyName: " + POLICY,
-                        "kubeletCgroupRoot: /" + host.root().getFileName(),
-                        "cgroupDriver: systemd",
-                        "podResourcesQps: 1000000",
-                        "podResourcesBurst: 1000000"),
-                List.of());
+        return NodeAgentConfigYaml.write(AgentConfigs.podScope(node, AgentConfigs.reservedCpus("0"))
+                .policyName(POLICY)
+                .kubeletCgroupRoot("/" + host.root().getFileName())
+                .cgroupDriver("systemd")
+                .podResourcesQps(BigDecimal.valueOf(1_000_000))
+                .podResourcesBurst(1_000_000)
+                .build());
     }
 
     /** Creates the pods and waits until kwok has them Running with every container ID in their status. */

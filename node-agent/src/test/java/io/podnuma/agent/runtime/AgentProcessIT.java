@@ -14,7 +14,9 @@ import io.podnuma.agent.hosttest.KwokPods;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import io.podnuma.podresources.DomainSocketChannels;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
@@ -23,7 +25,6 @@ import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -77,15 +78,13 @@ class AgentProcessIT {
         cp.kubectl("create", "namespace", ns).assertSuccess();
         agent = new AgentProcess(
                 dir,
-                AgentConfigs.podScope(
-                        node,
-                        "reservedCpus: \"0\"",
-                        List.of(
-                                "policyName: it-policy",
-                                "kubeletCgroupRoot: /" + host.root().getFileName(),
-                                "reconcilePeriod: 1s",
-                                "statusMinInterval: 200ms"),
-                        List.of("exportNodeResourceTopology: true")),
+                NodeAgentConfigYaml.write(AgentConfigs.podScope(node, AgentConfigs.reservedCpus("0"))
+                        .policyName("it-policy")
+                        .kubeletCgroupRoot("/" + host.root().getFileName())
+                        .reconcilePeriod("1s")
+                        .statusMinInterval("200ms")
+                        .policy(AgentConfigs.podScopePolicy(AgentConfigs.reservedCpus("0"), AdmissionAction.WARN, true))
+                        .build()),
                 cp.kubeconfig());
         agent.start();
         Duration ready = agent.awaitReady(Duration.ofSeconds(60));

@@ -9,6 +9,7 @@ import io.podnuma.agent.engine.pod.PodQos;
 import io.podnuma.agent.hosttest.KwokPods;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.agent.testing.TestResources;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,15 +46,12 @@ final class CrashTestSetup {
      * pod-level resources, and the kubelet's cgroup root pointing at the test's private subtree.
      */
     static String agentConfig(String node, Path privateRoot) {
-        return AgentConfigs.podScope(
-                node,
-                "reservedCpus: \"0\"",
-                List.of(
-                        "policyName: " + POLICY,
-                        "kubeletCgroupRoot: /" + privateRoot.getFileName(),
-                        "reconcilePeriod: 1s",
-                        "statusMinInterval: 200ms"),
-                List.of());
+        return NodeAgentConfigYaml.write(AgentConfigs.podScope(node, AgentConfigs.reservedCpus("0"))
+                .policyName(POLICY)
+                .kubeletCgroupRoot("/" + privateRoot.getFileName())
+                .reconcilePeriod("1s")
+                .statusMinInterval("200ms")
+                .build());
     }
 
     static Pod pod(Kind kind, String node, String name) {

@@ -8,7 +8,6 @@ import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
-import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
@@ -96,11 +95,8 @@ class NodeAgentIT {
     }
 
     private AgentConfig config() {
-        return AgentConfigLoader.parse(
-                AgentConfigs.podScope(node, "reservedCpus: \"0\"", List.of(), List.of()),
-                "agent.yaml",
-                Map.of(),
-                Map.of());
+        return AgentConfigs.load(
+                AgentConfigs.podScope(node, AgentConfigs.reservedCpus("0")).build());
     }
 
     private NodeAgent start(ControlPlane cp) throws Exception {

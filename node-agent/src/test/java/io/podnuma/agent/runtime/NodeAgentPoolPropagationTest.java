@@ -13,6 +13,7 @@ import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.agent.testing.AgentConfigs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ class NodeAgentPoolPropagationTest {
         agent = new InMemoryAgent(
                         "unit",
                         topo,
-                        InMemoryAgent.podScopeConfig("unit", "reservedCpus: \"0,64\""),
+                        InMemoryAgent.podScopeConfig("unit", AgentConfigs.reservedCpus("0,64")),
                         naming,
                         cgroups,
                         () -> List.copyOf(onHost),

@@ -1,43 +1,59 @@
 package io.podnuma.agent.testing;
 
-import java.util.List;
+import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.config.AgentConfigLoader;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.crds.v1alpha1.policy.CpuManager;
+import io.podnuma.crds.v1alpha1.policy.CpuManagerPolicy;
+import io.podnuma.crds.v1alpha1.policy.PodLevelResources;
+import io.podnuma.crds.v1alpha1.policy.TopologyManager;
+import io.podnuma.crds.v1alpha1.policy.TopologyManagerPolicy;
+import io.podnuma.crds.v1alpha1.policy.TopologyManagerScope;
+import java.util.Map;
 
 /**
- * The agent configuration (a {@code NodeAgentConfig} file) most runtime tests and the bench use: single-numa-node
- * at pod scope, the static CPU policy with a reservation, pod-level resources.
+ * The agent configuration (a {@link NodeAgentConfig}) most runtime tests and the bench use: single-numa-node at pod
+ * scope, the static CPU policy with a reservation, pod-level resources. Tests add their keys with the builder and
+ * hand the agent the written file ({@link #load}, {@link NodeAgentConfigYaml#write}).
  */
 public final class AgentConfigs {
 
     private AgentConfigs() {}
 
-    /**
-     * @param cpuReservation the {@code cpuManager} line that reserves CPUs, e.g. {@code reservedCpus: "0"}
-     * @param settings further top-level lines ({@code key: value}), e.g. {@code kubeletCgroupRoot: /x}
-     * @param policySettings further lines of {@code policy}, e.g. {@code admission: Evict}
-     */
-    public static String podScope(
-            String node, String cpuReservation, List<String> settings, List<String> policySettings) {
-        StringBuilder yaml = new StringBuilder("apiVersion: podnuma.io/v1alpha1\nkind: NodeAgentConfig\n")
-                .append("nodeName: ")
-                .append(node)
-                .append('\n');
-        settings.forEach(line -> yaml.append(line).append('\n'));
-        yaml.append("policy:\n");
-        policySettings.forEach(line -> yaml.append("  ").append(line).append('\n'));
-        return yaml.append("""
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                """)
-                .append("    ")
-                .append(cpuReservation)
-                .append('\n')
-                .append("""
-                  podLevelResources:
-                    enabled: true
-                """)
-                .toString();
+    /** The static CPU policy with {@code cpus} (a Linux CPU list, e.g. {@code "0,64"}) reserved for the system. */
+    public static CpuManager reservedCpus(String cpus) {
+        return new CpuManager(CpuManagerPolicy.STATIC, cpus, null, null, null);
+    }
+
+    /** The static CPU policy with {@code count} CPUs reserved for the system. */
+    public static CpuManager reservedCpuCount(int count) {
+        return new CpuManager(CpuManagerPolicy.STATIC, null, count, null, null);
+    }
+
+    /** The pod-scope policy with the given CPU manager, admission and NodeResourceTopology export. */
+    public static NumaResourcePolicySpec podScopePolicy(
+            CpuManager cpuManager, AdmissionAction admission, boolean exportNodeResourceTopology) {
+        return new NumaResourcePolicySpec(
+                null,
+                null,
+                new TopologyManager(TopologyManagerPolicy.SINGLE_NUMA_NODE, TopologyManagerScope.POD, null),
+                cpuManager,
+                null,
+                new PodLevelResources(true, null),
+                admission,
+                exportNodeResourceTopology);
+    }
+
+    /** A file for {@code node} with the pod-scope policy (admission Warn, no NodeResourceTopology). */
+    public static NodeAgentConfig.Builder podScope(String node, CpuManager cpuManager) {
+        return NodeAgentConfig.builder(node, podScopePolicy(cpuManager, AdmissionAction.WARN, false));
+    }
+
+    /** The config as the agent reads it from its file: written, then parsed with no flags and no environment. */
+    public static AgentConfig load(NodeAgentConfig config) {
+        return AgentConfigLoader.parse(NodeAgentConfigYaml.write(config), "agent.yaml", Map.of(), Map.of());
     }
 }
