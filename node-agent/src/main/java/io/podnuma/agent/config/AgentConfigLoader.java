@@ -1,26 +1,16 @@
 package io.podnuma.agent.config;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.policy.NodeConfigMapper;
-import io.podnuma.agent.policy.PolicyValidator;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,13 +21,13 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
@@ -52,19 +42,14 @@ import java.util.stream.Collectors;
  */
 public final class AgentConfigLoader {
 
-    public static final String API_VERSION = "podnuma.io/v1alpha1";
-    public static final String KIND = "NodeAgentConfig";
+    public static final String API_VERSION = NodeAgentConfig.API_VERSION;
+    public static final String KIND = NodeAgentConfig.KIND;
     public static final String CONFIG_FLAG = "config";
     public static final String CONFIG_ENV = "PODNUMA_CONFIG";
     public static final String DEFAULT_FILE = "/etc/podnuma/agent.yaml";
 
     /** Far above a real file (a few KiB); stops a wrong mount (a device, a log) from being read whole. */
     static final long MAX_FILE_BYTES = 1024 * 1024;
-
-    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
-                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                    .build())
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private static final ObjectMapper CANONICAL = JsonMapper.builder()
             .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
@@ -97,18 +82,29 @@ public final class AgentConfigLoader {
         return parse(text, file, flags, env);
     }
 
-    /** {@link #load} on a file's text; {@code fileName} only names it in messages. */
+    /**
+     * {@link #load} on a file's text; {@code fileName} only names it in messages. The text is read into a
+     * {@link NodeAgentConfig} (the file form), then each setting is taken from a flag, the environment, that config
+     * or its default, and the whole is checked.
+     */
     public static AgentConfig parse(String yaml, String fileName, Map<String, String> flags, Map<String, String> env) {
         List<String> problems = new ArrayList<>();
         checkFlags(flags, problems);
-        JsonNode root = readYaml(yaml, fileName);
-        checkHeader(root, fileName, problems);
+        Set<Setting> overridden = EnumSet.noneOf(Setting.class);
+        for (Setting s : Setting.values()) {
+            if (flags.containsKey(s.flag()) || env.containsKey(s.env())) {
+                overridden.add(s);
+            }
+        }
+        AgentConfigFile.Read file = AgentConfigFile.read(yaml, fileName, overridden);
+        problems.addAll(file.headerProblems());
         Map<Setting, Object> values = new EnumMap<>(Setting.class);
         for (Setting s : Setting.values()) {
-            resolve(s, root, fileName, flags, env, problems).ifPresent(v -> values.put(s, v));
+            resolve(s, file, fileName, flags, env, problems).ifPresent(v -> values.put(s, v));
         }
         crossCheck(values, problems);
-        NumaResourcePolicySpec policy = policy(root.get("policy"), fileName, problems);
+        problems.addAll(file.policyProblems());
+        NumaResourcePolicySpec policy = file.config().policy();
         NodeConfigMapper.Mapped mapped = null;
         List<String> policyProblems = policy == null ? List.of() : PolicyValidator.validate(policy, "policy");
         policyProblems.forEach(p -> problems.add(fileName + ": " + p));
@@ -177,99 +173,28 @@ public final class AgentConfigLoader {
         }
     }
 
-    private static JsonNode readYaml(String yaml, String fileName) {
-        JsonNode root;
-        try (JsonParser p = YAML.createParser(yaml)) {
-            root = YAML.readTree(p);
-            if (root != null && p.nextToken() != null) {
-                throw new AgentConfigException(List.of(
-                        fileName + ": holds more than one YAML document; the agent configuration is one document"));
-            }
-        } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null
-                    ? ""
-                    : " (line " + e.getLocation().getLineNr() + ", column "
-                            + e.getLocation().getColumnNr() + ")";
-            throw new AgentConfigException(
-                    List.of(fileName + ": not valid YAML: " + yamlProblem(e.getOriginalMessage()) + where));
-        } catch (IOException | RuntimeException e) {
-            // SnakeYAML reports some malformed input (bad escapes, bad indentation in flow style) unchecked.
-            if (e instanceof AgentConfigException ace) {
-                throw ace;
-            }
-            throw new AgentConfigException(List.of(fileName + ": not valid YAML: " + yamlProblem(e.getMessage())));
-        }
-        if (root == null || root.isMissingNode() || root.isNull()) {
-            throw new AgentConfigException(List.of(fileName + ": the file is empty; it needs at least apiVersion: "
-                    + API_VERSION + ", kind: " + KIND + ", nodeName (or " + Setting.NODE_NAME.env() + ") and policy"));
-        }
-        if (!root.isObject()) {
-            throw new AgentConfigException(
-                    List.of(fileName + ": must be a YAML mapping of settings, got " + kind(root)));
-        }
-        return root;
-    }
-
-    private static void checkHeader(JsonNode root, String fileName, List<String> problems) {
-        expect(root, "apiVersion", API_VERSION, fileName, problems);
-        expect(root, "kind", KIND, fileName, problems);
-        List<String> allowed = new ArrayList<>(List.of("apiVersion", "kind"));
-        Arrays.stream(Setting.values()).map(Setting::key).forEach(allowed::add);
-        allowed.add("policy");
-        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
-            String k = it.next();
-            if (!allowed.contains(k)) {
-                problems.add(fileName + ": unknown key \"" + k + "\": allowed " + String.join(", ", allowed));
-            }
-        }
-    }
-
-    private static void expect(JsonNode root, String key, String value, String fileName, List<String> problems) {
-        JsonNode v = root.get(key);
-        if (v == null) {
-            problems.add(fileName + ": " + key + " is missing: allowed " + value);
-        } else if (!v.isTextual() || !v.textValue().equals(value)) {
-            problems.add(fileName + ": " + key + " " + show(v) + ": allowed " + value);
-        }
-    }
-
     private static Optional<Object> resolve(
             Setting s,
-            JsonNode root,
+            AgentConfigFile.Read file,
             String fileName,
             Map<String, String> flags,
             Map<String, String> env,
             List<String> problems) {
         String value;
         String source;
+        String fromFile = fileValue(s, file.config());
         if (flags.containsKey(s.flag())) {
             value = flags.get(s.flag());
             source = "flag --" + s.flag();
         } else if (env.containsKey(s.env())) {
             value = env.get(s.env());
             source = "environment " + s.env();
-        } else if (root.has(s.key())) {
-            JsonNode v = root.get(s.key());
+        } else if (file.settingProblems().containsKey(s)) {
+            problems.add(file.settingProblems().get(s));
+            return Optional.empty();
+        } else if (fromFile != null) {
+            value = fromFile;
             source = fileName + ": " + s.key();
-            if (v.isNull()) {
-                problems.add(source + " has no value: "
-                        + (s.defaultValue() == null
-                                ? "give one, it is required"
-                                : "give one, or remove the key to use the default \"" + s.defaultValue() + "\""));
-                return Optional.empty();
-            }
-            if (!v.isValueNode()) {
-                problems.add(source + " must be a single value, got " + kind(v));
-                return Optional.empty();
-            }
-            if (s == Setting.POD_RESOURCES_SOCKET_MODE && !v.isTextual()) {
-                // YAML 1.1 reads 0600 as octal 384 and 600 as decimal: only a string is unambiguous.
-                problems.add(
-                        source + " is the YAML number " + v.asText()
-                                + ": write the mode as a quoted string, e.g. \"0600\" (unquoted, YAML reads 0600 as octal 384)");
-                return Optional.empty();
-            }
-            value = v.asText();
         } else if (s.defaultValue() != null) {
             value = s.defaultValue();
             source = "default " + s.key();
@@ -289,6 +214,37 @@ public final class AgentConfigLoader {
         }
     }
 
+    /** The file's value of a setting as text, null when the file does not set it. */
+    private static String fileValue(Setting s, NodeAgentConfig c) {
+        Object v = switch (s) {
+            case NODE_NAME -> c.nodeName();
+            case SYSFS_ROOT -> c.sysfsRoot();
+            case CGROUP_ROOT -> c.cgroupRoot();
+            case STATE_DIR -> c.stateDir();
+            case POD_RESOURCES_SOCKET -> c.podResourcesSocket();
+            case POD_RESOURCES_SOCKET_MODE -> c.podResourcesSocketMode();
+            case KUBELET_POD_RESOURCES_SOCKET -> c.kubeletPodResourcesSocket();
+            case METRICS_PORT -> c.metricsPort();
+            case HEALTH_PORT -> c.healthPort();
+            case LOG_LEVEL -> c.logLevel();
+            case RECONCILE_PERIOD -> c.reconcilePeriod();
+            case KUBELET_STATE_DIR -> c.kubeletStateDir();
+            case KUBELET_CONFIG_FILE -> c.kubeletConfigFile();
+            case METRICS_BIND_ADDRESS -> c.metricsBindAddress();
+            case HEALTH_BIND_ADDRESS -> c.healthBindAddress();
+            case POD_RESOURCES_QPS ->
+                c.podResourcesQps() == null ? null : c.podResourcesQps().toPlainString();
+            case POD_RESOURCES_BURST -> c.podResourcesBurst();
+            case KUBELET_CALL_TIMEOUT -> c.kubeletCallTimeout();
+            case CGROUP_DRIVER -> c.cgroupDriver();
+            case EXCLUSIVE_CPU_QUOTA -> c.exclusiveCpuQuota();
+            case STATUS_MIN_INTERVAL -> c.statusMinInterval();
+            case KUBELET_CGROUP_ROOT -> c.kubeletCgroupRoot();
+            case POLICY_NAME -> c.policyName();
+        };
+        return v == null ? null : v.toString();
+    }
+
     private static void crossCheck(Map<Setting, Object> values, List<String> problems) {
         Object metrics = values.get(Setting.METRICS_PORT);
         if (metrics != null && metrics.equals(values.get(Setting.HEALTH_PORT))) {
@@ -299,130 +255,5 @@ public final class AgentConfigLoader {
             problems.add("podResourcesSocket and kubeletPodResourcesSocket are both " + ours
                     + ": the kubelet's socket must be a different one (the agent would merge its own answers)");
         }
-    }
-
-    private static NumaResourcePolicySpec policy(JsonNode node, String fileName, List<String> problems) {
-        if (node == null) {
-            problems.add(fileName + ": policy is missing: it holds the NumaResourcePolicy spec in force on this node"
-                    + " (the operator renders it into the agent's ConfigMap)");
-            return null;
-        }
-        if (!node.isObject()) {
-            problems.add(fileName + ": policy must be a mapping (a NumaResourcePolicy spec), got " + kind(node));
-            return null;
-        }
-        try {
-            return YAML.treeToValue(node, NumaResourcePolicySpec.class);
-        } catch (JsonMappingException e) {
-            problems.add(fileName + ": " + mappingProblem(e));
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            problems.add(fileName + ": policy: " + firstLine(e.getMessage()));
-        }
-        return null;
-    }
-
-    private static String mappingProblem(JsonMappingException e) {
-        StringBuilder path = new StringBuilder("policy");
-        for (JsonMappingException.Reference r : e.getPath()) {
-            if (r.getFieldName() != null) {
-                path.append('.').append(r.getFieldName());
-            } else if (r.getIndex() >= 0) {
-                path.append('[').append(r.getIndex()).append(']');
-            }
-        }
-        if (e instanceof UnrecognizedPropertyException u) {
-            String parent =
-                    path.substring(0, path.length() - u.getPropertyName().length() - 1);
-            return parent + ": unknown key \"" + u.getPropertyName() + "\": allowed " + names(u.getKnownPropertyIds());
-        }
-        if (e instanceof InvalidFormatException f
-                && f.getTargetType() != null
-                && f.getTargetType().isEnum()) {
-            return path + " " + show(f.getValue()) + ": allowed " + enumNames(f.getTargetType());
-        }
-        if (e instanceof ValueInstantiationException v) {
-            // The crds records refuse nulls (List.copyOf, Map.copyOf): a "~" or empty list entry or map value.
-            return path + ": holds an empty (null) entry or value"
-                    + (v.getCause() instanceof IllegalArgumentException iae ? " (" + iae.getMessage() + ")" : "")
-                    + "; give it a value or remove it";
-        }
-        if (e instanceof MismatchedInputException m && m.getTargetType() != null) {
-            return path + ": expected " + expected(m.getTargetType());
-        }
-        return path + ": " + firstLine(e.getOriginalMessage());
-    }
-
-    private static String expected(Class<?> type) {
-        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
-            return "an integer";
-        }
-        if (type == Boolean.class || type == boolean.class) {
-            return "true or false";
-        }
-        if (type == String.class) {
-            return "a string";
-        }
-        if (type.isEnum()) {
-            return "one of " + enumNames(type);
-        }
-        if (Collection.class.isAssignableFrom(type)) {
-            return "a list";
-        }
-        return "a mapping";
-    }
-
-    private static String enumNames(Class<?> type) {
-        List<String> names = new ArrayList<>();
-        for (Object c : type.getEnumConstants()) {
-            String n = ((Enum<?>) c).name();
-            try {
-                JsonProperty p = type.getField(n).getAnnotation(JsonProperty.class);
-                names.add(p == null ? n : p.value());
-            } catch (NoSuchFieldException ex) {
-                names.add(n);
-            }
-        }
-        return String.join(", ", names);
-    }
-
-    private static String names(Collection<Object> ids) {
-        return ids == null ? "" : ids.stream().map(String::valueOf).sorted().collect(Collectors.joining(", "));
-    }
-
-    private static String kind(JsonNode n) {
-        if (n.isObject()) {
-            return "a mapping";
-        }
-        if (n.isArray()) {
-            return "a list";
-        }
-        return n.isTextual() ? "the string " + show(n) : n.asText();
-    }
-
-    private static String show(Object v) {
-        String s = v instanceof JsonNode n ? (n.isTextual() ? n.textValue() : n.toString()) : String.valueOf(v);
-        return "\"" + s + "\"";
-    }
-
-    /**
-     * SnakeYAML's messages put a context line, an excerpt with a caret, and the problem on separate lines; keep
-     * the unindented lines (context and problem) on one line. The location is added by the caller.
-     */
-    private static String yamlProblem(String message) {
-        if (message == null) {
-            return "unknown error";
-        }
-        return Arrays.stream(message.split("\n"))
-                .filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
-                .map(String::strip)
-                .collect(Collectors.joining(": "));
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown error";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 }

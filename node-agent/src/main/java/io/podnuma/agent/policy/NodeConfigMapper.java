@@ -15,6 +15,7 @@ import io.podnuma.crds.v1alpha1.policy.CpuManagerPolicy;
 import io.podnuma.crds.v1alpha1.policy.MemoryManagerPolicy;
 import io.podnuma.crds.v1alpha1.policy.NumaMemoryReservation;
 import io.podnuma.crds.v1alpha1.policy.TopologyManagerScope;
+import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -5,10 +5,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.podnuma.agent.engine.cpuset.CpuSet;
-import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.agent.testing.CpuLists;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.podresources.DomainSocketChannels;
 import io.podnuma.podresources.v1.AllocatableResourcesRequest;
 import io.podnuma.podresources.v1.GetPodResourcesRequest;
@@ -18,6 +18,7 @@ import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import io.podnuma.testkit.GeneratedCrds;
 import io.podnuma.testkit.agent.AgentProcess;
 import io.podnuma.testkit.agent.JvmFlags;
+import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.host.CgroupDriverName;
 import io.podnuma.testkit.host.KubeletLikeHost;
 import io.podnuma.testkit.host.PodContainer;
@@ -26,6 +27,7 @@ import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PromHistogram;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -488,17 +490,14 @@ public final class AgentBench {
         return new PodResourcesResult(fullList, get, allocatable, emptyList, listed.getPodResourcesCount());
     }
 
-    static String config(String node, KubeletLikeHost host) {
-        return AgentConfigs.podScope(
-                node,
-                "reservedCpus: \"0\"",
-                List.of(
-                        "policyName: " + POLICY,
-                        "kubeletCgroupRoot: /" + host.root().getFileName(),
-                        "cgroupDriver: systemd",
-                        "podResourcesQps: 1000000",
-                        "podResourcesBurst: 1000000"),
-                List.of());
+    static NodeAgentConfig config(String node, KubeletLikeHost host) {
+        return SampleConfigs.podScope(node, SampleConfigs.reservedCpus("0"))
+                .policyName(POLICY)
+                .kubeletCgroupRoot("/" + host.root().getFileName())
+                .cgroupDriver("systemd")
+                .podResourcesQps(BigDecimal.valueOf(1_000_000))
+                .podResourcesBurst(1_000_000)
+                .build();
     }
 
     /** Creates the pods and waits until kwok has them Running with every container ID in their status. */

@@ -3,14 +3,23 @@ package io.podnuma.agent.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.engine.node.NodeConfig;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
 import io.podnuma.agent.kubelet.KubeletFiles;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import java.io.IOException;
+import java.lang.reflect.RecordComponent;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -245,6 +254,62 @@ class AgentConfigLoaderTest {
         for (Setting s : Setting.values()) {
             assertThat(text).as("examples/agent.yaml documents %s", s.key()).contains("\n" + s.key() + ": ");
         }
+    }
+
+    @Test
+    void theExampleFileRoundTripsThroughTheType() {
+        Path example = Path.of("examples/agent.yaml");
+        NodeAgentConfig file = NodeAgentConfigYaml.read(example);
+        String written = NodeAgentConfigYaml.write(file);
+        assertThat(NodeAgentConfigYaml.read(written)).isEqualTo(file);
+        assertThat(parse(written))
+                .as("the agent reads the written file as it reads the example")
+                .isEqualTo(AgentConfigLoader.load(Map.of("config", example.toString()), Map.of()));
+    }
+
+    @Test
+    void everyKeyOfTheFileIsAComponentOfTheType() throws IOException {
+        List<String> components = Arrays.stream(NodeAgentConfig.class.getRecordComponents())
+                .map(RecordComponent::getName)
+                .toList();
+        List<String> keys = new ArrayList<>();
+        new ObjectMapper(new YAMLFactory())
+                .readTree(Path.of("examples/agent.yaml").toFile())
+                .fieldNames()
+                .forEachRemaining(keys::add);
+        assertThat(keys).as("examples/agent.yaml").containsExactlyInAnyOrderElementsOf(components);
+        List<String> settings = new ArrayList<>(List.of("apiVersion", "kind", "policy"));
+        Arrays.stream(Setting.values()).map(Setting::key).forEach(settings::add);
+        assertThat(settings).as("the agent's settings").containsExactlyInAnyOrderElementsOf(components);
+    }
+
+    @Test
+    void aBuiltConfigLoadsWithEveryValueItGives() {
+        NodeAgentConfig file = NodeAgentConfig.builder("n1", parse(MINIMAL).policy())
+                .podResourcesSocketMode("0660")
+                .podResourcesQps(new BigDecimal("0.5"))
+                .metricsPort(9100)
+                .metricsBindAddress("::1")
+                .kubeletStateDir("")
+                .cgroupDriver("systemd")
+                .build();
+        AgentConfig c = parse(NodeAgentConfigYaml.write(file));
+        assertThat(c.podResourcesSocketMode()).isEqualTo(0660);
+        assertThat(c.podResourcesQps()).isEqualTo(0.5);
+        assertThat(c.metricsPort()).isEqualTo(9100);
+        assertThat(c.metricsBindAddress()).isEqualTo("::1");
+        assertThat(c.kubeletStateDir()).isEmpty();
+        assertThat(c.cgroupDriver()).contains(CgroupDriver.SYSTEMD);
+        assertThat(c.policyHash()).isEqualTo(parse(MINIMAL).policyHash());
+    }
+
+    @Test
+    void aFlagWinsOverAFileValueThatCouldNotBeRead() {
+        String file = MINIMAL + "metricsPort: [1, 2]\nhealthPort: nope\n";
+        AgentConfig c = AgentConfigLoader.parse(
+                file, FILE, Map.of("metrics-port", "9000"), Map.of("PODNUMA_HEALTH_PORT", "9001"));
+        assertThat(c.metricsPort()).isEqualTo(9000);
+        assertThat(c.healthPort()).isEqualTo(9001);
     }
 
     @Test

@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.grpc.ManagedChannel;
-import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import io.podnuma.podresources.DomainSocketChannels;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
@@ -16,6 +16,7 @@ import io.podnuma.podresources.v1.PodResources;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import io.podnuma.testkit.GeneratedCrds;
 import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.host.CgroupDriverName;
 import io.podnuma.testkit.host.KubeletLikeHost;
@@ -24,7 +25,6 @@ import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -77,15 +77,14 @@ class AgentProcessIT {
         cp.kubectl("create", "namespace", ns).assertSuccess();
         agent = AgentProcess.withConfig(
                 dir,
-                AgentConfigs.podScope(
-                        node,
-                        "reservedCpus: \"0\"",
-                        List.of(
-                                "policyName: it-policy",
-                                "kubeletCgroupRoot: /" + host.root().getFileName(),
-                                "reconcilePeriod: 1s",
-                                "statusMinInterval: 200ms"),
-                        List.of("exportNodeResourceTopology: true")),
+                SampleConfigs.podScope(node, SampleConfigs.reservedCpus("0"))
+                        .policyName("it-policy")
+                        .kubeletCgroupRoot("/" + host.root().getFileName())
+                        .reconcilePeriod("1s")
+                        .statusMinInterval("200ms")
+                        .policy(SampleConfigs.podScopePolicy(
+                                SampleConfigs.reservedCpus("0"), AdmissionAction.WARN, true))
+                        .build(),
                 cp.kubeconfig());
         agent.start();
         Duration ready = agent.awaitReady(Duration.ofSeconds(60));

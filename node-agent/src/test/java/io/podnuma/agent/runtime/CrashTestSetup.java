@@ -3,7 +3,8 @@ package io.podnuma.agent.runtime;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.podnuma.agent.testing.AgentConfigs;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
+import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.host.PodContainer;
 import io.podnuma.testkit.host.QosClass;
 import io.podnuma.testkit.pods.SamplePods;
@@ -42,16 +43,13 @@ final class CrashTestSetup {
      * The agent configuration of these tests: static CPUs with CPU 0 reserved, single-numa-node at pod scope,
      * pod-level resources, and the kubelet's cgroup root pointing at the test's private subtree.
      */
-    static String agentConfig(String node, Path privateRoot) {
-        return AgentConfigs.podScope(
-                node,
-                "reservedCpus: \"0\"",
-                List.of(
-                        "policyName: " + POLICY,
-                        "kubeletCgroupRoot: /" + privateRoot.getFileName(),
-                        "reconcilePeriod: 1s",
-                        "statusMinInterval: 200ms"),
-                List.of());
+    static NodeAgentConfig agentConfig(String node, Path privateRoot) {
+        return SampleConfigs.podScope(node, SampleConfigs.reservedCpus("0"))
+                .policyName(POLICY)
+                .kubeletCgroupRoot("/" + privateRoot.getFileName())
+                .reconcilePeriod("1s")
+                .statusMinInterval("200ms")
+                .build();
     }
 
     static Pod pod(Kind kind, String node, String name) {

@@ -7,6 +7,7 @@ import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.testkit.agent.SampleConfigs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -48,7 +49,7 @@ final class FakeHost {
         return new InMemoryAgent(
                         node,
                         topo,
-                        InMemoryAgent.podScopeConfig(node, "reservedCpuCount: 2"),
+                        InMemoryAgent.podScopeConfig(node, SampleConfigs.reservedCpuCount(2)),
                         naming,
                         writer,
                         this::scan,

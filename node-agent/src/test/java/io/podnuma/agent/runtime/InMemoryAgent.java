@@ -3,7 +3,6 @@ package io.podnuma.agent.runtime;
 import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
-import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.kubelet.KubeletCheck;
@@ -11,12 +10,13 @@ import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.crds.v1alpha1.policy.CpuManager;
+import io.podnuma.testkit.agent.SampleConfigs;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -89,11 +89,10 @@ final class InMemoryAgent {
     /**
      * The configuration most runtime tests use: single-numa-node at pod scope, static CPUs, pod-level resources.
      *
-     * @param cpuReservation the {@code cpuManager} line that reserves CPUs, e.g. {@code reservedCpuCount: 2}
+     * @param cpuManager the static CPU policy with its reservation, e.g. {@code SampleConfigs.reservedCpuCount(2)}
      */
-    static AgentConfig podScopeConfig(String node, String cpuReservation) {
-        return AgentConfigLoader.parse(
-                AgentConfigs.podScope(node, cpuReservation, List.of(), List.of()), "agent.yaml", Map.of(), Map.of());
+    static AgentConfig podScopeConfig(String node, CpuManager cpuManager) {
+        return AgentConfigs.load(SampleConfigs.podScope(node, cpuManager).build());
     }
 
     /** The agent, not started; {@code admission: Evict} in the policy turns eviction on. */

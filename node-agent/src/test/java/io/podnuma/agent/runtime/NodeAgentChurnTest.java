@@ -23,6 +23,7 @@ import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.pods.SamplePods;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -147,7 +148,7 @@ class NodeAgentChurnTest {
         System.out.println("NodeAgentChurnTest seed " + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
         Random rnd = new Random(seed);
         CpuTopology topo = new SysfsTopologyReader(SYSFS).read();
-        AgentConfig config = InMemoryAgent.podScopeConfig("churn", "reservedCpuCount: 2");
+        AgentConfig config = InMemoryAgent.podScopeConfig("churn", SampleConfigs.reservedCpuCount(2));
         NodeAllocator allocator = NodeAllocator.create(topo, config.nodeConfig());
         CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
         FakePods pods = new FakePods();

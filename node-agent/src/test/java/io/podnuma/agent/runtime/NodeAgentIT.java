@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
-import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
@@ -23,6 +22,7 @@ import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
 import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.host.CgroupDriverName;
 import io.podnuma.testkit.host.KubeletLikeHost;
@@ -98,11 +98,8 @@ class NodeAgentIT {
     }
 
     private AgentConfig config() {
-        return AgentConfigLoader.parse(
-                AgentConfigs.podScope(node, "reservedCpus: \"0\"", List.of(), List.of()),
-                "agent.yaml",
-                Map.of(),
-                Map.of());
+        return AgentConfigs.load(
+                SampleConfigs.podScope(node, SampleConfigs.reservedCpus("0")).build());
     }
 
     private NodeAgent start(ControlPlane cp) throws Exception {

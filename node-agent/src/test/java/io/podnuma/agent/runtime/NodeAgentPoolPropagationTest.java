@@ -12,6 +12,7 @@ import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.prometheus.PrometheusText;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,7 +61,7 @@ class NodeAgentPoolPropagationTest {
         agent = new InMemoryAgent(
                         "unit",
                         topo,
-                        InMemoryAgent.podScopeConfig("unit", "reservedCpus: \"0,64\""),
+                        InMemoryAgent.podScopeConfig("unit", SampleConfigs.reservedCpus("0,64")),
                         naming,
                         cgroups,
                         () -> List.copyOf(onHost),

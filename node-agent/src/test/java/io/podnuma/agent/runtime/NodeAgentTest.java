@@ -13,7 +13,6 @@ import io.podnuma.agent.checkpoint.CheckpointCodec;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.checkpoint.TopologyFingerprint;
 import io.podnuma.agent.config.AgentConfig;
-import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.state.ContainerAssignment;
@@ -24,6 +23,9 @@ import io.podnuma.agent.report.ConditionBook;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.crds.v1alpha1.policy.CpuManager;
+import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +33,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -71,13 +72,11 @@ class NodeAgentTest {
         }
     }
 
-    private static AgentConfig config(String reserved, String admission) {
-        return AgentConfigLoader.parse(
-                AgentConfigs.podScope(
-                        "unit", "reservedCpus: \"" + reserved + "\"", List.of(), List.of("admission: " + admission)),
-                "agent.yaml",
-                Map.of(),
-                Map.of());
+    private static AgentConfig config(String reserved, AdmissionAction admission) {
+        CpuManager cpus = SampleConfigs.reservedCpus(reserved);
+        return AgentConfigs.load(SampleConfigs.podScope("unit", cpus)
+                .policy(SampleConfigs.podScopePolicy(cpus, admission, false))
+                .build());
     }
 
     private NodeAgent agent(AgentConfig config) throws InterruptedException {
@@ -141,7 +140,7 @@ class NodeAgentTest {
 
     @Test
     void aRestartAdoptsTheCheckpointAndReleasesPodsThatEndedMeanwhile() throws Exception {
-        AgentConfig config = config("0,64", "Warn");
+        AgentConfig config = config("0,64", AdmissionAction.WARN);
         Pod a = budgetedRunning("a");
         Pod b = budgetedRunning("bb");
         NodeAgent first = agent(config);
@@ -159,7 +158,7 @@ class NodeAgentTest {
 
     @Test
     void aCorruptCheckpointIsSetAsideWithAnEventAndTheStateIsRebuiltFromThePods() throws Exception {
-        AgentConfig config = config("0,64", "Warn");
+        AgentConfig config = config("0,64", AdmissionAction.WARN);
         Pod a = budgetedRunning("a");
         agent(config).stop(false);
         damageCheckpoint(stateDir);
@@ -178,7 +177,7 @@ class NodeAgentTest {
 
     @Test
     void aCheckpointTamperedUnderAValidChecksumIsSetAsideAndRunningPodsKeepTheirCpus() throws Exception {
-        AgentConfig config = config("0,64", "Warn");
+        AgentConfig config = config("0,64", AdmissionAction.WARN);
         Pod a = budgetedRunning("a");
         agent(config).stop(false);
         CpuSet aCpus = pinOf(a).cpus();
@@ -216,7 +215,7 @@ class NodeAgentTest {
 
     @Test
     void withoutItsCheckpointTheAgentKeepsRunningPodsOnTheCpusTheirContainersHold() throws Exception {
-        AgentConfig config = config("0,64", "Warn");
+        AgentConfig config = config("0,64", AdmissionAction.WARN);
         Pod a = budgetedRunning("a");
         Pod b = budgetedRunning("bb");
         agent(config).stop(false);
@@ -252,7 +251,7 @@ class NodeAgentTest {
 
     @Test
     void withoutItsCheckpointTheAgentWritesNothingBeforeThePodListArrives() throws Exception {
-        AgentConfig config = config("0,64", "Warn");
+        AgentConfig config = config("0,64", AdmissionAction.WARN);
         Pod a = budgetedRunning("a");
         agent(config).stop(false);
         CpuSet aCpus = pinOf(a).cpus();
@@ -297,10 +296,10 @@ class NodeAgentTest {
     @Test
     void aPolicyThatReservesAHeldCpuMarksTheNodeDegradedAndNamesThePod() throws Exception {
         Pod a = budgetedRunning("a");
-        agent(config("0,64", "Warn")).stop(false);
+        agent(config("0,64", AdmissionAction.WARN)).stop(false);
         CpuSet held = pinOf(a).cpus();
 
-        NodeAgent second = agent(config(held.lowest(1).union(CpuSet.of(0, 64)).toString(), "Warn"));
+        NodeAgent second = agent(config(held.lowest(1).union(CpuSet.of(0, 64)).toString(), AdmissionAction.WARN));
 
         assertThat(second.state().pods()).containsKey(a.getMetadata().getUid());
         assertThat(pinOf(a).cpus()).as("the running pod keeps its CPUs").isEqualTo(held);
@@ -319,7 +318,7 @@ class NodeAgentTest {
                 io.podnuma.agent.kubelet.FileVerdict.CONFLICT,
                 "the kubelet's CPU manager runs the static policy")));
         Pod a = budgetedRunning("a");
-        NodeAgent agent = agent(config("0,64", "Warn"));
+        NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
 
         assertThat(agent.state().pods()).containsKey(a.getMetadata().getUid());
         Pod b = NodeAgentChurnTest.withStatus(budgeted("bb"));
@@ -338,7 +337,7 @@ class NodeAgentTest {
 
     @Test
     void withAdmissionEvictARefusedPodIsEvictedOnce() throws Exception {
-        AgentConfig config = config("0-127", "Evict"); // nothing can be exclusive
+        AgentConfig config = config("0-127", AdmissionAction.EVICT); // nothing can be exclusive
         NodeAgent agent = agent(config);
         Pod a = NodeAgentChurnTest.withStatus(budgeted("a"));
         pods.put(a);
@@ -351,7 +350,7 @@ class NodeAgentTest {
 
     @Test
     void aContainerSeenBeforeItsPodStatusGetsThePodsCpusThenItsOwn() throws Exception {
-        NodeAgent agent = agent(config("0,64", "Warn"));
+        NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
         Pod spec = budgeted("a");
         pods.put(spec); // bound, no status yet
         agent.drain();
@@ -373,7 +372,7 @@ class NodeAgentTest {
 
     @Test
     void cpusAContainerFailedToGiveUpAreGivenToNobodyUntilItHas() throws Exception {
-        NodeAgent agent = agent(config("0,64", "Warn"));
+        NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
         Pod web = NodeAgentChurnTest.withStatus(NodeAgentChurnTest.podOfKind(2, "web", "web", "1"));
         pods.put(web);
         CgroupPath webPath = appear(agent, web);

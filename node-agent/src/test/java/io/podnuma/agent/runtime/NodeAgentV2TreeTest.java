@@ -19,6 +19,7 @@ import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.testkit.agent.SampleConfigs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -63,7 +64,7 @@ class NodeAgentV2TreeTest {
         Files.writeString(root.resolve("cpuset.mems.effective"), mems + "\n");
         CgroupLayout layout = new CgroupLayout(CgroupVersion.V2, root, root, new CgroupNaming(CgroupDriver.SYSTEMD));
         V2KernelFiles.mkdir(root.resolve(CgroupDriver.SYSTEMD.kubepodsName()));
-        AgentConfig config = InMemoryAgent.podScopeConfig("v2", "reservedCpus: \"0,64\"");
+        AgentConfig config = InMemoryAgent.podScopeConfig("v2", SampleConfigs.reservedCpus("0,64"));
         NodeAgentChurnTest.FakePods pods = new NodeAgentChurnTest.FakePods();
         NodeAgent agent = new InMemoryAgent(
                         "v2",

@@ -1,43 +1,21 @@
 package io.podnuma.agent.testing;
 
-import java.util.List;
+import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.config.AgentConfigLoader;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
+import java.util.Map;
 
 /**
- * The agent configuration (a {@code NodeAgentConfig} file) most runtime tests and the bench use: single-numa-node
- * at pod scope, the static CPU policy with a reservation, pod-level resources.
+ * A {@link NodeAgentConfig} (built with the test kit's {@code SampleConfigs}) as the agent reads it from its file, for
+ * tests that run the agent in this JVM.
  */
 public final class AgentConfigs {
 
     private AgentConfigs() {}
 
-    /**
-     * @param cpuReservation the {@code cpuManager} line that reserves CPUs, e.g. {@code reservedCpus: "0"}
-     * @param settings further top-level lines ({@code key: value}), e.g. {@code kubeletCgroupRoot: /x}
-     * @param policySettings further lines of {@code policy}, e.g. {@code admission: Evict}
-     */
-    public static String podScope(
-            String node, String cpuReservation, List<String> settings, List<String> policySettings) {
-        StringBuilder yaml = new StringBuilder("apiVersion: podnuma.io/v1alpha1\nkind: NodeAgentConfig\n")
-                .append("nodeName: ")
-                .append(node)
-                .append('\n');
-        settings.forEach(line -> yaml.append(line).append('\n'));
-        yaml.append("policy:\n");
-        policySettings.forEach(line -> yaml.append("  ").append(line).append('\n'));
-        return yaml.append("""
-                  topologyManager:
-                    policy: single-numa-node
-                    scope: pod
-                  cpuManager:
-                    policy: static
-                """)
-                .append("    ")
-                .append(cpuReservation)
-                .append('\n')
-                .append("""
-                  podLevelResources:
-                    enabled: true
-                """)
-                .toString();
+    /** The config as the agent reads it from its file: written, then parsed with no flags and no environment. */
+    public static AgentConfig load(NodeAgentConfig config) {
+        return AgentConfigLoader.parse(NodeAgentConfigYaml.write(config), "agent.yaml", Map.of(), Map.of());
     }
 }

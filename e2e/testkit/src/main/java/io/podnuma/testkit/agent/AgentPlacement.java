@@ -1,5 +1,6 @@
 package io.podnuma.testkit.agent;
 
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import java.nio.file.Path;
 
 /**
@@ -16,10 +17,15 @@ public record AgentPlacement(Path stateDir, Path socket, int metricsPort, int he
         return stateDir.resolve("node-state.json");
     }
 
-    /** The placement as top-level {@code NodeAgentConfig} lines. */
-    public String yamlLines() {
-        return "stateDir: " + stateDir + "\npodResourcesSocket: " + socket + "\nmetricsPort: " + metricsPort
-                + "\nhealthPort: " + healthPort + "\nmetricsBindAddress: " + BIND_ADDRESS + "\nhealthBindAddress: "
-                + BIND_ADDRESS + "\n";
+    /** {@code config} with this placement: state directory, PodResources socket, both endpoints on loopback. */
+    public NodeAgentConfig applyTo(NodeAgentConfig config) {
+        return config.toBuilder()
+                .stateDir(stateDir.toString())
+                .podResourcesSocket(socket.toString())
+                .metricsBindAddress(BIND_ADDRESS)
+                .metricsPort(metricsPort)
+                .healthBindAddress(BIND_ADDRESS)
+                .healthPort(healthPort)
+                .build();
     }
 }

@@ -2,6 +2,8 @@ package io.podnuma.testkit.agent;
 
 import io.podnuma.controlplane.FreePorts;
 import io.podnuma.controlplane.StaleRuns;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import io.podnuma.testkit.prometheus.PrometheusText;
 import java.io.IOException;
 import java.net.URI;
@@ -58,19 +60,23 @@ public final class AgentProcess implements AutoCloseable {
                         dir.resolve("state"), dir.resolve("podnuma.sock"), FreePorts.next(), FreePorts.next()));
     }
 
-    /**
-     * An agent whose config is {@code yamlWithoutPlacement} (a {@code NodeAgentConfig} without stateDir,
-     * podResourcesSocket, ports and bind addresses) with this agent's placement added.
-     */
-    public static AgentProcess withConfig(Path dir, String yamlWithoutPlacement, Path kubeconfig) throws IOException {
+    /** An agent that runs {@code config} in {@code dir} ({@link #configure}). */
+    public static AgentProcess withConfig(Path dir, NodeAgentConfig config, Path kubeconfig) throws IOException {
         AgentProcess agent = prepare(dir, kubeconfig);
-        agent.configure(yamlWithoutPlacement.strip() + "\n" + agent.placement.yamlLines());
+        agent.configure(config);
         return agent;
     }
 
-    /** Writes the whole config file the next start reads. */
-    public void configure(String yaml) throws IOException {
-        Files.writeString(configFile(), yaml);
+    /**
+     * Writes the config file the next start reads: {@code config} with this agent's placement (state directory,
+     * socket, ports, loopback bind addresses) in place of whatever it says about them.
+     *
+     * @return the config as written
+     */
+    public NodeAgentConfig configure(NodeAgentConfig config) throws IOException {
+        NodeAgentConfig placed = placement.applyTo(config);
+        NodeAgentConfigYaml.write(placed, configFile());
+        return placed;
     }
 
     public AgentPlacement placement() {

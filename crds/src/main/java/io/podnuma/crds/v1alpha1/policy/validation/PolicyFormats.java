@@ -1,4 +1,4 @@
-package io.podnuma.agent.policy;
+package io.podnuma.crds.v1alpha1.policy.validation;
 
 import java.math.BigDecimal;
 import java.util.regex.Matcher;

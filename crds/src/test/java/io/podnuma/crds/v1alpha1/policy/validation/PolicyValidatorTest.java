@@ -1,4 +1,4 @@
-package io.podnuma.agent.policy;
+package io.podnuma.crds.v1alpha1.policy.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -265,7 +265,7 @@ class PolicyValidatorTest {
 
     @Test
     void everyCrdExampleIsValid() throws IOException {
-        try (Stream<Path> files = Files.list(Path.of("../crds/examples"))) {
+        try (Stream<Path> files = Files.list(Path.of("examples"))) {
             List<Path> examples =
                     files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
             assertThat(examples).hasSizeGreaterThanOrEqualTo(5);

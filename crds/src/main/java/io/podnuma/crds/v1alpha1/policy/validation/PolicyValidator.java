@@ -1,4 +1,4 @@
-package io.podnuma.agent.policy;
+package io.podnuma.crds.v1alpha1.policy.validation;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
@@ -23,7 +23,8 @@ import java.util.TreeSet;
 
 /**
  * Re-checks what the CRD's OpenAPI schema and CEL rules enforce on a {@code NumaResourcePolicy} spec. The API server
- * checks a policy object, but the agent reads the spec from its own file, which nothing has validated. Enum values
+ * checks a policy object, but the agent reads the spec from its own file, which nothing has validated, and the
+ * operator renders that file: both use this one validator, so they refuse the same specs with the same words. Enum values
  * and unknown keys are refused earlier, when the YAML is read into the spec.
  *
  * <p>Every problem names the field path under the given root (e.g. {@code policy.cpuManager.reservedCpuCount}), the
@@ -285,7 +286,7 @@ public final class PolicyValidator {
     }
 
     /** The quantity as written: fabric8 splits {@code 1Gi} into amount {@code 1} and format {@code Gi}. */
-    static String amount(Quantity q) {
+    public static String amount(Quantity q) {
         return (q.getAmount() == null ? "" : q.getAmount()) + (q.getFormat() == null ? "" : q.getFormat());
     }
 

@@ -1,0 +1,321 @@
+package io.podnuma.crds.agent.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import java.math.BigDecimal;
+import java.util.Objects;
+
+/**
+ * The node agent's configuration file, key for key ({@code node-agent/examples/agent.yaml} documents each one). This
+ * is the file form: a value is what the file says, checked only when the agent reads it (the agent names the key,
+ * the value and what is allowed), and null means the key is not in the file, so the agent takes its flag, its
+ * environment variable or its default. Durations are written the Kubernetes way ({@code 500ms}, {@code 10s},
+ * {@code 1m30s}); the socket mode is an octal string ({@code "0600"}), because YAML reads an unquoted 0600 as 384.
+ *
+ * @param apiVersion always {@value #API_VERSION}; null reads as that
+ * @param kind always {@value #KIND}; null reads as that
+ * @param nodeName the Kubernetes node the agent runs on; required (here, as a flag or in the environment)
+ * @param cgroupDriver {@code auto}, {@code cgroupfs} or {@code systemd}
+ * @param kubeletCgroupRoot the kubelet's {@code --cgroup-root}, e.g. {@code /}
+ * @param exclusiveCpuQuota {@code keep} or {@code disable}
+ * @param reconcilePeriod a duration, 1s to 1h
+ * @param kubeletPodResourcesSocket empty or null: the agent reads none
+ * @param kubeletCallTimeout a duration, 100ms to 5m
+ * @param kubeletStateDir empty or null: the agent reads none
+ * @param kubeletConfigFile empty or null: the agent reads none
+ * @param statusMinInterval a duration, 100ms to 10m
+ * @param logLevel {@code trace}, {@code debug}, {@code info}, {@code warn} or {@code error}
+ * @param policyName the {@code NumaResourcePolicy} this file was rendered from; empty or null: none
+ * @param policy the policy spec in force on the node; required by the agent
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({
+    "apiVersion",
+    "kind",
+    "nodeName",
+    "sysfsRoot",
+    "cgroupRoot",
+    "cgroupDriver",
+    "stateDir",
+    "kubeletCgroupRoot",
+    "exclusiveCpuQuota",
+    "reconcilePeriod",
+    "podResourcesSocket",
+    "podResourcesSocketMode",
+    "podResourcesQps",
+    "podResourcesBurst",
+    "kubeletPodResourcesSocket",
+    "kubeletCallTimeout",
+    "kubeletStateDir",
+    "kubeletConfigFile",
+    "statusMinInterval",
+    "metricsBindAddress",
+    "metricsPort",
+    "healthBindAddress",
+    "healthPort",
+    "logLevel",
+    "policyName",
+    "policy"
+})
+public record NodeAgentConfig(
+        String apiVersion,
+        String kind,
+        String nodeName,
+        String sysfsRoot,
+        String cgroupRoot,
+        String cgroupDriver,
+        String stateDir,
+        String kubeletCgroupRoot,
+        String exclusiveCpuQuota,
+        String reconcilePeriod,
+        String podResourcesSocket,
+        String podResourcesSocketMode,
+        BigDecimal podResourcesQps,
+        Integer podResourcesBurst,
+        String kubeletPodResourcesSocket,
+        String kubeletCallTimeout,
+        String kubeletStateDir,
+        String kubeletConfigFile,
+        String statusMinInterval,
+        String metricsBindAddress,
+        Integer metricsPort,
+        String healthBindAddress,
+        Integer healthPort,
+        String logLevel,
+        String policyName,
+        NumaResourcePolicySpec policy) {
+
+    public static final String API_VERSION = "podnuma.io/v1alpha1";
+    public static final String KIND = "NodeAgentConfig";
+
+    public NodeAgentConfig {
+        apiVersion = Objects.requireNonNullElse(apiVersion, API_VERSION);
+        kind = Objects.requireNonNullElse(kind, KIND);
+    }
+
+    /** A file for {@code nodeName} with {@code policy} and every other key left to the agent's defaults. */
+    public static Builder builder(String nodeName, NumaResourcePolicySpec policy) {
+        return new Builder().nodeName(nodeName).policy(policy);
+    }
+
+    /** An empty file (only apiVersion and kind): what the agent would refuse until node and policy are set. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Sets keys one by one; a key not set stays out of the file. */
+    public static final class Builder {
+        private String apiVersion;
+        private String kind;
+        private String nodeName;
+        private String sysfsRoot;
+        private String cgroupRoot;
+        private String cgroupDriver;
+        private String stateDir;
+        private String kubeletCgroupRoot;
+        private String exclusiveCpuQuota;
+        private String reconcilePeriod;
+        private String podResourcesSocket;
+        private String podResourcesSocketMode;
+        private BigDecimal podResourcesQps;
+        private Integer podResourcesBurst;
+        private String kubeletPodResourcesSocket;
+        private String kubeletCallTimeout;
+        private String kubeletStateDir;
+        private String kubeletConfigFile;
+        private String statusMinInterval;
+        private String metricsBindAddress;
+        private Integer metricsPort;
+        private String healthBindAddress;
+        private Integer healthPort;
+        private String logLevel;
+        private String policyName;
+        private NumaResourcePolicySpec policy;
+
+        private Builder() {}
+
+        private Builder(NodeAgentConfig c) {
+            apiVersion = c.apiVersion;
+            kind = c.kind;
+            nodeName = c.nodeName;
+            sysfsRoot = c.sysfsRoot;
+            cgroupRoot = c.cgroupRoot;
+            cgroupDriver = c.cgroupDriver;
+            stateDir = c.stateDir;
+            kubeletCgroupRoot = c.kubeletCgroupRoot;
+            exclusiveCpuQuota = c.exclusiveCpuQuota;
+            reconcilePeriod = c.reconcilePeriod;
+            podResourcesSocket = c.podResourcesSocket;
+            podResourcesSocketMode = c.podResourcesSocketMode;
+            podResourcesQps = c.podResourcesQps;
+            podResourcesBurst = c.podResourcesBurst;
+            kubeletPodResourcesSocket = c.kubeletPodResourcesSocket;
+            kubeletCallTimeout = c.kubeletCallTimeout;
+            kubeletStateDir = c.kubeletStateDir;
+            kubeletConfigFile = c.kubeletConfigFile;
+            statusMinInterval = c.statusMinInterval;
+            metricsBindAddress = c.metricsBindAddress;
+            metricsPort = c.metricsPort;
+            healthBindAddress = c.healthBindAddress;
+            healthPort = c.healthPort;
+            logLevel = c.logLevel;
+            policyName = c.policyName;
+            policy = c.policy;
+        }
+
+        public Builder nodeName(String v) {
+            nodeName = v;
+            return this;
+        }
+
+        public Builder sysfsRoot(String v) {
+            sysfsRoot = v;
+            return this;
+        }
+
+        public Builder cgroupRoot(String v) {
+            cgroupRoot = v;
+            return this;
+        }
+
+        public Builder cgroupDriver(String v) {
+            cgroupDriver = v;
+            return this;
+        }
+
+        public Builder stateDir(String v) {
+            stateDir = v;
+            return this;
+        }
+
+        public Builder kubeletCgroupRoot(String v) {
+            kubeletCgroupRoot = v;
+            return this;
+        }
+
+        public Builder exclusiveCpuQuota(String v) {
+            exclusiveCpuQuota = v;
+            return this;
+        }
+
+        public Builder reconcilePeriod(String v) {
+            reconcilePeriod = v;
+            return this;
+        }
+
+        public Builder podResourcesSocket(String v) {
+            podResourcesSocket = v;
+            return this;
+        }
+
+        public Builder podResourcesSocketMode(String v) {
+            podResourcesSocketMode = v;
+            return this;
+        }
+
+        public Builder podResourcesQps(BigDecimal v) {
+            podResourcesQps = v;
+            return this;
+        }
+
+        public Builder podResourcesBurst(Integer v) {
+            podResourcesBurst = v;
+            return this;
+        }
+
+        public Builder kubeletPodResourcesSocket(String v) {
+            kubeletPodResourcesSocket = v;
+            return this;
+        }
+
+        public Builder kubeletCallTimeout(String v) {
+            kubeletCallTimeout = v;
+            return this;
+        }
+
+        public Builder kubeletStateDir(String v) {
+            kubeletStateDir = v;
+            return this;
+        }
+
+        public Builder kubeletConfigFile(String v) {
+            kubeletConfigFile = v;
+            return this;
+        }
+
+        public Builder statusMinInterval(String v) {
+            statusMinInterval = v;
+            return this;
+        }
+
+        public Builder metricsBindAddress(String v) {
+            metricsBindAddress = v;
+            return this;
+        }
+
+        public Builder metricsPort(Integer v) {
+            metricsPort = v;
+            return this;
+        }
+
+        public Builder healthBindAddress(String v) {
+            healthBindAddress = v;
+            return this;
+        }
+
+        public Builder healthPort(Integer v) {
+            healthPort = v;
+            return this;
+        }
+
+        public Builder logLevel(String v) {
+            logLevel = v;
+            return this;
+        }
+
+        public Builder policyName(String v) {
+            policyName = v;
+            return this;
+        }
+
+        public Builder policy(NumaResourcePolicySpec v) {
+            policy = v;
+            return this;
+        }
+
+        public NodeAgentConfig build() {
+            return new NodeAgentConfig(
+                    apiVersion,
+                    kind,
+                    nodeName,
+                    sysfsRoot,
+                    cgroupRoot,
+                    cgroupDriver,
+                    stateDir,
+                    kubeletCgroupRoot,
+                    exclusiveCpuQuota,
+                    reconcilePeriod,
+                    podResourcesSocket,
+                    podResourcesSocketMode,
+                    podResourcesQps,
+                    podResourcesBurst,
+                    kubeletPodResourcesSocket,
+                    kubeletCallTimeout,
+                    kubeletStateDir,
+                    kubeletConfigFile,
+                    statusMinInterval,
+                    metricsBindAddress,
+                    metricsPort,
+                    healthBindAddress,
+                    healthPort,
+                    logLevel,
+                    policyName,
+                    policy);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.podnuma.testkit.agent;
+
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.crds.v1alpha1.policy.CpuManager;
+import io.podnuma.crds.v1alpha1.policy.CpuManagerPolicy;
+import io.podnuma.crds.v1alpha1.policy.PodLevelResources;
+import io.podnuma.crds.v1alpha1.policy.TopologyManager;
+import io.podnuma.crds.v1alpha1.policy.TopologyManagerPolicy;
+import io.podnuma.crds.v1alpha1.policy.TopologyManagerScope;
+
+/**
+ * The agent configuration (a {@link NodeAgentConfig}) most runtime tests and the bench use: single-numa-node at pod
+ * scope, the static CPU policy with a reservation, pod-level resources. Tests add their keys with the builder;
+ * {@link AgentProcess} adds where the agent keeps its files and writes the file with {@code NodeAgentConfigYaml}.
+ */
+public final class SampleConfigs {
+
+    private SampleConfigs() {}
+
+    /** The static CPU policy with {@code cpus} (a Linux CPU list, e.g. {@code "0,64"}) reserved for the system. */
+    public static CpuManager reservedCpus(String cpus) {
+        return new CpuManager(CpuManagerPolicy.STATIC, cpus, null, null, null);
+    }
+
+    /** The static CPU policy with {@code count} CPUs reserved for the system. */
+    public static CpuManager reservedCpuCount(int count) {
+        return new CpuManager(CpuManagerPolicy.STATIC, null, count, null, null);
+    }
+
+    /** The pod-scope policy with the given CPU manager, admission and NodeResourceTopology export. */
+    public static NumaResourcePolicySpec podScopePolicy(
+            CpuManager cpuManager, AdmissionAction admission, boolean exportNodeResourceTopology) {
+        return new NumaResourcePolicySpec(
+                null,
+                null,
+                new TopologyManager(TopologyManagerPolicy.SINGLE_NUMA_NODE, TopologyManagerScope.POD, null),
+                cpuManager,
+                null,
+                new PodLevelResources(true, null),
+                admission,
+                exportNodeResourceTopology);
+    }
+
+    /** A file for {@code node} with the pod-scope policy (admission Warn, no NodeResourceTopology). */
+    public static NodeAgentConfig.Builder podScope(String node, CpuManager cpuManager) {
+        return NodeAgentConfig.builder(node, podScopePolicy(cpuManager, AdmissionAction.WARN, false));
+    }
+}
