@@ -5,19 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.agent.testing.CpuLists;
 import io.podnuma.agent.testing.Seeds;
+import io.podnuma.testkit.cpu.ProcessAffinity;
+import io.podnuma.testkit.host.CgroupTrees;
+import io.podnuma.testkit.host.CpusetSubtree;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,6 +42,7 @@ class CgroupCpusetIT {
     private final HostCgroupFiles files = new HostCgroupFiles();
     private final List<Process> processes = new ArrayList<>();
     private final Random random = new Random();
+    private CpusetSubtree subtree;
     private Path testRoot;
     private Path cpuTestRoot;
     private CpuSet hostCpus;
@@ -47,16 +50,13 @@ class CgroupCpusetIT {
 
     @BeforeEach
     void privateSubtree() throws IOException {
-        Assumptions.assumeTrue(
-                Files.isRegularFile(CPUSET.resolve("cpuset.cpus")),
-                "no cgroup v1 cpuset hierarchy at " + CPUSET + " (the v2 writer is covered by CpusetWriterV2Test)");
-        Assumptions.assumeTrue(isRoot(), "not root: creating cgroups and moving processes needs root");
-        hostCpus = CpuSet.parse(Files.readString(CPUSET.resolve("cpuset.effective_cpus")));
-        hostMems = CpuSet.parse(Files.readString(CPUSET.resolve("cpuset.effective_mems")));
+        // Skips without a v1 cpuset hierarchy (the v2 writer is covered by CpusetWriterV2Test) or root.
+        subtree = CpusetSubtree.forTest();
+        hostCpus = CpuLists.toCpuSet(subtree.cpus());
+        hostMems = CpuLists.toCpuSet(subtree.mems());
         Assumptions.assumeTrue(
                 hostCpus.contains(0) && hostCpus.contains(1), "needs CPUs 0 and 1, host has " + hostCpus);
-        testRoot = CPUSET.resolve("podnuma-it-" + HexFormat.of().toHexDigits(random.nextInt()));
-        cgroup(testRoot, hostCpus, hostMems);
+        testRoot = subtree.root();
     }
 
     @AfterEach
@@ -65,32 +65,11 @@ class CgroupCpusetIT {
             p.destroyForcibly();
             p.waitFor(10, TimeUnit.SECONDS);
         }
-        removeBottomUp(testRoot);
-        removeBottomUp(cpuTestRoot);
-    }
-
-    private static void removeBottomUp(Path root) throws Exception {
-        if (root == null || !Files.isDirectory(root)) {
-            return;
+        if (subtree != null) {
+            subtree.close();
         }
-        List<Path> dirs;
-        try (Stream<Path> s = Files.walk(root)) {
-            dirs = s.filter(Files::isDirectory)
-                    .sorted(Comparator.comparingInt(Path::getNameCount).reversed())
-                    .toList();
-        }
-        for (Path d : dirs) {
-            for (int attempt = 0; ; attempt++) {
-                try {
-                    Files.delete(d); // rmdir; the control files go with it
-                    break;
-                } catch (IOException e) {
-                    if (attempt == 50) {
-                        throw new IOException("could not remove test cgroup " + d + ": " + e.getMessage(), e);
-                    }
-                    Thread.sleep(100); // a killed process may take a moment to leave its cgroup
-                }
-            }
+        if (cpuTestRoot != null) {
+            CgroupTrees.removeTree(cpuTestRoot);
         }
     }
 
@@ -350,10 +329,7 @@ class CgroupCpusetIT {
     }
 
     private void cgroup(Path dir, CpuSet cpus, CpuSet mems) throws IOException {
-        Files.createDirectory(dir);
-        // A v1 cpuset cgroup starts empty; both lists must be set before a task may join.
-        files.write(dir.resolve("cpuset.mems"), mems.toString());
-        files.write(dir.resolve("cpuset.cpus"), cpus.toString());
+        subtree.cgroup(dir, CpuLists.of(cpus), CpuLists.of(mems));
     }
 
     private static CpuSet cpus(Path dir) throws IOException {
@@ -361,19 +337,17 @@ class CgroupCpusetIT {
     }
 
     private long startIn(Path dir) throws IOException {
-        Process p = new ProcessBuilder("sleep", "600").start();
-        processes.add(p);
-        files.write(dir.resolve("cgroup.procs"), String.valueOf(p.pid()));
-        return p.pid();
+        return subtree.startProcessIn(dir);
     }
 
+    /** {@code Cpus_allowed_list} or {@code Mems_allowed_list} of the process, as the kernel prints it. */
     private static String allowed(long pid, String key) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-            if (line.startsWith(key + ":")) {
-                return line.substring(key.length() + 1).strip();
-            }
-        }
-        throw new IOException("/proc/" + pid + "/status has no " + key);
+        ProcessAffinity affinity = ProcessAffinity.of(pid);
+        return switch (key) {
+            case "Cpus_allowed_list" -> affinity.cpus().toString();
+            case "Mems_allowed_list" -> affinity.mems().toString();
+            default -> throw new IllegalArgumentException(key);
+        };
     }
 
     private String hex64() {
@@ -382,14 +356,5 @@ class CgroupCpusetIT {
             b.append(HexFormat.of().toHexDigits(random.nextInt()));
         }
         return b.toString();
-    }
-
-    private static boolean isRoot() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (line.startsWith("Uid:")) {
-                return line.substring(4).strip().split("\\s+")[1].equals("0");
-            }
-        }
-        return false;
     }
 }

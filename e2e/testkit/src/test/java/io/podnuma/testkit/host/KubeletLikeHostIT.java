@@ -6,6 +6,7 @@ import io.podnuma.testkit.cpu.CpuList;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** On this machine's real cgroup v1 cpuset hierarchy (root only; skipped elsewhere). */
@@ -55,9 +56,9 @@ class KubeletLikeHostIT {
             Process left = new ProcessBuilder("sleep", "3600").start();
             Files.writeString(stale.resolve("cgroup.procs"), Long.toString(left.pid()));
 
-            assertThat(KubeletLikeHost.removeLeftovers()).isEqualTo(1);
+            assertThat(CpusetSubtree.removeLeftovers()).isEqualTo(1);
             assertThat(stale).doesNotExist();
-            assertThat(left.isAlive()).isFalse();
+            assertThat(left.waitFor(10, TimeUnit.SECONDS)).as("killed").isTrue();
             assertThat(host.root()).as("a live run's subtree stays").exists();
         } finally {
             CgroupTrees.removeTree(stale);

@@ -9,15 +9,14 @@ import io.podnuma.agent.cgroup.ContainerRuntime;
 import io.podnuma.agent.cgroup.watch.RecordingListener.Call;
 import io.podnuma.agent.cgroup.watch.RecordingListener.Kind;
 import io.podnuma.agent.engine.pod.PodQos;
+import io.podnuma.testkit.host.CpusetSubtree;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -26,9 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,7 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The watcher on this host's real cgroup v1 cpuset hierarchy: a private subtree
- * ({@code /sys/fs/cgroup/cpuset/podnuma-watch-it-<random>}) stands in for the hierarchy root, and the test makes the
+ * (the test kit's {@link CpusetSubtree}) stands in for the hierarchy root, and the test makes the
  * kubelet's and the runtimes' directories in it with mkdir, as they would. Prints the mkdir → listener latency over
  * {@value #LATENCY_SAMPLES} containers (not asserted). Needs root; skips with the reason otherwise.
  */
@@ -47,33 +44,22 @@ class CgroupTreeWatcherIT {
 
     private final Random random = new Random();
     private final List<CgroupTreeWatcher> watchers = new ArrayList<>();
+    private CpusetSubtree subtree;
     private Path testRoot;
 
     @BeforeEach
     void privateSubtree() throws IOException {
-        Assumptions.assumeTrue(
-                Files.isRegularFile(CPUSET.resolve("cpuset.cpus")),
-                "no cgroup v1 cpuset hierarchy at " + CPUSET
-                        + " (CgroupTreeWatcherTest covers the watcher on ordinary directories)");
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "not root: creating cgroups needs root");
-        testRoot = CPUSET.resolve("podnuma-watch-it-" + HexFormat.of().toHexDigits(random.nextInt()));
-        Files.createDirectory(testRoot);
+        // Skips without a v1 cpuset hierarchy (CgroupTreeWatcherTest covers the watcher on ordinary directories)
+        // or root.
+        subtree = CpusetSubtree.forTest();
+        testRoot = subtree.root();
     }
 
     @AfterEach
     void cleanUp() throws IOException {
         watchers.forEach(CgroupTreeWatcher::close);
-        if (testRoot == null || !Files.isDirectory(testRoot)) {
-            return;
-        }
-        List<Path> dirs;
-        try (Stream<Path> s = Files.walk(testRoot)) {
-            dirs = s.filter(Files::isDirectory)
-                    .sorted(Comparator.comparingInt(Path::getNameCount).reversed())
-                    .toList();
-        }
-        for (Path d : dirs) {
-            Files.delete(d); // rmdir; no process ever joined these cgroups
+        if (subtree != null) {
+            subtree.close(); // no process ever joined these cgroups
         }
     }
 
