@@ -37,12 +37,8 @@ public final class SamplePods {
      * {@code restartPolicy: Always}), neither with resources of its own, so both share the pod's bubble.
      */
     public static Pod budgeted(String node, String name, int cpus) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
+        return onNode(node, name)
+                .editSpec()
                 .withResources(guaranteed(Integer.toString(cpus), "256Mi"))
                 .addNewInitContainer()
                 .withName("proxy")
@@ -64,12 +60,8 @@ public final class SamplePods {
 
     /** A Burstable pod: one container {@code web} asking for 100m, no limit. It runs on the node's shared pool. */
     public static Pod burstable(String node, String name) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
+        return onNode(node, name)
+                .editSpec()
                 .addNewContainer()
                 .withName("web")
                 .withImage("nginx")
@@ -83,18 +75,25 @@ public final class SamplePods {
 
     /** A BestEffort pod: one container {@code batch} without requests or limits. */
     public static Pod bestEffort(String node, String name) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
+        return onNode(node, name)
+                .editSpec()
                 .addNewContainer()
                 .withName("batch")
                 .withImage("busybox")
                 .endContainer()
                 .endSpec()
                 .build();
+    }
+
+    /** A pod named {@code name} bound to {@code node}, nothing else yet. */
+    private static PodBuilder onNode(String node, String name) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .endSpec();
     }
 
     /** The pod with {@code metadata.namespace} set (the demo creates its pods from the objects as they are). */
@@ -135,13 +134,11 @@ public final class SamplePods {
         for (int c = 0; c < containers; c++) {
             cs.add(new ContainerBuilder().withName("c" + c).withImage("app").build());
         }
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
+        return onNode(node, name)
+                .editMetadata()
                 .addToLabels(BENCH_LABEL, "true")
                 .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
+                .editSpec()
                 .withResources(guaranteed("1", "256Mi"))
                 .withContainers(cs)
                 .endSpec()
@@ -161,13 +158,11 @@ public final class SamplePods {
                     .endResources()
                     .build());
         }
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
+        return onNode(node, name)
+                .editMetadata()
                 .addToLabels(BENCH_LABEL, "true")
                 .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
+                .editSpec()
                 .withContainers(cs)
                 .endSpec()
                 .build();
