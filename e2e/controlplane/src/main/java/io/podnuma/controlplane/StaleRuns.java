@@ -5,7 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.List;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -13,9 +13,10 @@ import java.util.stream.Stream;
  * Cleans up after test JVMs that were killed outright (a shutdown hook does not run on SIGKILL): their
  * etcd and apiserver would otherwise keep running and eat the CPU of every later run.
  *
- * <p>Each plane records {@code <pid> <executable>} of every child in {@value #PIDS} in its work directory,
+ * <p>Each plane records {@code <pid> <start time> <executable>} of every child in {@value #PIDS} in its work directory,
  * which is named after the JVM's pid. A work directory whose JVM is gone has its recorded children stopped
- * (only if the pid still runs the recorded executable, so a reused pid is left alone) and is deleted. The test kit
+ * (only if the pid still runs the recorded executable, started at the recorded time, so a reused pid is left
+ * alone) and is deleted. The test kit
  * keeps the node agents it starts the same way, under another prefix.
  */
 public final class StaleRuns {
@@ -23,11 +24,14 @@ public final class StaleRuns {
     public static final String PIDS = "children.pids";
     public static final String WORK_DIR_PREFIX = "controlplane-work-";
 
+    private static final long UNKNOWN_START = -1;
+
     private StaleRuns() {}
 
     /** Appends {@code child} to the record of {@code workDir}, whose name ends with the owning JVM's pid. */
     public static void record(Path workDir, ProcessHandle child) {
-        String line = child.pid() + " " + child.info().command().orElse("?") + System.lineSeparator();
+        String line = child.pid() + " " + startedAt(child) + " "
+                + child.info().command().orElse("?") + System.lineSeparator();
         try {
             Files.createDirectories(workDir);
             Files.writeString(workDir.resolve(PIDS), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
@@ -84,17 +88,49 @@ public final class StaleRuns {
         }
         int stopped = 0;
         for (String line : Files.readAllLines(pids)) {
-            List<String> parts = List.of(line.split(" ", 2));
-            if (parts.size() != 2) {
+            Optional<Recorded> recorded = Recorded.parse(line);
+            if (recorded.isEmpty()) {
                 continue;
             }
-            Optional<ProcessHandle> process = ProcessHandle.of(Long.parseLong(parts.get(0)));
-            if (process.isPresent()
-                    && process.get().info().command().map(parts.get(1)::equals).orElse(false)) {
+            Optional<ProcessHandle> process = ProcessHandle.of(recorded.get().pid());
+            if (process.isPresent() && recorded.get().isStill(process.get())) {
                 process.get().destroyForcibly();
                 stopped++;
             }
         }
         return stopped;
+    }
+
+    private static long startedAt(ProcessHandle p) {
+        return p.info().startInstant().map(Instant::toEpochMilli).orElse(UNKNOWN_START);
+    }
+
+    /**
+     * One line of the record: {@code <pid> <start, epoch ms> <executable>}, or {@code <pid> <executable>} as older
+     * runs wrote it. The start time tells a recorded child from a later process that got its pid and runs the same
+     * executable (another JVM's java, say), which the executable alone cannot.
+     */
+    private record Recorded(long pid, long startMillis, String command) {
+
+        static Optional<Recorded> parse(String line) {
+            String[] parts = line.split(" ", 3);
+            try {
+                if (parts.length == 3 && parts[1].matches("-?\\d+")) {
+                    return Optional.of(new Recorded(Long.parseLong(parts[0]), Long.parseLong(parts[1]), parts[2]));
+                }
+                int space = line.indexOf(' ');
+                return space < 0
+                        ? Optional.empty()
+                        : Optional.of(new Recorded(
+                                Long.parseLong(line.substring(0, space)), UNKNOWN_START, line.substring(space + 1)));
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+        }
+
+        boolean isStill(ProcessHandle p) {
+            return p.info().command().map(command::equals).orElse(false)
+                    && (startMillis == UNKNOWN_START || startedAt(p) == startMillis);
+        }
     }
 }

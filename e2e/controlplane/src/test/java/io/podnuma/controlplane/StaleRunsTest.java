@@ -68,6 +68,31 @@ class StaleRunsTest {
     }
 
     @Test
+    void aReusedPidRunningTheSameExecutableSinceALaterStartIsNotKilled() throws Exception {
+        Path stale = base.resolve(StaleRuns.WORK_DIR_PREFIX + deadPid());
+        Files.createDirectories(stale);
+        String command = child.toHandle().info().command().orElseThrow();
+        long started = child.toHandle().info().startInstant().orElseThrow().toEpochMilli();
+        // Recorded as started a minute earlier: another process that had this pid then.
+        Files.writeString(stale.resolve(StaleRuns.PIDS), child.pid() + " " + (started - 60_000) + " " + command + "\n");
+
+        assertThat(StaleRuns.reap(base)).isZero();
+        assertThat(child.isAlive()).isTrue();
+        assertThat(stale).doesNotExist();
+    }
+
+    @Test
+    void aLineAsOlderRunsWroteItStillStopsItsChild() throws Exception {
+        Path stale = base.resolve(StaleRuns.WORK_DIR_PREFIX + deadPid());
+        Files.createDirectories(stale);
+        String command = child.toHandle().info().command().orElseThrow();
+        Files.writeString(stale.resolve(StaleRuns.PIDS), child.pid() + " " + command + "\n");
+
+        assertThat(StaleRuns.reap(base)).isEqualTo(1);
+        assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
     void otherDirectoriesAreIgnored() throws IOException {
         Files.createDirectories(base.resolve("controlplane-logs"));
         Files.createDirectories(base.resolve(StaleRuns.WORK_DIR_PREFIX + "not-a-pid"));
