@@ -13,11 +13,10 @@ import java.util.stream.Stream;
  * Cleans up after test JVMs that were killed outright (a shutdown hook does not run on SIGKILL): their
  * etcd and apiserver would otherwise keep running and eat the CPU of every later run.
  *
- * <p>Each plane records {@code <pid> <start time> <executable>} of every child in {@value #PIDS} in its work directory,
- * which is named after the JVM's pid. A work directory whose JVM is gone has its recorded children stopped
- * (only if the pid still runs the recorded executable, started at the recorded time, so a reused pid is left
- * alone) and is deleted. The test kit
- * keeps the node agents it starts the same way, under another prefix.
+ * <p>Each plane records {@code <pid> <start time> <executable>} of every child in {@value #PIDS} in its work
+ * directory, which is named after the JVM's pid. A work directory whose JVM is gone has its recorded children stopped
+ * (only if the pid still runs the recorded executable, started at the recorded time, so a reused pid is left alone)
+ * and is deleted. The test kit keeps the node agents it starts the same way, under another prefix.
  */
 public final class StaleRuns {
 
