@@ -2,7 +2,6 @@ package io.podnuma.demo;
 
 import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.LocalControlPlane;
-import io.podnuma.demo.pinning.NodeAgentProcess;
 import io.podnuma.demo.pinning.PinningDemo;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -107,13 +106,12 @@ public final class Demo {
                     "the API server accepted policies that should be rejected: " + unexpectedlyAccepted);
         }
 
-        Optional<String> cannotPin = PinningDemo.unavailable(root);
+        Optional<String> cannotPin = PinningDemo.unavailable();
         if (cannotPin.isPresent()) {
             section("The node agent pinning real processes: skipped");
             out.println("Skipped: " + cannotPin.get() + ".");
         } else {
-            Path cliJar = NodeAgentProcess.findCliJar(root).orElseThrow();
-            new PinningDemo(plane, cliJar, PINNING, out).run();
+            new PinningDemo(plane, PINNING, out).run();
         }
         section("Done");
     }

@@ -1,7 +1,7 @@
 package io.podnuma.demo.pinning;
 
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.nio.file.Path;
+import io.podnuma.testkit.agent.AgentPlacement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -13,9 +13,6 @@ public final class AgentConfigFile {
 
     /** Which node the agent serves, under which policy, and where the kubelet's cgroups are. */
     public record Node(String nodeName, String policyName, String kubeletCgroupRoot) {}
-
-    /** Where the agent keeps its files and serves its endpoints. */
-    public record Placement(Path stateDir, Path socket, int metricsPort, int healthPort) {}
 
     private AgentConfigFile() {}
 
@@ -36,7 +33,7 @@ public final class AgentConfigFile {
     }
 
     public static String render(
-            KubernetesSerialization yaml, Node node, Placement placement, Map<String, Object> spec) {
+            KubernetesSerialization yaml, Node node, AgentPlacement placement, Map<String, Object> spec) {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("apiVersion", "podnuma.io/v1alpha1");
         config.put("kind", "NodeAgentConfig");
@@ -45,9 +42,9 @@ public final class AgentConfigFile {
         config.put("kubeletCgroupRoot", node.kubeletCgroupRoot());
         config.put("stateDir", placement.stateDir().toString());
         config.put("podResourcesSocket", placement.socket().toString());
-        config.put("metricsBindAddress", "127.0.0.1");
+        config.put("metricsBindAddress", AgentPlacement.BIND_ADDRESS);
         config.put("metricsPort", placement.metricsPort());
-        config.put("healthBindAddress", "127.0.0.1");
+        config.put("healthBindAddress", AgentPlacement.BIND_ADDRESS);
         config.put("healthPort", placement.healthPort());
         // Quick reports for a demo; the defaults (10s, 1s) suit a cluster.
         config.put("reconcilePeriod", "2s");

@@ -1,5 +1,6 @@
 package io.podnuma.demo.pinning;
 
+import io.podnuma.testkit.cpu.CpuList;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package io.podnuma.demo.pinning;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podnuma.testkit.cpu.CpuList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

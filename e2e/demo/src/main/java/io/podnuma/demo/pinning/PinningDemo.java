@@ -10,6 +10,16 @@ import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.PodResources;
+import io.podnuma.testkit.agent.AgentCliJar;
+import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.cpu.ProcessAffinity;
+import io.podnuma.testkit.host.CgroupDriverName;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.host.PodContainer;
+import io.podnuma.testkit.host.QosClass;
+import io.podnuma.testkit.pods.SamplePods;
+import io.podnuma.testkit.prometheus.PrometheusText;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -57,13 +67,11 @@ public final class PinningDemo {
     private record Started(String pod, String container, String qos, long pid) {}
 
     private final ControlPlane plane;
-    private final Path cliJar;
     private final Settings settings;
     private final PrintStream out;
 
-    public PinningDemo(ControlPlane plane, Path cliJar, Settings settings, PrintStream out) {
+    public PinningDemo(ControlPlane plane, Settings settings, PrintStream out) {
         this.plane = plane;
-        this.cliJar = cliJar;
         this.settings = settings;
         this.out = out;
     }
@@ -72,14 +80,15 @@ public final class PinningDemo {
      * Why the pinning part cannot run here (not root, no cgroup v1 cpuset hierarchy, the agent's jar not built), or
      * empty when it can.
      */
-    public static Optional<String> unavailable(Path repositoryRoot) throws IOException {
+    public static Optional<String> unavailable() {
         Optional<String> host = HostCheck.unavailable();
         if (host.isPresent()) {
             return host;
         }
-        if (NodeAgentProcess.findCliJar(repositoryRoot).isEmpty()) {
-            return Optional.of("no node-agent/target/podnuma-node-agent-*-cli.jar under " + repositoryRoot
-                    + ": build it with ./mvnw -pl node-agent package -DskipTests");
+        try {
+            AgentCliJar.locate();
+        } catch (IllegalStateException noJar) {
+            return Optional.of(noJar.getMessage());
         }
         return Optional.empty();
     }
@@ -87,11 +96,11 @@ public final class PinningDemo {
     /** Runs the whole part; the host and the cluster are cleaned up whatever happens. */
     public PinningReport run() throws Exception {
         Path work = Files.createTempDirectory("podnuma-demo-");
-        NodeAgentProcess agent;
-        CpusetSandbox sandbox;
+        AgentProcess agent;
+        KubeletLikeHost sandbox;
         try {
-            agent = NodeAgentProcess.prepare(cliJar, work, plane.kubeconfig());
-            sandbox = CpusetSandbox.create("podnuma-demo");
+            agent = AgentProcess.prepare(work, plane.kubeconfig());
+            sandbox = KubeletLikeHost.create(CgroupDriverName.CGROUPFS, "demo");
         } catch (IOException | RuntimeException e) {
             deleteTree(work);
             throw e;
@@ -127,7 +136,7 @@ public final class PinningDemo {
         return report;
     }
 
-    private static void closeQuietly(NodeAgentProcess agent, CpusetSandbox sandbox, Path work) {
+    private static void closeQuietly(AgentProcess agent, KubeletLikeHost sandbox, Path work) {
         try {
             agent.close();
             sandbox.close();
@@ -137,7 +146,7 @@ public final class PinningDemo {
         }
     }
 
-    private PinningReport steps(CpusetSandbox sandbox, NodeAgentProcess agent) throws Exception {
+    private PinningReport steps(KubeletLikeHost sandbox, AgentProcess agent) throws Exception {
         String ns = settings.namespace();
         section("The node agent pins real processes on this machine");
         out.printf(
@@ -156,8 +165,9 @@ public final class PinningDemo {
 
         section("Pods bound to " + settings.nodeName() + "; each container is a cgroup with a real process");
         List<Started> started = new ArrayList<>();
-        started.addAll(startPod(sandbox, DemoPods.budgeted(ns, TRADER, settings.nodeName(), 1)));
-        started.addAll(startPod(sandbox, DemoPods.burstable(ns, WEB, settings.nodeName())));
+        started.addAll(
+                startPod(sandbox, SamplePods.inNamespace(ns, SamplePods.budgeted(settings.nodeName(), TRADER, 1))));
+        started.addAll(startPod(sandbox, SamplePods.inNamespace(ns, SamplePods.burstable(settings.nodeName(), WEB))));
         NodeStateView first = await(
                 "the NumaNodeState of " + settings.nodeName() + " to list " + TRADER + " and " + WEB,
                 () -> NodeStateView.read(plane.client(), settings.nodeName()),
@@ -167,7 +177,8 @@ public final class PinningDemo {
         out.printf(
                 "%s asks for a %d-CPU bubble; CPUs left for bubbles: %s (%d).%n",
                 SECOND_TRADER, budget, free.isEmpty() ? "none" : free, free.size());
-        started.addAll(startPod(sandbox, DemoPods.budgeted(ns, SECOND_TRADER, settings.nodeName(), budget)));
+        started.addAll(startPod(
+                sandbox, SamplePods.inNamespace(ns, SamplePods.budgeted(settings.nodeName(), SECOND_TRADER, budget))));
         Optional<String> refusal = awaitRefusal(SECOND_TRADER);
 
         section("What podnuma decided, and what the kernel lets each process use (/proc/<pid>/status)");
@@ -179,7 +190,7 @@ public final class PinningDemo {
         showRefusal(refusal);
         String metrics = agent.metrics();
         section("The agent's /metrics (a few lines)");
-        Metrics.lines(metrics, SHOWN_METRICS).forEach(l -> out.println("  " + l));
+        PrometheusText.lines(metrics, SHOWN_METRICS).forEach(l -> out.println("  " + l));
         ListPodResourcesResponse list = PodResourcesClient.list(agent.socket());
         showPodResources(list);
 
@@ -206,8 +217,8 @@ public final class PinningDemo {
                 pinned,
                 state,
                 refusal,
-                Metrics.value(metrics, "podnuma_pin_latency_seconds_count"),
-                Metrics.value(metrics, "podnuma_cpu_manager_exclusive_cpu_allocation_count"),
+                PrometheusText.sampleValue(metrics, "podnuma_pin_latency_seconds_count"),
+                PrometheusText.sampleValue(metrics, "podnuma_cpu_manager_exclusive_cpu_allocation_count"),
                 list,
                 exit,
                 restored,
@@ -224,7 +235,7 @@ public final class PinningDemo {
         kubectlShown("label", "node", settings.nodeName(), "--overwrite", POLICY_LABEL + "=" + settings.policyName());
     }
 
-    private void startAgent(CpusetSandbox sandbox, NodeAgentProcess agent) throws Exception {
+    private void startAgent(KubeletLikeHost sandbox, AgentProcess agent) throws Exception {
         GenericKubernetesResource policy = plane.client()
                 .genericKubernetesResources("podnuma.io/v1alpha1", "NumaResourcePolicy")
                 .withName(settings.policyName())
@@ -250,7 +261,8 @@ public final class PinningDemo {
                 "  policy: <the spec of NumaResourcePolicy %s from the API server, cpuManager.reservedCpus %s -> \"%s\""
                         + " for this machine>%n",
                 settings.policyName(), reservedCpusOf(spec), settings.reservedCpus());
-        agent.start(config);
+        agent.configure(config);
+        agent.start();
         Duration ready = agent.awaitReady(Duration.ofSeconds(60));
         out.printf(
                 "node-agent run (pid %d, KUBECONFIG=%s) is ready after %d ms; log: %s%n",
@@ -270,7 +282,7 @@ public final class PinningDemo {
     }
 
     /** Creates the pod, waits until kwok reports its containers running, then starts them on the host. */
-    private List<Started> startPod(CpusetSandbox sandbox, Pod pod) throws Exception {
+    private List<Started> startPod(KubeletLikeHost sandbox, Pod pod) throws Exception {
         String ns = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
         plane.client().pods().inNamespace(ns).resource(pod).create();
@@ -283,7 +295,8 @@ public final class PinningDemo {
         String qos = running.getStatus().getQosClass();
         List<Started> started = new ArrayList<>();
         for (ContainerStatus s : statuses(running)) {
-            long pid = sandbox.startContainer(qos, running.getMetadata().getUid(), s.getContainerID());
+            long pid = sandbox.startContainer(PodContainer.fromStatus(
+                    QosClass.of(qos), running.getMetadata().getUid(), s.getContainerID()));
             started.add(new Started(name, s.getName(), qos, pid));
         }
         out.printf(

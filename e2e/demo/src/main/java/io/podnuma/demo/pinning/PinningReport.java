@@ -1,6 +1,7 @@
 package io.podnuma.demo.pinning;
 
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
+import io.podnuma.testkit.cpu.CpuList;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

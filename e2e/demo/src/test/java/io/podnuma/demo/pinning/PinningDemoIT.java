@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.podresources.v1.PodResources;
+import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.Repository;
+import io.podnuma.testkit.cpu.CpuList;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -22,42 +24,27 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ControlPlaneExtension.class)
 class PinningDemoIT {
 
-    static final Path ROOT = Path.of("../..").toAbsolutePath().normalize();
     static final String POLICY = "pod-scope-hybrid";
 
     @BeforeAll
     static void crdsAndPolicy(ControlPlane cp) {
-        for (String crd : List.of("numaresourcepolicies.podnuma.io", "numanodestates.podnuma.io")) {
-            cp.kubectl(
-                            "apply",
-                            "--server-side",
-                            "--force-conflicts",
-                            "-f",
-                            ROOT.resolve("crds/generated/" + crd + "-v1.yml").toString())
-                    .assertSuccess();
-            cp.kubectl("wait", "--for=condition=Established", "crd/" + crd, "--timeout=60s")
-                    .assertSuccess();
-        }
+        cp.installCrds(GeneratedCrds.numaResourcePolicies(), GeneratedCrds.numaNodeStates());
         cp.kubectl(
                         "apply",
                         "-f",
-                        ROOT.resolve("crds/examples/" + POLICY + ".yaml").toString())
+                        Repository.resolve("crds/examples/" + POLICY + ".yaml").toString())
                 .assertSuccess();
     }
 
     @Test
     void pinsRealProcessesReportsThemAndGivesEverythingBack(ControlPlane cp) throws Exception {
-        Optional<String> cannot = PinningDemo.unavailable(ROOT);
+        Optional<String> cannot = PinningDemo.unavailable();
         cannot.ifPresent(reason -> System.out.println("PinningDemoIT skipped: " + reason));
         Assumptions.assumeTrue(cannot.isEmpty(), () -> cannot.orElseThrow());
         String id = UUID.randomUUID().toString().substring(0, 8);
         String ns = "pin-demo-" + id;
-        PinningReport r = new PinningDemo(
-                        cp,
-                        NodeAgentProcess.findCliJar(ROOT).orElseThrow(),
-                        new PinningDemo.Settings("pin-demo-" + id, ns, POLICY, "0"),
-                        System.out)
-                .run();
+        PinningReport r =
+                new PinningDemo(cp, new PinningDemo.Settings("pin-demo-" + id, ns, POLICY, "0"), System.out).run();
 
         CpuList hostCpus = r.hostCpus();
         CpuList hostMems = CpuList.parse(Files.readString(HostCheck.CPUSET_V1.resolve("cpuset.effective_mems")));
