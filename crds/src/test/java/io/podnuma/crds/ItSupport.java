@@ -15,22 +15,12 @@ public final class ItSupport {
 
     private ItSupport() {}
 
-    /** Applies the committed CRDs with the real kubectl and waits until the API server serves them. */
+    /** Applies the committed CRDs and waits until the API server serves them. */
     public static void installCrds(ControlPlane cp) {
-        CommandResult applied = cp.kubectl(
-                "apply", "--server-side", "-f", COMMITTED.toAbsolutePath().toString());
-        assertThat(applied.exitCode())
-                .as("installing the CRDs: %s", applied.stderr())
-                .isZero();
-        CommandResult established = cp.kubectl(
-                "wait",
-                "--for=condition=Established",
-                "--timeout=60s",
-                "crd/" + GeneratedCrds.POLICIES,
-                "crd/" + GeneratedCrds.NODE_STATES);
-        assertThat(established.exitCode())
-                .as("waiting for the CRDs: %s", established.stderr())
-                .isZero();
+        assertThat(cp.installCrds(
+                        COMMITTED.resolve(GeneratedCrds.POLICIES + "-v1.yml"),
+                        COMMITTED.resolve(GeneratedCrds.NODE_STATES + "-v1.yml")))
+                .containsExactly(GeneratedCrds.POLICIES, GeneratedCrds.NODE_STATES);
     }
 
     public static CommandResult succeeded(CommandResult result) {

@@ -1,18 +1,10 @@
-package io.podnuma.agent.bench;
+package io.podnuma.bench.agent;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.podnuma.agent.cgroup.CgroupDriver;
-import io.podnuma.agent.cgroup.CgroupNaming;
-import io.podnuma.agent.cgroup.ContainerCgroup;
-import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.cpuset.CpuSet;
-import io.podnuma.agent.engine.pod.PodQos;
-import io.podnuma.agent.hosttest.AgentCrds;
-import io.podnuma.agent.hosttest.AgentProcess;
-import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.podresources.DomainSocketChannels;
@@ -21,9 +13,18 @@ import io.podnuma.podresources.v1.GetPodResourcesRequest;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.agent.JvmFlags;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.host.CgroupDriverName;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.host.PodContainer;
+import io.podnuma.testkit.pods.RunningPods;
+import io.podnuma.testkit.pods.SamplePods;
+import io.podnuma.testkit.prometheus.PromHistogram;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +32,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -99,7 +101,7 @@ public final class AgentBench {
                     2_000,
                     Duration.ofSeconds(15),
                     Duration.ofSeconds(60),
-                    AgentProcess.JVM_FLAGS,
+                    JvmFlags.daemonSet(),
                     50_000,
                     Duration.ofMillis(10),
                     100,
@@ -114,7 +116,7 @@ public final class AgentBench {
                     500,
                     Duration.ofSeconds(12),
                     Duration.ofSeconds(15),
-                    AgentProcess.JVM_FLAGS,
+                    JvmFlags.daemonSet(),
                     50_000,
                     Duration.ofMillis(10),
                     40,
@@ -246,7 +248,7 @@ public final class AgentBench {
             String loadAfter) {}
 
     /** One timed start: a container of a known pod and the CPUs the agent should give it. */
-    record Target(ContainerCgroup cgroup, CpuSet wanted, boolean exclusive) {}
+    record Target(PodContainer cgroup, CpuSet wanted, boolean exclusive) {}
 
     private final ControlPlane cp;
     private final Settings s;
@@ -263,14 +265,13 @@ public final class AgentBench {
     public Result run() throws Exception {
         String loadBefore = uptime();
         log.println("== agent bench: " + s + "; " + loadBefore);
-        AgentCrds.installNumaNodeState(cp);
+        cp.installCrds(GeneratedCrds.numaNodeStates());
         String suffix = UUID.randomUUID().toString().substring(0, 8);
-        CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
         String ns = "bench-" + suffix;
         List<String> nodes = new ArrayList<>();
         Result runtime;
-        try (BenchCgroups host = BenchCgroups.create(naming);
-                BenchCgroups emptyHost = BenchCgroups.create(naming)) {
+        try (KubeletLikeHost host = KubeletLikeHost.create(CgroupDriverName.SYSTEMD, "bench");
+                KubeletLikeHost emptyHost = KubeletLikeHost.create(CgroupDriverName.SYSTEMD, "bench")) {
             Map<String, String> allocatable = Map.of(
                     "cpu", String.valueOf(host.cpus().size()), "memory", "8Gi", "pods", String.valueOf(s.pods()));
             String node = cp.ensureNode("bench-" + suffix, Map.of("podnuma.io/policy", POLICY), allocatable);
@@ -278,10 +279,11 @@ public final class AgentBench {
             nodes.add(node);
             nodes.add(emptyNode);
             cp.kubectl("create", "namespace", ns).assertSuccess();
-            try (AgentProcess agent = new AgentProcess(workDir.resolve("agent"), config(node, host), cp.kubeconfig());
-                    AgentProcess empty = new AgentProcess(
+            try (AgentProcess agent =
+                            AgentProcess.withConfig(workDir.resolve("agent"), config(node, host), cp.kubeconfig());
+                    AgentProcess empty = AgentProcess.withConfig(
                             workDir.resolve("empty-agent"), config(emptyNode, emptyHost), cp.kubeconfig());
-                    IdleProcess idleJvm = new IdleProcess()) {
+                    IdleProcess idleJvm = new IdleProcess(workDir.resolve("idle-jvm"))) {
                 runtime = measure(host, node, ns, agent, empty, idleJvm, loadBefore);
             }
         } finally {
@@ -297,7 +299,7 @@ public final class AgentBench {
     }
 
     private Result measure(
-            BenchCgroups host,
+            KubeletLikeHost host,
             String node,
             String ns,
             AgentProcess agent,
@@ -306,9 +308,9 @@ public final class AgentBench {
             String loadBefore)
             throws Exception {
         log.printf("creating %d pods with %d containers each on node %s%n", s.pods(), s.containersPerPod(), node);
-        List<Pod> pods = runningPods(cp, ns, BenchPods.of(node, s.pods(), s.containersPerPod()));
+        List<Pod> pods = runningPods(cp, ns, SamplePods.benchNode(node, s.pods(), s.containersPerPod()));
         for (Pod p : pods) {
-            host.createPod(qos(p), p.getMetadata().getUid());
+            host.createPod(RunningPods.qos(p), p.getMetadata().getUid());
         }
         host.prestart(s.starts());
 
@@ -323,7 +325,7 @@ public final class AgentBench {
         ManagedChannel emptyChannel = DomainSocketChannels.open(empty.socket());
         try {
             CpuSet bubble = bubbleOf(channel, pods.getFirst());
-            CpuSet shared = host.cpus().difference(bubble);
+            CpuSet shared = cpuSet(host.cpus()).difference(bubble);
             List<Target> targets = targets(pods, bubble, shared);
 
             log.printf(
@@ -358,7 +360,7 @@ public final class AgentBench {
             Duration readyRestart = startTimed(agent);
             int wrong = 0;
             for (Target t : targets) {
-                if (!host.cpusetOf(t.cgroup()).equals(t.wanted())) {
+                if (!CpusetTiming.cpusetOf(host.dir(t.cgroup())).equals(t.wanted())) {
                     wrong++;
                 }
             }
@@ -368,8 +370,10 @@ public final class AgentBench {
             log.println("timing the bare cpuset.cpus write on the same cgroups (no agent running)");
             long[] bare = new long[targets.size()];
             for (int i = 0; i < targets.size(); i++) {
-                bare[i] = host.timeBareWrite(
-                        targets.get(i).cgroup(), targets.get(i).wanted());
+                bare[i] = CpusetTiming.timeBareWrite(
+                        host.dir(targets.get(i).cgroup()),
+                        cpuSet(host.cpus()),
+                        targets.get(i).wanted());
             }
             int exclusive = (int) targets.stream().filter(Target::exclusive).count();
             PinResult pins = new PinResult(
@@ -415,17 +419,17 @@ public final class AgentBench {
     record Starts(LatencySummary polled, LatencySummary floor, int timeouts) {}
 
     /** Each agent start followed by one start of the minimal watcher, so both see the same load. */
-    private Starts timeStarts(BenchCgroups host, List<Target> targets, CpuSet shared) throws Exception {
+    private Starts timeStarts(KubeletLikeHost host, List<Target> targets, CpuSet shared) throws Exception {
         long timeout = TimeUnit.SECONDS.toNanos(5);
         long[] polled = new long[targets.size()];
         long[] floor = new long[targets.size()];
         int ok = 0;
         int floorOk = 0;
-        try (MinimalWatcher minimal = new MinimalWatcher(host.cpus(), host.mems(), shared)) {
+        try (MinimalWatcher minimal = new MinimalWatcher(cpuSet(host.cpus()), cpuSet(host.mems()), shared)) {
             for (Target t : targets) {
                 long start = System.nanoTime();
                 host.startContainer(t.cgroup());
-                long seen = host.awaitCpus(t.cgroup(), t.wanted(), s.pollNanos(), timeout);
+                long seen = CpusetTiming.awaitCpus(host.dir(t.cgroup()), t.wanted(), s.pollNanos(), timeout);
                 if (seen >= 0) {
                     polled[ok++] = seen - start;
                 }
@@ -481,17 +485,35 @@ public final class AgentBench {
         return new PodResourcesResult(fullList, get, allocatable, emptyList, listed.getPodResourcesCount());
     }
 
-    static String config(String node, BenchCgroups host) {
-        return AgentConfigs.podScope(
-                node,
-                "reservedCpus: \"0\"",
-                List.of(
-                        "policyName: " + POLICY,
-                        "kubeletCgroupRoot: /" + host.root().getFileName(),
-                        "cgroupDriver: systemd",
-                        "podResourcesQps: 1000000",
-                        "podResourcesBurst: 1000000"),
-                List.of());
+    /**
+     * The measured agents' {@code NodeAgentConfig}: single-numa-node at pod scope, the static CPU policy with CPU 0
+     * reserved, pod-level resources, systemd cgroup names, and the PodResources limiter out of the way.
+     */
+    static String config(String node, KubeletLikeHost host) {
+        return """
+                apiVersion: podnuma.io/v1alpha1
+                kind: NodeAgentConfig
+                nodeName: %s
+                policyName: %s
+                kubeletCgroupRoot: %s
+                cgroupDriver: systemd
+                podResourcesQps: 1000000
+                podResourcesBurst: 1000000
+                policy:
+                  topologyManager:
+                    policy: single-numa-node
+                    scope: pod
+                  cpuManager:
+                    policy: static
+                    reservedCpus: "0"
+                  podLevelResources:
+                    enabled: true
+                """.formatted(node, POLICY, host.kubeletCgroupRoot());
+    }
+
+    /** The agent's form of a CPU list the kit read from the kernel. */
+    static CpuSet cpuSet(CpuList cpus) {
+        return CpuSet.parse(cpus.toString());
     }
 
     /** Creates the pods and waits until kwok has them Running with every container ID in their status. */
@@ -504,13 +526,13 @@ public final class AgentBench {
             List<Pod> now = cp.client()
                     .pods()
                     .inNamespace(ns)
-                    .withLabel(BenchPods.LABEL)
+                    .withLabel(SamplePods.BENCH_LABEL)
                     .list()
                     .getItems();
-            long running = now.stream().filter(AgentBench::runningWithIds).count();
+            long running = now.stream().filter(RunningPods::runningWithIds).count();
             if (running == pods.size()) {
                 List<Pod> sorted = new ArrayList<>(now);
-                sorted.sort((a, b) -> Boolean.compare(BenchPods.pinned(b), BenchPods.pinned(a)));
+                sorted.sort((a, b) -> Boolean.compare(SamplePods.isBenchPinned(b), SamplePods.isBenchPinned(a)));
                 return sorted;
             }
             if (System.nanoTime() > deadline) {
@@ -519,24 +541,6 @@ public final class AgentBench {
             }
             TimeUnit.MILLISECONDS.sleep(500);
         }
-    }
-
-    private static boolean runningWithIds(Pod p) {
-        return p.getStatus() != null
-                && "Running".equals(p.getStatus().getPhase())
-                && p.getStatus().getContainerStatuses().size()
-                        == p.getSpec().getContainers().size()
-                && p.getStatus().getContainerStatuses().stream().allMatch(c -> c.getContainerID() != null);
-    }
-
-    static PodQos qos(Pod p) {
-        for (PodQos q : PodQos.values()) {
-            if (q.wireName().equals(p.getStatus().getQosClass())) {
-                return q;
-            }
-        }
-        throw new IllegalStateException("pod " + p.getMetadata().getName() + " has QoS class \""
-                + p.getStatus().getQosClass() + "\": allowed Guaranteed, Burstable, BestEffort");
     }
 
     /** The pinned pod's CPUs as the agent reports them (pod-level {@code cpu_ids}). */
@@ -569,9 +573,10 @@ public final class AgentBench {
                         .filter(x -> x.getName().equals(name))
                         .findFirst()
                         .orElseThrow();
-                boolean pinned = BenchPods.pinned(p);
+                boolean pinned = SamplePods.isBenchPinned(p);
                 out.add(new Target(
-                        new ContainerCgroup(qos(p), p.getMetadata().getUid(), ContainerId.parse(st.getContainerID())),
+                        PodContainer.fromStatus(
+                                RunningPods.qos(p), p.getMetadata().getUid(), st.getContainerID()),
                         pinned ? bubble : shared,
                         pinned));
             }
@@ -610,6 +615,19 @@ public final class AgentBench {
         return out;
     }
 
+    /** Why this machine cannot host the bench (not root, no v1 cpuset hierarchy, one CPU), or null if it can. */
+    static String unavailableReason() throws IOException {
+        Optional<String> reason = KubeletLikeHost.unavailableReason();
+        if (reason.isPresent()) {
+            return reason.get();
+        }
+        CpuSet cpus = CpuSet.parse(Files.readString(KubeletLikeHost.CPUSET.resolve("cpuset.effective_cpus")));
+        if (cpus.size() < 2) {
+            return "one CPU (" + cpus + "): a pinned pod needs one CPU and the reserved pool another";
+        }
+        return null;
+    }
+
     static String uptime() {
         try {
             String text = Files.readString(Path.of("/proc/loadavg")).strip();
@@ -623,19 +641,29 @@ public final class AgentBench {
 
     /** A JVM with the agent's flags running {@link IdleJvm}: the footprint every JVM pays before any work. */
     static final class IdleProcess implements AutoCloseable {
+        private final Path classes;
         private Process process;
 
-        void start(List<String> flags) throws IOException, URISyntaxException {
+        /** @param classes where IdleJvm's class file is put: a bare JVM opens no big jar (the bench runs from one). */
+        IdleProcess(Path classes) {
+            this.classes = classes;
+        }
+
+        void start(List<String> flags) throws IOException {
+            String resource = IdleJvm.class.getName().replace('.', '/') + ".class";
+            Path file = classes.resolve(resource);
+            Files.createDirectories(file.getParent());
+            try (var in = IdleJvm.class.getClassLoader().getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IOException("no " + resource + " on the bench's class path");
+                }
+                Files.write(file, in.readAllBytes());
+            }
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(flags);
             cmd.add("-cp");
-            cmd.add(Path.of(IdleJvm.class
-                            .getProtectionDomain()
-                            .getCodeSource()
-                            .getLocation()
-                            .toURI())
-                    .toString());
+            cmd.add(classes.toString());
             cmd.add(IdleJvm.class.getName());
             process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         }
@@ -681,7 +709,7 @@ public final class AgentBench {
             System.err.println("error: " + e.getMessage());
             System.exit(2);
         }
-        String reason = BenchCgroups.unavailableReason();
+        String reason = unavailableReason();
         if (reason != null) {
             System.err.println("agent bench skipped: " + reason);
             System.exit(3);

@@ -1,4 +1,4 @@
-package io.podnuma.agent.bench;
+package io.podnuma.bench.agent;
 
 /** The footprint baseline: a JVM started with the agent's flags that does nothing until it is killed. */
 public final class IdleJvm {

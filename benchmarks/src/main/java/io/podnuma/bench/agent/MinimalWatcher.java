@@ -1,7 +1,8 @@
-package io.podnuma.agent.bench;
+package io.podnuma.bench.agent;
 
 import io.podnuma.agent.cgroup.HostCgroupFiles;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.testkit.host.KubeletLikeHost;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
@@ -33,7 +34,7 @@ final class MinimalWatcher implements AutoCloseable {
     private int next;
 
     MinimalWatcher(CpuSet all, CpuSet mems, CpuSet wanted) throws IOException {
-        this.dir = BenchCgroups.CPUSET.resolve(
+        this.dir = KubeletLikeHost.CPUSET.resolve(
                 "podnuma-bench-floor-" + HexFormat.of().toHexDigits(new Random().nextInt()));
         this.wanted = wanted;
         Files.createDirectory(dir);

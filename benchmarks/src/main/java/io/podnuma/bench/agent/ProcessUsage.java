@@ -1,4 +1,4 @@
-package io.podnuma.agent.bench;
+package io.podnuma.bench.agent;
 
 import java.io.IOException;
 import java.nio.file.Files;

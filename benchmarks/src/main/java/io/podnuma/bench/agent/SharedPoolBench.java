@@ -1,19 +1,21 @@
-package io.podnuma.agent.bench;
+package io.podnuma.bench.agent;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.grpc.ManagedChannel;
-import io.podnuma.agent.bench.AgentBench.PoolResult;
-import io.podnuma.agent.cgroup.CgroupDriver;
-import io.podnuma.agent.cgroup.CgroupNaming;
-import io.podnuma.agent.cgroup.ContainerCgroup;
-import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.cpuset.CpuSet;
-import io.podnuma.agent.hosttest.AgentProcess;
+import io.podnuma.bench.agent.AgentBench.PoolResult;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.podresources.DomainSocketChannels;
+import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.host.CgroupDriverName;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.host.PodContainer;
+import io.podnuma.testkit.pods.RunningPods;
+import io.podnuma.testkit.pods.SamplePods;
+import io.podnuma.testkit.prometheus.PromHistogram;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -59,10 +61,9 @@ final class SharedPoolBench {
     }
 
     PoolResult run(String suffix) throws Exception {
-        CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
         String ns = "bench-pool-" + suffix;
         String node = null;
-        try (BenchCgroups host = BenchCgroups.create(naming)) {
+        try (KubeletLikeHost host = KubeletLikeHost.create(CgroupDriverName.SYSTEMD, "bench")) {
             int podCount = (s.poolContainers() + CONTAINERS_PER_POD - 1) / CONTAINERS_PER_POD;
             node = cp.ensureNode(
                     "bench-pool-" + suffix,
@@ -80,10 +81,11 @@ final class SharedPoolBench {
                     s.poolContainers(), podCount, node, s.poolChanges());
             List<Pod> pods = new ArrayList<>();
             for (int i = 0; i < podCount; i++) {
-                pods.add(BenchPods.shared(node, "pool-shared-" + i, CONTAINERS_PER_POD));
+                pods.add(SamplePods.benchShared(node, "pool-shared-" + i, CONTAINERS_PER_POD));
             }
-            List<ContainerCgroup> onPool = startContainers(host, AgentBench.runningPods(cp, ns, pods));
-            try (AgentProcess agent = new AgentProcess(workDir, AgentBench.config(node, host), cp.kubeconfig())) {
+            List<PodContainer> onPool = startContainers(host, AgentBench.runningPods(cp, ns, pods));
+            try (AgentProcess agent =
+                    AgentProcess.withConfig(workDir, AgentBench.config(node, host), cp.kubeconfig())) {
                 agent.start(s.jvmFlags());
                 agent.awaitReady(Duration.ofSeconds(120));
                 return measure(host, node, ns, onPool, agent);
@@ -100,28 +102,28 @@ final class SharedPoolBench {
      * Starts the first {@code poolContainers} containers of the pods, in the order the agent writes them (by cgroup
      * path), so that polling them in this order reads the last one written last.
      */
-    private List<ContainerCgroup> startContainers(BenchCgroups host, List<Pod> pods) throws IOException {
-        List<ContainerCgroup> all = new ArrayList<>();
+    private List<PodContainer> startContainers(KubeletLikeHost host, List<Pod> pods) throws IOException {
+        List<PodContainer> all = new ArrayList<>();
         for (Pod p : pods) {
-            host.createPod(AgentBench.qos(p), p.getMetadata().getUid());
+            host.createPod(RunningPods.qos(p), p.getMetadata().getUid());
             for (var st : p.getStatus().getContainerStatuses()) {
-                all.add(new ContainerCgroup(
-                        AgentBench.qos(p), p.getMetadata().getUid(), ContainerId.parse(st.getContainerID())));
+                all.add(PodContainer.fromStatus(
+                        RunningPods.qos(p), p.getMetadata().getUid(), st.getContainerID()));
             }
         }
         all.sort(Comparator.comparing(c -> host.path(c).toString()));
-        List<ContainerCgroup> started = List.copyOf(all.subList(0, s.poolContainers()));
+        List<PodContainer> started = List.copyOf(all.subList(0, s.poolContainers()));
         host.prestart(started.size());
-        for (ContainerCgroup c : started) {
+        for (PodContainer c : started) {
             host.startContainer(c);
         }
         return started;
     }
 
     private PoolResult measure(
-            BenchCgroups host, String node, String ns, List<ContainerCgroup> onPool, AgentProcess agent)
+            KubeletLikeHost host, String node, String ns, List<PodContainer> onPool, AgentProcess agent)
             throws Exception {
-        CpuSet wide = host.cpus();
+        CpuSet wide = AgentBench.cpuSet(host.cpus());
         if (awaitAll(host, onPool, wide) < 0) {
             throw new IllegalStateException("the " + onPool.size() + " containers on the shared pool did not all hold "
                     + wide + " within 5 s of the agent being ready");
@@ -190,7 +192,7 @@ final class SharedPoolBench {
         return cp.client()
                 .pods()
                 .inNamespace(ns)
-                .resource(BenchPods.pinned(node, name, 1))
+                .resource(SamplePods.benchPinned(node, name, 1))
                 .create();
     }
 
@@ -209,11 +211,11 @@ final class SharedPoolBench {
      *
      * @return {@link System#nanoTime()} when the last one was seen holding it, or -1 after 5 s
      */
-    private long awaitAll(BenchCgroups host, List<ContainerCgroup> containers, CpuSet cpus) throws IOException {
+    private long awaitAll(KubeletLikeHost host, List<PodContainer> containers, CpuSet cpus) throws IOException {
         long deadline = System.nanoTime() + TIMEOUT_NANOS;
         long last = -1;
-        for (ContainerCgroup c : containers) {
-            last = host.awaitCpus(c, cpus, s.pollNanos(), Math.max(0, deadline - System.nanoTime()));
+        for (PodContainer c : containers) {
+            last = CpusetTiming.awaitCpus(host.dir(c), cpus, s.pollNanos(), Math.max(0, deadline - System.nanoTime()));
             if (last < 0) {
                 return -1;
             }
@@ -221,10 +223,10 @@ final class SharedPoolBench {
         return last;
     }
 
-    private CpuSet awaitNarrowed(BenchCgroups host, ContainerCgroup c, CpuSet wide) throws Exception {
+    private CpuSet awaitNarrowed(KubeletLikeHost host, PodContainer c, CpuSet wide) throws Exception {
         long deadline = System.nanoTime() + TIMEOUT_NANOS;
         while (System.nanoTime() < deadline) {
-            CpuSet now = host.cpusetOf(c);
+            CpuSet now = CpusetTiming.cpusetOf(host.dir(c));
             if (!now.isEmpty() && !now.equals(wide)) {
                 return now;
             }
@@ -235,12 +237,12 @@ final class SharedPoolBench {
     }
 
     /** What polling adds: one pass reading every container's {@code cpuset.cpus} once, nothing changing. */
-    private LatencySummary sweeps(BenchCgroups host, List<ContainerCgroup> containers, CpuSet cpus) throws IOException {
+    private LatencySummary sweeps(KubeletLikeHost host, List<PodContainer> containers, CpuSet cpus) throws IOException {
         long[] nanos = new long[50];
         for (int i = 0; i < nanos.length; i++) {
             long t0 = System.nanoTime();
-            for (ContainerCgroup c : containers) {
-                if (!host.cpusetOf(c).equals(cpus)) {
+            for (PodContainer c : containers) {
+                if (!CpusetTiming.cpusetOf(host.dir(c)).equals(cpus)) {
                     throw new IllegalStateException(host.path(c) + " left the shared pool " + cpus + " while idle");
                 }
             }

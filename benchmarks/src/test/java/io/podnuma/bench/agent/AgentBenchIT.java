@@ -1,12 +1,12 @@
-package io.podnuma.agent.bench;
+package io.podnuma.bench.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.podnuma.agent.bench.AgentBench.CallResult;
-import io.podnuma.agent.bench.AgentBench.Result;
-import io.podnuma.agent.hosttest.AgentProcess;
+import io.podnuma.bench.agent.AgentBench.CallResult;
+import io.podnuma.bench.agent.AgentBench.Result;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.testkit.agent.JvmFlags;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
@@ -27,7 +27,7 @@ class AgentBenchIT {
 
     @Test
     void aSmallRunMeasuresEveryFigure(ControlPlane cp) throws Exception {
-        String reason = BenchCgroups.unavailableReason();
+        String reason = AgentBench.unavailableReason();
         Assumptions.assumeTrue(reason == null, () -> "agent bench smoke test skipped: " + reason);
         AgentBench.Settings s = new AgentBench.Settings(
                 6,
@@ -36,7 +36,7 @@ class AgentBenchIT {
                 20,
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(2),
-                AgentProcess.JVM_FLAGS,
+                JvmFlags.daemonSet(),
                 50_000,
                 Duration.ofMillis(5),
                 6,

@@ -1,9 +1,9 @@
-package io.podnuma.agent.bench;
+package io.podnuma.bench.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.podnuma.agent.bench.AgentBench.Settings;
+import io.podnuma.bench.agent.AgentBench.Settings;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,14 +1,15 @@
-package io.podnuma.agent.bench;
+package io.podnuma.bench.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.podnuma.agent.bench.AgentBench.CallResult;
-import io.podnuma.agent.bench.AgentBench.Footprint;
-import io.podnuma.agent.bench.AgentBench.PinResult;
-import io.podnuma.agent.bench.AgentBench.PodResourcesResult;
-import io.podnuma.agent.bench.AgentBench.PoolResult;
-import io.podnuma.agent.bench.AgentBench.Result;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.bench.agent.AgentBench.CallResult;
+import io.podnuma.bench.agent.AgentBench.Footprint;
+import io.podnuma.bench.agent.AgentBench.PinResult;
+import io.podnuma.bench.agent.AgentBench.PodResourcesResult;
+import io.podnuma.bench.agent.AgentBench.PoolResult;
+import io.podnuma.bench.agent.AgentBench.Result;
+import io.podnuma.testkit.prometheus.PromHistogram;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.podnuma.agent.bench;
+package io.podnuma.bench.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

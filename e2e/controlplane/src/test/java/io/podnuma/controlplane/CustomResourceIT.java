@@ -8,10 +8,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -34,29 +34,10 @@ class CustomResourceIT {
             .build();
 
     @BeforeAll
-    static void installCrd(ControlPlane plane) {
-        CustomResourceDefinition crd = plane.client()
-                .apiextensions()
-                .v1()
-                .customResourceDefinitions()
-                .load(CustomResourceIT.class.getResourceAsStream("gadget-crd.yaml"))
-                .item();
-        plane.client().resource(crd).serverSideApply();
-        plane.client()
-                .apiextensions()
-                .v1()
-                .customResourceDefinitions()
-                .withName(CRD_NAME)
-                .waitUntilCondition(
-                        c -> c != null
-                                && c.getStatus() != null
-                                // the status exists before the controller has written any condition
-                                && c.getStatus().getConditions() != null
-                                && c.getStatus().getConditions().stream()
-                                        .anyMatch(cond -> "Established".equals(cond.getType())
-                                                && "True".equals(cond.getStatus())),
-                        60,
-                        java.util.concurrent.TimeUnit.SECONDS);
+    static void installCrd(ControlPlane plane) throws Exception {
+        assertThat(plane.installCrds(Path.of(
+                        CustomResourceIT.class.getResource("gadget-crd.yaml").toURI())))
+                .containsExactly(CRD_NAME);
         plane.client()
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()

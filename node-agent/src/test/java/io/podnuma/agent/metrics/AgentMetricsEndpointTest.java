@@ -25,6 +25,7 @@ import io.podnuma.agent.health.Readiness;
 import io.podnuma.agent.http.HttpEndpoint;
 import io.podnuma.agent.sysfs.FakeMachine;
 import io.podnuma.agent.sysfs.Fixtures;
+import io.podnuma.testkit.prometheus.PrometheusText;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -9,6 +9,7 @@ import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
+import io.podnuma.testkit.GeneratedCrds;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,22 +24,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ControlPlaneExtension.class)
 class NodeStatePublisherIT {
 
-    static final Path CRD = Path.of("../crds/generated/numanodestates.podnuma.io-v1.yml");
+    static final Path CRD = GeneratedCrds.numaNodeStates();
 
     @BeforeAll
     static void installCrd(ControlPlane cp) {
         assertThat(Files.isRegularFile(CRD))
                 .as("committed CRD at %s", CRD.toAbsolutePath())
                 .isTrue();
-        cp.kubectl(
-                        "apply",
-                        "--server-side",
-                        "--force-conflicts",
-                        "-f",
-                        CRD.toAbsolutePath().toString())
-                .assertSuccess();
-        cp.kubectl("wait", "--for=condition=Established", "crd/numanodestates.podnuma.io", "--timeout=60s")
-                .assertSuccess();
+        cp.installCrds(CRD);
     }
 
     private static String newNode(ControlPlane cp, String prefix) {

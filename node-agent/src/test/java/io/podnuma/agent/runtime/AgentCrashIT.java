@@ -6,18 +6,14 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.grpc.ManagedChannel;
-import io.podnuma.agent.cgroup.CgroupDriver;
-import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.checkpoint.CheckpointCodec;
 import io.podnuma.agent.checkpoint.TopologyFingerprint;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
-import io.podnuma.agent.hosttest.AgentCrds;
-import io.podnuma.agent.hosttest.AgentProcess;
-import io.podnuma.agent.hosttest.KubeletLikeHost;
 import io.podnuma.agent.runtime.CrashTestSetup.Kind;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.agent.testing.CpuLists;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
@@ -27,6 +23,12 @@ import io.podnuma.podresources.DomainSocketChannels;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.PodResources;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.host.CgroupDriverName;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.host.PodContainer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -106,7 +108,7 @@ class AgentCrashIT {
         final Kind kind;
         final String uid;
         final String created;
-        final Map<String, ContainerCgroup> cgroups = new TreeMap<>();
+        final Map<String, PodContainer> cgroups = new TreeMap<>();
         final Map<String, Long> pids = new TreeMap<>();
         boolean deleted;
         boolean containersStopped;
@@ -148,7 +150,7 @@ class AgentCrashIT {
 
     @BeforeAll
     static void crds(ControlPlane cp) {
-        AgentCrds.installNumaNodeState(cp);
+        cp.installCrds(GeneratedCrds.numaNodeStates());
     }
 
     @AfterEach
@@ -167,9 +169,9 @@ class AgentCrashIT {
     @Test
     void survivesKill9AtRandomMomentsOfAChurnOf200Pods(ControlPlane cp) throws Exception {
         this.cp = cp;
-        host = KubeletLikeHost.create(CgroupDriver.CGROUPFS);
+        host = KubeletLikeHost.create(CgroupDriverName.CGROUPFS);
         Assumptions.assumeTrue(
-                host.cpus().equals(ALL), "written for a host with CPUs 0-1, this one has " + host.cpus());
+                host.cpus().equals(CpuLists.of(ALL)), "written for a host with CPUs 0-1, this one has " + host.cpus());
         long seed = Long.getLong("podnuma.seed", System.nanoTime());
         System.out.println("AgentCrashIT seed " + seed + " (-Dpodnuma.seed=" + seed + " replays the choices)");
         rnd = new Random(seed);
@@ -184,7 +186,7 @@ class AgentCrashIT {
         cp.kubectl("create", "namespace", ns).assertSuccess();
         informer = cp.client().pods().inNamespace(ns).inform();
 
-        agent = new AgentProcess(dir, CrashTestSetup.agentConfig(node, host.root()), cp.kubeconfig());
+        agent = AgentProcess.withConfig(dir, CrashTestSetup.agentConfig(node, host.root()), cp.kubeconfig());
         long t0 = System.nanoTime();
         agent.start();
         agent.awaitReady(Duration.ofSeconds(90));
@@ -273,7 +275,7 @@ class AgentCrashIT {
         steps++;
         for (TestPod p : pods.values()) {
             if (!p.deleted && p.cgroups.isEmpty()) {
-                Optional<Map<String, ContainerCgroup>> cs =
+                Optional<Map<String, PodContainer>> cs =
                         CrashTestSetup.containers(informer.getStore().getByKey(ns + "/" + p.name));
                 if (cs.isPresent()) {
                     startContainers(p, cs.get());
@@ -331,16 +333,16 @@ class AgentCrashIT {
         }
     }
 
-    private void startContainers(TestPod p, Map<String, ContainerCgroup> cs) throws Exception {
+    private void startContainers(TestPod p, Map<String, PodContainer> cs) throws Exception {
         p.cgroups.putAll(cs);
-        for (Map.Entry<String, ContainerCgroup> e : cs.entrySet()) {
+        for (Map.Entry<String, PodContainer> e : cs.entrySet()) {
             p.pids.put(e.getKey(), host.startContainer(e.getValue()));
             containerStarts++;
         }
     }
 
     private void stopContainers(TestPod p) throws Exception {
-        for (ContainerCgroup c : p.cgroups.values()) {
+        for (PodContainer c : p.cgroups.values()) {
             host.stopContainer(c);
         }
         p.containersStopped = true;
@@ -412,9 +414,9 @@ class AgentCrashIT {
             if (!p.running()) {
                 continue;
             }
-            for (ContainerCgroup c : p.cgroups.values()) {
-                Optional<CpuSet> cpus = cpusetIfPresent(c);
-                if (cpus.isPresent() && cpus.get().equals(EXCLUSIVE)) {
+            for (PodContainer c : p.cgroups.values()) {
+                Optional<CpuList> cpus = cpusetIfPresent(c);
+                if (cpus.isPresent() && cpus.get().equals(CpuLists.of(EXCLUSIVE))) {
                     alone.add(p.uid);
                 }
             }
@@ -498,16 +500,18 @@ class AgentCrashIT {
         // Every process and its cgroup on its wanted set; CPU 1 belongs to one pod.
         Map<Integer, Set<String>> podsByCpu = new TreeMap<>();
         for (TestPod p : alive()) {
-            CpuSet want = holderUid.map(p.uid::equals).orElse(false) ? EXCLUSIVE : shared;
-            for (Map.Entry<String, ContainerCgroup> c : p.cgroups.entrySet()) {
+            CpuList want = CpuLists.of(holderUid.map(p.uid::equals).orElse(false) ? EXCLUSIVE : shared);
+            for (Map.Entry<String, PodContainer> c : p.cgroups.entrySet()) {
                 String what = p.name + "/" + c.getKey() + " (" + p.kind + ")";
-                CpuSet allowed = KubeletLikeHost.allowedCpus(p.pids.get(c.getKey()));
+                CpuList allowed = KubeletLikeHost.allowedCpus(p.pids.get(c.getKey()));
                 assertThat(allowed).as("Cpus_allowed_list of %s", what).isEqualTo(want);
                 assertThat(host.cpusetOf(c.getValue()))
                         .as("cpuset.cpus of %s", what)
                         .isEqualTo(want);
-                allowed.forEach(cpu ->
-                        podsByCpu.computeIfAbsent(cpu, k -> new TreeSet<>()).add(p.name));
+                allowed.ids()
+                        .forEach(cpu -> podsByCpu
+                                .computeIfAbsent(cpu, k -> new TreeSet<>())
+                                .add(p.name));
             }
         }
         if (holder.isPresent()) {
@@ -518,13 +522,10 @@ class AgentCrashIT {
 
         // No container cgroup is left over, and none is missing.
         Set<String> onHost =
-                host.scan().stream().map(f -> f.path().toString()).collect(Collectors.toCollection(TreeSet::new));
+                host.containerDirs().stream().map(Path::toString).collect(Collectors.toCollection(TreeSet::new));
         Set<String> wanted = new TreeSet<>();
         for (TestPod p : alive()) {
-            p.cgroups
-                    .values()
-                    .forEach(c ->
-                            wanted.add(host.layout().naming().containerPath(c).toString()));
+            p.cgroups.values().forEach(c -> wanted.add(host.path(c).toString()));
         }
         assertThat(onHost).as("container cgroups on the host").isEqualTo(wanted);
 
@@ -600,7 +601,7 @@ class AgentCrashIT {
         return out;
     }
 
-    private Optional<CpuSet> cpusetIfPresent(ContainerCgroup c) throws Exception {
+    private Optional<CpuList> cpusetIfPresent(PodContainer c) throws Exception {
         try {
             return Optional.of(host.cpusetOf(c));
         } catch (NoSuchFileException e) {

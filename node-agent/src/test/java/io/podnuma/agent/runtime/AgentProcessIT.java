@@ -5,12 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.grpc.ManagedChannel;
-import io.podnuma.agent.cgroup.CgroupDriver;
-import io.podnuma.agent.engine.cpuset.CpuSet;
-import io.podnuma.agent.hosttest.AgentCrds;
-import io.podnuma.agent.hosttest.AgentProcess;
-import io.podnuma.agent.hosttest.KubeletLikeHost;
-import io.podnuma.agent.hosttest.KwokPods;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
@@ -20,6 +14,13 @@ import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.PodResources;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.host.CgroupDriverName;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.pods.RunningPods;
+import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,8 +51,7 @@ class AgentProcessIT {
 
     @BeforeAll
     static void crds(ControlPlane cp) {
-        AgentCrds.installNumaNodeState(cp);
-        AgentCrds.installNodeResourceTopology(cp);
+        cp.installCrds(GeneratedCrds.numaNodeStates(), GeneratedCrds.nodeResourceTopologies());
     }
 
     @AfterEach
@@ -66,16 +66,16 @@ class AgentProcessIT {
 
     @Test
     void pinsWhatItFindsServesEverythingAndRestoresWhenTheNodeLeaves(ControlPlane cp) throws Exception {
-        host = KubeletLikeHost.create(CgroupDriver.SYSTEMD);
+        host = KubeletLikeHost.create(CgroupDriverName.SYSTEMD);
         org.junit.jupiter.api.Assumptions.assumeTrue(
-                host.cpus().equals(CpuSet.of(0, 1)), "written for a host with CPUs 0-1, this one has " + host.cpus());
+                host.cpus().equals(CpuList.of(0, 1)), "written for a host with CPUs 0-1, this one has " + host.cpus());
         String node = cp.ensureNode(
                 "agent-proc-" + UUID.randomUUID().toString().substring(0, 8),
                 Map.of("podnuma.io/policy", "it-policy"),
                 Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
         String ns = "agent-proc-" + UUID.randomUUID().toString().substring(0, 8);
         cp.kubectl("create", "namespace", ns).assertSuccess();
-        agent = new AgentProcess(
+        agent = AgentProcess.withConfig(
                 dir,
                 AgentConfigs.podScope(
                         node,
@@ -91,16 +91,16 @@ class AgentProcessIT {
         Duration ready = agent.awaitReady(Duration.ofSeconds(60));
         System.out.println("agent process ready after " + ready.toMillis() + " ms");
 
-        Pod trader = KwokPods.createRunning(cp, ns, KwokPods.budgeted(node, "trader"));
-        Pod web = KwokPods.createRunning(cp, ns, KwokPods.burstable(node, "web"));
+        Pod trader = RunningPods.createRunning(cp, ns, SamplePods.budgeted(node, "trader"));
+        Pod web = RunningPods.createRunning(cp, ns, SamplePods.burstable(node, "web"));
         Map<String, Long> pids = new TreeMap<>();
         pids.putAll(start(trader));
         pids.putAll(start(web));
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            assertThat(KubeletLikeHost.allowedCpus(pids.get("trader/engine"))).isEqualTo(CpuSet.of(1));
-            assertThat(KubeletLikeHost.allowedCpus(pids.get("trader/proxy"))).isEqualTo(CpuSet.of(1));
-            assertThat(KubeletLikeHost.allowedCpus(pids.get("web/web"))).isEqualTo(CpuSet.of(0));
+            assertThat(KubeletLikeHost.allowedCpus(pids.get("trader/engine"))).isEqualTo(CpuList.of(1));
+            assertThat(KubeletLikeHost.allowedCpus(pids.get("trader/proxy"))).isEqualTo(CpuList.of(1));
+            assertThat(KubeletLikeHost.allowedCpus(pids.get("web/web"))).isEqualTo(CpuList.of(0));
         });
         assertThat(agent.metric("podnuma_pin_latency_seconds_count")).isGreaterThanOrEqualTo(3);
 
@@ -144,19 +144,19 @@ class AgentProcessIT {
         // A rolling update: SIGTERM while the node is still labelled keeps every pin and the checkpoint.
         assertThat(agent.terminate(Duration.ofSeconds(30))).as("128 + SIGTERM").isEqualTo(143);
         assertThat(agent.lastLog()).contains("the pins stay for the next agent").contains("stopped");
-        assertThat(KubeletLikeHost.allowedCpus(pids.get("trader/engine"))).isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("trader/engine"))).isEqualTo(CpuList.of(1));
         assertThat(agent.checkpoint()).exists();
 
         agent.start();
         agent.awaitReady(Duration.ofSeconds(60));
-        assertThat(KubeletLikeHost.allowedCpus(pids.get("web/web"))).isEqualTo(CpuSet.of(0));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("web/web"))).isEqualTo(CpuList.of(0));
 
         // The node leaves the policy: SIGTERM now gives every container everything back and cleans up.
         cp.kubectl("label", "node", node, "podnuma.io/policy-").assertSuccess();
         assertThat(agent.terminate(Duration.ofSeconds(30))).isEqualTo(143);
         assertThat(agent.lastLog()).contains("has left podnuma").contains("stopped");
         for (long pid : pids.values()) {
-            assertThat(KubeletLikeHost.allowedCpus(pid)).isEqualTo(CpuSet.of(0, 1));
+            assertThat(KubeletLikeHost.allowedCpus(pid)).isEqualTo(CpuList.of(0, 1));
         }
         assertThat(agent.checkpoint()).doesNotExist();
         assertThat(cp.client().resources(NumaNodeState.class).withName(node).get())
@@ -166,7 +166,7 @@ class AgentProcessIT {
     /** Starts the pod's containers the way containerd would; the agent is not told. */
     private Map<String, Long> start(Pod pod) throws Exception {
         Map<String, Long> pids = new TreeMap<>();
-        for (var e : KwokPods.cgroups(pod).entrySet()) {
+        for (var e : RunningPods.containers(pod).entrySet()) {
             pids.put(pod.getMetadata().getName() + "/" + e.getKey(), host.startContainer(e.getValue()));
         }
         return pids;

@@ -5,12 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.podnuma.agent.cgroup.CgroupDriver;
-import io.podnuma.agent.cgroup.ContainerCgroup;
-import io.podnuma.agent.engine.cpuset.CpuSet;
-import io.podnuma.agent.hosttest.AgentCrds;
-import io.podnuma.agent.hosttest.AgentProcess;
-import io.podnuma.agent.hosttest.KubeletLikeHost;
 import io.podnuma.agent.runtime.CrashTestSetup.Kind;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
@@ -20,6 +14,13 @@ import io.podnuma.podresources.DomainSocketChannels;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.PodResources;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.host.CgroupDriverName;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.host.PodContainer;
+import io.podnuma.testkit.prometheus.PrometheusText;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,8 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ApiServerOutageIT {
 
     static final Duration OUTAGE = Duration.ofSeconds(30);
-    static final CpuSet EXCLUSIVE = CpuSet.of(1);
-    static final CpuSet SHARED = CpuSet.of(0);
+    static final CpuList EXCLUSIVE = CpuList.of(1);
+    static final CpuList SHARED = CpuList.of(0);
 
     @TempDir
     Path dir;
@@ -61,7 +62,7 @@ class ApiServerOutageIT {
 
     @BeforeAll
     static void crds(ControlPlane cp) {
-        AgentCrds.installNumaNodeState(cp);
+        cp.installCrds(GeneratedCrds.numaNodeStates());
     }
 
     @AfterEach
@@ -88,7 +89,7 @@ class ApiServerOutageIT {
                 "web", Kind.BURSTABLE,
                 "worker", Kind.CPU_CONTAINER,
                 "batch", Kind.BURSTABLE));
-        Map<String, Map<String, ContainerCgroup>> containers = new TreeMap<>();
+        Map<String, Map<String, PodContainer>> containers = new TreeMap<>();
         before.forEach((name, kind) -> create(kind, name));
         before.keySet().forEach(name -> containers.put(name, running(name)));
         await().atMost(Duration.ofSeconds(30))
@@ -109,11 +110,11 @@ class ApiServerOutageIT {
                 .isInstanceOf(KubernetesClientException.class);
         double pinsBefore = agent.metric("podnuma_pin_latency_seconds_count");
 
-        Map<String, CpuSet> want = Map.of("trader", EXCLUSIVE, "web", SHARED, "worker", SHARED, "batch", SHARED);
+        Map<String, CpuList> want = Map.of("trader", EXCLUSIVE, "web", SHARED, "worker", SHARED, "batch", SHARED);
         Map<String, Long> pids = new TreeMap<>();
         List<Long> latencyMicros = new ArrayList<>();
-        for (Map.Entry<String, Map<String, ContainerCgroup>> pod : containers.entrySet()) {
-            for (Map.Entry<String, ContainerCgroup> c : pod.getValue().entrySet()) {
+        for (Map.Entry<String, Map<String, PodContainer>> pod : containers.entrySet()) {
+            for (Map.Entry<String, PodContainer> c : pod.getValue().entrySet()) {
                 long pid = host.startContainer(c.getValue());
                 long started = System.nanoTime();
                 pids.put(pod.getKey() + "/" + c.getKey(), pid);
@@ -126,7 +127,7 @@ class ApiServerOutageIT {
         int checks = 0;
         do {
             for (Map.Entry<String, Long> p : pids.entrySet()) {
-                CpuSet w = want.get(p.getKey().substring(0, p.getKey().indexOf('/')));
+                CpuList w = want.get(p.getKey().substring(0, p.getKey().indexOf('/')));
                 assertThat(KubeletLikeHost.allowedCpus(p.getValue()))
                         .as("Cpus_allowed_list of %s during the outage", p.getKey())
                         .isEqualTo(w);
@@ -147,7 +148,7 @@ class ApiServerOutageIT {
                 "kube-apiserver away for %d ms, ready again %d ms after its start%n",
                 (back - stopped) / 1_000_000, (back - t0) / 1_000_000);
         create(Kind.BURSTABLE, "after");
-        Map<String, ContainerCgroup> after = running("after");
+        Map<String, PodContainer> after = running("after");
         long afterPid = host.startContainer(after.get("web"));
         long afterStarted = System.nanoTime();
         awaitAllowed(afterPid, SHARED, Duration.ofSeconds(60));
@@ -181,8 +182,8 @@ class ApiServerOutageIT {
                 OUTAGE.toSeconds(),
                 checks,
                 latencyMicros,
-                AgentProcess.parseMetric(metrics, "podnuma_pin_latency_seconds_count"),
-                AgentProcess.parseMetric(metrics, "podnuma_pin_latency_seconds_sum"),
+                PrometheusText.sampleValue(metrics, "podnuma_pin_latency_seconds_count"),
+                PrometheusText.sampleValue(metrics, "podnuma_pin_latency_seconds_sum"),
                 (caughtUp - afterStarted) / 1_000_000,
                 (caughtUp - back) / 1_000_000,
                 (written - back) / 1_000_000);
@@ -201,7 +202,7 @@ class ApiServerOutageIT {
                 "web", Kind.BURSTABLE,
                 "worker", Kind.POD_BUDGET));
         before.forEach((name, kind) -> create(kind, name));
-        Map<String, Map<String, ContainerCgroup>> containers = new TreeMap<>();
+        Map<String, Map<String, PodContainer>> containers = new TreeMap<>();
         before.keySet().forEach(name -> containers.put(name, running(name)));
         // trader is created first, so it is admitted first and worker is refused.
         await().atMost(Duration.ofSeconds(30))
@@ -212,11 +213,11 @@ class ApiServerOutageIT {
         agent.kill9();
         long restarted = System.nanoTime();
         agent.start();
-        Map<String, CpuSet> want = Map.of("trader", EXCLUSIVE, "web", SHARED, "worker", SHARED);
+        Map<String, CpuList> want = Map.of("trader", EXCLUSIVE, "web", SHARED, "worker", SHARED);
         Map<String, Long> pids = new TreeMap<>();
         List<Long> latencyMicros = new ArrayList<>();
-        for (Map.Entry<String, Map<String, ContainerCgroup>> pod : containers.entrySet()) {
-            for (Map.Entry<String, ContainerCgroup> c : pod.getValue().entrySet()) {
+        for (Map.Entry<String, Map<String, PodContainer>> pod : containers.entrySet()) {
+            for (Map.Entry<String, PodContainer> c : pod.getValue().entrySet()) {
                 long pid = host.startContainer(c.getValue());
                 long started = System.nanoTime();
                 pids.put(pod.getKey() + "/" + c.getKey(), pid);
@@ -267,9 +268,9 @@ class ApiServerOutageIT {
 
     private void startAgent(ControlPlane cp, String prefix) throws Exception {
         this.cp = cp;
-        host = KubeletLikeHost.create(CgroupDriver.SYSTEMD);
+        host = KubeletLikeHost.create(CgroupDriverName.SYSTEMD);
         Assumptions.assumeTrue(
-                host.cpus().equals(CpuSet.of(0, 1)), "written for a host with CPUs 0-1, this one has " + host.cpus());
+                host.cpus().equals(CpuList.of(0, 1)), "written for a host with CPUs 0-1, this one has " + host.cpus());
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         node = cp.ensureNode(
                 prefix + "-" + suffix,
@@ -277,7 +278,7 @@ class ApiServerOutageIT {
                 Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
         ns = prefix + "-" + suffix;
         cp.kubectl("create", "namespace", ns).assertSuccess();
-        agent = new AgentProcess(dir, CrashTestSetup.agentConfig(node, host.root()), cp.kubeconfig());
+        agent = AgentProcess.withConfig(dir, CrashTestSetup.agentConfig(node, host.root()), cp.kubeconfig());
         agent.start();
         agent.awaitReady(Duration.ofSeconds(90));
     }
@@ -291,7 +292,7 @@ class ApiServerOutageIT {
     }
 
     /** Waits until kwok reports the pod Running with container IDs; returns its containers' cgroups. */
-    private Map<String, ContainerCgroup> running(String name) {
+    private Map<String, PodContainer> running(String name) {
         return await().atMost(Duration.ofSeconds(60))
                 .until(
                         () -> CrashTestSetup.containers(cp.client()
@@ -304,9 +305,9 @@ class ApiServerOutageIT {
     }
 
     /** Polls {@code Cpus_allowed_list} every 200 µs; returns {@link System#nanoTime()} when it is {@code want}. */
-    private long awaitAllowed(long pid, CpuSet want, Duration timeout) throws Exception {
+    private long awaitAllowed(long pid, CpuList want, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        CpuSet seen;
+        CpuList seen;
         do {
             seen = KubeletLikeHost.allowedCpus(pid);
             if (seen.equals(want)) {

@@ -3,12 +3,10 @@ package io.podnuma.agent.runtime;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.podnuma.agent.cgroup.ContainerCgroup;
-import io.podnuma.agent.cgroup.ContainerId;
-import io.podnuma.agent.engine.pod.PodQos;
-import io.podnuma.agent.hosttest.KwokPods;
 import io.podnuma.agent.testing.AgentConfigs;
-import io.podnuma.agent.testing.TestResources;
+import io.podnuma.testkit.host.PodContainer;
+import io.podnuma.testkit.host.QosClass;
+import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,8 +56,8 @@ final class CrashTestSetup {
 
     static Pod pod(Kind kind, String node, String name) {
         return switch (kind) {
-            case BURSTABLE -> KwokPods.burstable(node, name);
-            case POD_BUDGET -> KwokPods.budgeted(node, name);
+            case BURSTABLE -> SamplePods.burstable(node, name);
+            case POD_BUDGET -> SamplePods.budgeted(node, name);
             case CPU_CONTAINER ->
                 new PodBuilder()
                         .withNewMetadata()
@@ -70,7 +68,7 @@ final class CrashTestSetup {
                         .addNewContainer()
                         .withName("worker")
                         .withImage("worker")
-                        .withResources(TestResources.guaranteed("1", "128Mi"))
+                        .withResources(SamplePods.guaranteed("1", "128Mi"))
                         .endContainer()
                         .endSpec()
                         .build();
@@ -81,7 +79,7 @@ final class CrashTestSetup {
      * The cgroups of every container of a pod, by container name, once its status is Running and names every
      * container with an ID; empty before.
      */
-    static Optional<Map<String, ContainerCgroup>> containers(Pod pod) {
+    static Optional<Map<String, PodContainer>> containers(Pod pod) {
         if (pod == null
                 || pod.getStatus() == null
                 || !"Running".equals(pod.getStatus().getPhase())
@@ -95,12 +93,10 @@ final class CrashTestSetup {
         if (statuses.size() != expected || statuses.stream().anyMatch(s -> s.getContainerID() == null)) {
             return Optional.empty();
         }
-        PodQos qos = "Guaranteed".equals(pod.getStatus().getQosClass()) ? PodQos.GUARANTEED : PodQos.BURSTABLE;
-        Map<String, ContainerCgroup> out = new TreeMap<>();
+        QosClass qos = "Guaranteed".equals(pod.getStatus().getQosClass()) ? QosClass.GUARANTEED : QosClass.BURSTABLE;
+        Map<String, PodContainer> out = new TreeMap<>();
         for (ContainerStatus s : statuses) {
-            out.put(
-                    s.getName(),
-                    new ContainerCgroup(qos, pod.getMetadata().getUid(), ContainerId.parse(s.getContainerID())));
+            out.put(s.getName(), PodContainer.fromStatus(qos, pod.getMetadata().getUid(), s.getContainerID()));
         }
         return Optional.of(out);
     }

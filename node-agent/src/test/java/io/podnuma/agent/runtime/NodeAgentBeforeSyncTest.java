@@ -10,7 +10,7 @@ import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
-import io.podnuma.agent.testing.TestResources;
+import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -130,7 +130,7 @@ class NodeAgentBeforeSyncTest {
         return new PodBuilder(burstable(name))
                 .editSpec()
                 .editFirstContainer()
-                .withResources(TestResources.guaranteed(cpus, "1Gi"))
+                .withResources(SamplePods.guaranteed(cpus, "1Gi"))
                 .endContainer()
                 .endSpec()
                 .build();

@@ -23,7 +23,7 @@ import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
-import io.podnuma.agent.testing.TestResources;
+import io.podnuma.testkit.pods.SamplePods;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -336,24 +336,24 @@ class NodeAgentChurnTest {
         var spec = b.withNewSpec().withNodeName("churn");
         switch (kind) {
             case 0 -> {
-                spec.withResources(TestResources.guaranteed(cpus, "1Gi"))
+                spec.withResources(SamplePods.guaranteed(cpus, "1Gi"))
                         .addNewInitContainer()
                         .withName("proxy")
                         .withRestartPolicy("Always")
                         .endInitContainer()
                         .addNewContainer()
                         .withName("app")
-                        .withResources(TestResources.guaranteed("1", "256Mi"))
+                        .withResources(SamplePods.guaranteed("1", "256Mi"))
                         .endContainer();
             }
             case 1 -> {
                 spec.addNewContainer()
                         .withName("app")
-                        .withResources(TestResources.guaranteed(cpus, "512Mi"))
+                        .withResources(SamplePods.guaranteed(cpus, "512Mi"))
                         .endContainer()
                         .addNewContainer()
                         .withName("helper")
-                        .withResources(TestResources.guaranteed("1", "64Mi"))
+                        .withResources(SamplePods.guaranteed("1", "64Mi"))
                         .endContainer();
             }
             default ->

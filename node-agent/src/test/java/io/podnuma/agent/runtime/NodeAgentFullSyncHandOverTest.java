@@ -9,7 +9,7 @@ import io.podnuma.agent.cgroup.CgroupWriteException;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
-import io.podnuma.agent.testing.TestResources;
+import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -156,7 +156,7 @@ class NodeAgentFullSyncHandOverTest {
                 .withNodeName("hand-over")
                 .addNewContainer()
                 .withName("app")
-                .withResources(TestResources.guaranteed("4", "1Gi"))
+                .withResources(SamplePods.guaranteed("4", "1Gi"))
                 .endContainer()
                 .endSpec()
                 .build();

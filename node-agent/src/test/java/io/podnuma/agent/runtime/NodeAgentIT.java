@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.podnuma.agent.cgroup.CgroupDriver;
-import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigLoader;
@@ -13,9 +11,6 @@ import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.engine.pod.PodRef;
-import io.podnuma.agent.hosttest.AgentCrds;
-import io.podnuma.agent.hosttest.KubeletLikeHost;
-import io.podnuma.agent.hosttest.KwokPods;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodMapper;
@@ -27,6 +22,13 @@ import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.host.CgroupDriverName;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.host.PodContainer;
+import io.podnuma.testkit.pods.RunningPods;
+import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -65,14 +67,14 @@ class NodeAgentIT {
 
     @BeforeAll
     static void crds(ControlPlane cp) {
-        AgentCrds.installNumaNodeState(cp);
+        cp.installCrds(GeneratedCrds.numaNodeStates());
     }
 
     @BeforeEach
     void setUp(ControlPlane cp) throws Exception {
-        host = KubeletLikeHost.create(CgroupDriver.CGROUPFS);
+        host = KubeletLikeHost.create(CgroupDriverName.CGROUPFS);
         org.junit.jupiter.api.Assumptions.assumeTrue(
-                host.cpus().equals(CpuSet.of(0, 1)), "written for a host with CPUs 0-1, this one has " + host.cpus());
+                host.cpus().equals(CpuList.of(0, 1)), "written for a host with CPUs 0-1, this one has " + host.cpus());
         node = cp.ensureNode(
                 "agent-it-" + UUID.randomUUID().toString().substring(0, 8),
                 Map.of(),
@@ -120,15 +122,9 @@ class NodeAgentIT {
                         topo,
                         NodeAllocator.create(topo, config.nodeConfig()),
                         new PodMapper(config.budgetAnnotation().orElse(null)),
-                        host.layout().naming(),
-                        new CgroupPinWriter(host.layout(), new io.podnuma.agent.cgroup.HostCgroupFiles()),
-                        () -> {
-                            try {
-                                return host.scan();
-                            } catch (java.io.IOException e) {
-                                throw new java.io.UncheckedIOException(e);
-                            }
-                        },
+                        AgentOnHost.layout(host).naming(),
+                        new CgroupPinWriter(AgentOnHost.layout(host), new io.podnuma.agent.cgroup.HostCgroupFiles()),
+                        () -> AgentOnHost.scan(host),
                         new CheckpointStore(stateDir),
                         new InformerPodSource(cp.client(), node),
                         new RecordingEvents(events),
@@ -143,32 +139,32 @@ class NodeAgentIT {
         return agent;
     }
 
-    private Pod create(ControlPlane cp, Pod pod) {
-        return KwokPods.createRunning(cp, namespace, pod);
+    private Pod create(ControlPlane cp, Pod pod) throws InterruptedException {
+        return RunningPods.createRunning(cp, namespace, pod);
     }
 
     private Pod burstable(String name) {
-        return KwokPods.burstable(node, name);
+        return SamplePods.burstable(node, name);
     }
 
     private Pod budgeted(String name) {
-        return KwokPods.budgeted(node, name);
+        return SamplePods.budgeted(node, name);
     }
 
     /** Starts the containers the pod status names, the way containerd would, and tells the agent. */
     private Map<String, Long> run(NodeAgent agent, Pod pod) throws Exception {
         Map<String, Long> pids = new java.util.TreeMap<>();
-        for (var e : KwokPods.cgroups(pod).entrySet()) {
+        for (var e : RunningPods.containers(pod).entrySet()) {
             pids.put(e.getKey(), host.startContainer(e.getValue()));
-            agent.containerAppeared(
-                    e.getValue(), host.layout().naming().containerPath(e.getValue()), System.nanoTime());
+            NodeAgent.Found found = AgentOnHost.found(host, e.getValue());
+            agent.containerAppeared(found.cgroup(), found.path(), System.nanoTime());
         }
         agent.drain();
         return pids;
     }
 
-    private static ContainerCgroup cgroupOf(Pod pod, String container) {
-        return KwokPods.cgroups(pod).get(container);
+    private static PodContainer cgroupOf(Pod pod, String container) {
+        return RunningPods.container(pod, container);
     }
 
     @Test
@@ -178,7 +174,7 @@ class NodeAgentIT {
         long webPid = run(agent, web).get("web");
         assertThat(KubeletLikeHost.allowedCpus(webPid))
                 .as("burstable on the shared pool")
-                .isEqualTo(CpuSet.of(0, 1));
+                .isEqualTo(CpuList.of(0, 1));
 
         Pod trader = create(cp, budgeted("trader"));
         await().atMost(Duration.ofSeconds(10))
@@ -186,11 +182,11 @@ class NodeAgentIT {
                         agent.state().pods().containsKey(trader.getMetadata().getUid()));
         Map<String, Long> pids = run(agent, trader);
 
-        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
-        assertThat(KubeletLikeHost.allowedCpus(pids.get("proxy"))).isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuList.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("proxy"))).isEqualTo(CpuList.of(1));
         assertThat(KubeletLikeHost.allowedCpus(webPid))
                 .as("the shared pool gave CPU 1 up")
-                .isEqualTo(CpuSet.of(0));
+                .isEqualTo(CpuList.of(0));
         assertThat(Files.readString(stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME)))
                 .contains(trader.getMetadata().getUid());
         assertThat(agent.snapshot().state().pods())
@@ -208,11 +204,11 @@ class NodeAgentIT {
                 .contains("podnuma_topology_manager_admission_requests_total 2.0");
 
         // Someone else widens the engine's cpuset: the next reconcile puts it back and says so.
-        ContainerCgroup engine = cgroupOf(trader, "engine");
+        PodContainer engine = cgroupOf(trader, "engine");
         Files.writeString(host.dir(engine).resolve("cpuset.cpus"), "0-1");
-        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(0, 1));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuList.of(0, 1));
         agent.reconcileNow();
-        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuList.of(1));
         assertThat(metrics.scrape())
                 .contains("podnuma_drift_detected_total 1.0")
                 .contains("podnuma_drift_repaired_total 1.0");
@@ -220,11 +216,11 @@ class NodeAgentIT {
 
         // A restart (rolling update) keeps the pins and adopts the checkpoint.
         agent.stop(false);
-        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuList.of(1));
         NodeAgent second = start(cp);
         assertThat(second.state().pods()).containsKey(trader.getMetadata().getUid());
-        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
-        assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuSet.of(0));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuList.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuList.of(0));
 
         // A damaged checkpoint is set aside; the cpusets on the host are the record, so trader keeps CPU 1.
         second.stop(false);
@@ -236,9 +232,9 @@ class NodeAgentIT {
         assertThat(third.state().pods()).containsKey(trader.getMetadata().getUid());
         assertThat(third.state().pods().get(trader.getMetadata().getUid()).bubble())
                 .isEqualTo(CpuSet.of(1));
-        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
-        assertThat(KubeletLikeHost.allowedCpus(pids.get("proxy"))).isEqualTo(CpuSet.of(1));
-        assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuSet.of(0));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuList.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(pids.get("proxy"))).isEqualTo(CpuList.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuList.of(0));
 
         // The bubble's pod leaves: the shared pool grows back.
         cp.client()
@@ -251,7 +247,7 @@ class NodeAgentIT {
         host.stopContainer(cgroupOf(trader, "proxy"));
         await().atMost(Duration.ofSeconds(20))
                 .untilAsserted(
-                        () -> assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuSet.of(0, 1)));
+                        () -> assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuList.of(0, 1)));
         assertThat(third.state().pods()).doesNotContainKey(trader.getMetadata().getUid());
     }
 
@@ -271,16 +267,16 @@ class NodeAgentIT {
                                 || e.startsWith("pod " + namespace + "/second Warning UnexpectedAdmissionError")));
         Map<String, Long> secondPids = run(agent, second);
 
-        assertThat(KubeletLikeHost.allowedCpus(firstPids.get("engine"))).isEqualTo(CpuSet.of(1));
+        assertThat(KubeletLikeHost.allowedCpus(firstPids.get("engine"))).isEqualTo(CpuList.of(1));
         assertThat(KubeletLikeHost.allowedCpus(secondPids.get("engine")))
                 .as("refused: on the shared pool")
-                .isEqualTo(CpuSet.of(0));
+                .isEqualTo(CpuList.of(0));
         assertThat(agent.state().pods()).doesNotContainKey(second.getMetadata().getUid());
         assertThat(metrics.scrape()).contains("podnuma_topology_manager_admission_errors_total 1.0");
 
         agent.stop(true);
         for (long pid : List.of(firstPids.get("engine"), firstPids.get("proxy"), secondPids.get("engine"))) {
-            assertThat(KubeletLikeHost.allowedCpus(pid)).isEqualTo(CpuSet.of(0, 1));
+            assertThat(KubeletLikeHost.allowedCpus(pid)).isEqualTo(CpuList.of(0, 1));
         }
         assertThat(stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME)).doesNotExist();
     }

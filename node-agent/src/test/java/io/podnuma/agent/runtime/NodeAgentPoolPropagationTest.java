@@ -10,9 +10,9 @@ import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
-import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.testkit.prometheus.PrometheusText;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -185,6 +185,6 @@ class NodeAgentPoolPropagationTest {
     }
 
     private double metric(String sample) {
-        return AgentProcess.parseMetric(metrics.scrape(), sample);
+        return PrometheusText.sampleValue(metrics.scrape(), sample);
     }
 }

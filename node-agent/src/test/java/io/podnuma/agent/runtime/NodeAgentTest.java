@@ -23,8 +23,8 @@ import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.report.ConditionBook;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.agent.testing.AgentConfigs;
-import io.podnuma.agent.testing.TestResources;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
+import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -117,7 +117,7 @@ class NodeAgentTest {
                 .endMetadata()
                 .withNewSpec()
                 .withNodeName("unit")
-                .withResources(TestResources.guaranteed("4", "1Gi"))
+                .withResources(SamplePods.guaranteed("4", "1Gi"))
                 .addNewContainer()
                 .withName("app")
                 .endContainer()

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
-import io.podnuma.agent.hosttest.AgentProcess;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.testkit.prometheus.PrometheusText;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -77,10 +77,10 @@ class PoolPropagationTest {
     }
 
     private double count() {
-        return AgentProcess.parseMetric(metrics.scrape(), "podnuma_shared_pool_propagation_seconds_count");
+        return PrometheusText.sampleValue(metrics.scrape(), "podnuma_shared_pool_propagation_seconds_count");
     }
 
     private double sum() {
-        return AgentProcess.parseMetric(metrics.scrape(), "podnuma_shared_pool_propagation_seconds_sum");
+        return PrometheusText.sampleValue(metrics.scrape(), "podnuma_shared_pool_propagation_seconds_sum");
     }
 }

@@ -1,6 +1,7 @@
 package io.podnuma.testkit.host;
 
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 /**
  * The names the kubelet (pod cgroups) and containerd (container cgroups) give on a cgroup v1 host, relative to a
@@ -9,6 +10,8 @@ import java.nio.file.Path;
  * these names fail when the agent's naming is wrong.
  */
 public final class KubeletCgroupNames {
+
+    private static final Pattern CONTAINER_ID = Pattern.compile("[0-9a-f]{64}");
 
     private KubeletCgroupNames() {}
 
@@ -35,6 +38,19 @@ public final class KubeletCgroupNames {
                 Path parent = qos == QosClass.GUARANTEED ? top : top.resolve(slice + ".slice");
                 yield parent.resolve(slice + "-pod" + podUid.replace('-', '_') + ".slice");
             }
+        };
+    }
+
+    /** Whether a directory name is one containerd gives a container's cgroup under {@code driver}. */
+    public static boolean isContainerName(CgroupDriverName driver, String name) {
+        return switch (driver) {
+            case CGROUPFS -> CONTAINER_ID.matcher(name).matches();
+            case SYSTEMD ->
+                name.startsWith("cri-containerd-")
+                        && name.endsWith(".scope")
+                        && CONTAINER_ID
+                                .matcher(name.substring("cri-containerd-".length(), name.length() - ".scope".length()))
+                                .matches();
         };
     }
 

@@ -254,6 +254,14 @@ public final class KubeletLikeHost implements AutoCloseable {
                 .toList();
     }
 
+    /** Every container cgroup below the root (named as containerd names one), relative to it. */
+    public List<Path> containerDirs() throws IOException {
+        return cgroupDirs().stream()
+                .filter(d -> KubeletCgroupNames.isContainerName(
+                        driver, d.getFileName().toString()))
+                .toList();
+    }
+
     /** What the kernel lets process {@code pid} run on ({@code Cpus_allowed_list}). */
     public static CpuList allowedCpus(long pid) throws IOException {
         return ProcessAffinity.allowedCpus(pid);

@@ -47,6 +47,22 @@ class KubeletCgroupNamesTest {
     }
 
     @Test
+    void containerNamesAreTellableFromPodAndQosNames() {
+        assertThat(KubeletCgroupNames.isContainerName(CgroupDriverName.CGROUPFS, ID))
+                .isTrue();
+        assertThat(KubeletCgroupNames.isContainerName(CgroupDriverName.CGROUPFS, "pod" + UID))
+                .isFalse();
+        assertThat(KubeletCgroupNames.isContainerName(CgroupDriverName.CGROUPFS, "burstable"))
+                .isFalse();
+        assertThat(KubeletCgroupNames.isContainerName(CgroupDriverName.SYSTEMD, "cri-containerd-" + ID + ".scope"))
+                .isTrue();
+        assertThat(KubeletCgroupNames.isContainerName(CgroupDriverName.SYSTEMD, ID))
+                .isFalse();
+        assertThat(KubeletCgroupNames.isContainerName(CgroupDriverName.SYSTEMD, "kubepods-burstable.slice"))
+                .isFalse();
+    }
+
+    @Test
     void otherRuntimesAndQosNamesAreRefusedWithTheValue() {
         assertThatThrownBy(() -> PodContainer.fromStatus(QosClass.GUARANTEED, UID, "cri-o://" + ID))
                 .hasMessageContaining("cri-o://" + ID)

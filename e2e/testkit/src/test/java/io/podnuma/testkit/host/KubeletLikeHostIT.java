@@ -28,6 +28,7 @@ class KubeletLikeHostIT {
             assertThat(KubeletLikeHost.allowedMems(pid)).isEqualTo(host.mems());
             assertThat(host.kubeletCgroupRoot()).isEqualTo("/" + root.getFileName());
             assertThat(host.cgroupDirs()).contains(host.path(c));
+            assertThat(host.containerDirs()).containsExactly(host.path(c));
 
             CpuList one = CpuList.of(host.cpus().ids().first());
             CgroupTrees.write(host.dir(c).resolve("cpuset.cpus"), one.toString());

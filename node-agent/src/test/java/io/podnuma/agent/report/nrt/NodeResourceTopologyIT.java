@@ -11,7 +11,6 @@ import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.report.CoalescingPublisher;
 import io.podnuma.agent.report.NodeStateWriter;
 import io.podnuma.agent.report.WriteOutcome;
-import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import java.net.URISyntaxException;
@@ -46,12 +45,7 @@ class NodeResourceTopologyIT {
     }
 
     private static void installCrd(ControlPlane cp) {
-        CommandResult apply = cp.kubectl("apply", "--server-side", "--force-conflicts", "-f", crd().toString());
-        assertThat(apply.succeeded())
-                .as("kubectl apply of the CRD: %s", apply.output())
-                .isTrue();
-        cp.kubectl("wait", "--for=condition=Established", "crd/" + NrtApi.CRD_NAME, "--timeout=60s")
-                .assertSuccess();
+        assertThat(cp.installCrds(crd())).containsExactly(NrtApi.CRD_NAME);
     }
 
     /** A bare Node object (no kubelet needed): the NRT's owner. */
