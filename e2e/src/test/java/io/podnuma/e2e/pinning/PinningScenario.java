@@ -190,7 +190,7 @@ abstract class PinningScenario {
             return Optional.empty();
         }
         return pods.stream()
-                .map(p -> (Map<?, ?>) p)
+                .<Map<?, ?>>map(p -> (Map<?, ?>) p)
                 .filter(p -> ns.equals(p.get("namespace")) && name.equals(p.get("name")))
                 .findFirst();
     }
@@ -199,7 +199,7 @@ abstract class PinningScenario {
         return pod(status, ns, pod)
                 .flatMap(p -> p.get("containers") instanceof List<?> cs
                         ? cs.stream()
-                                .map(c -> (Map<?, ?>) c)
+                                .<Map<?, ?>>map(c -> (Map<?, ?>) c)
                                 .filter(c -> container.equals(c.get("name")))
                                 .findFirst()
                         : Optional.empty());
