@@ -1,0 +1,120 @@
+package io.podnuma.bench.agent;
+
+import io.podnuma.agent.cgroup.HostCgroupFiles;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.util.HexFormat;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The floor of pin latency on this machine under its load at the moment: the least any watching agent can do, in
+ * this (warm) JVM. One thread takes the inotify event of a new cgroup and writes {@code cpuset.cpus}, nothing else;
+ * a start is timed exactly like an agent's start (mkdir, a process joins, poll until the file holds the set). What
+ * it costs beyond the bare write is the wake-up of a second thread, which a loaded machine makes wait for a CPU.
+ */
+final class MinimalWatcher implements AutoCloseable {
+
+    private final HostCgroupFiles files = new HostCgroupFiles();
+    private final Path dir;
+    private final CpuSet wanted;
+    private final WatchService watch;
+    private final Thread thread;
+    private final Process process;
+    private int next;
+
+    MinimalWatcher(CpuSet all, CpuSet mems, CpuSet wanted) throws IOException {
+        this.dir = KubeletLikeHost.CPUSET.resolve(
+                "podnuma-bench-floor-" + HexFormat.of().toHexDigits(new Random().nextInt()));
+        this.wanted = wanted;
+        Files.createDirectory(dir);
+        files.write(dir.resolve("cpuset.mems"), mems.toString());
+        files.write(dir.resolve("cpuset.cpus"), all.toString());
+        files.write(dir.resolve("cgroup.clone_children"), "1");
+        this.process = new ProcessBuilder("sleep", "3600").start();
+        this.watch = FileSystems.getDefault().newWatchService();
+        dir.register(watch, StandardWatchEventKinds.ENTRY_CREATE);
+        this.thread = new Thread(this::serve, "bench-minimal-watcher");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void serve() {
+        String value = wanted.toString();
+        try {
+            while (true) {
+                WatchKey key = watch.take();
+                for (WatchEvent<?> e : key.pollEvents()) {
+                    if (e.context() instanceof Path name) {
+                        try {
+                            files.write(dir.resolve(name).resolve("cpuset.cpus"), value);
+                        } catch (IOException ex) {
+                            // removed already: nothing to pin
+                        }
+                    }
+                }
+                key.reset();
+            }
+        } catch (InterruptedException | ClosedWatchServiceException e) {
+            // closed
+        }
+    }
+
+    /** One start, timed like an agent's: mkdir → a process joins → polled until the set is there; -1 on timeout. */
+    long start(long pollNanos, long timeoutNanos) throws IOException {
+        Path c = dir.resolve("c" + next++);
+        long t0 = System.nanoTime();
+        Files.createDirectory(c);
+        files.write(c.resolve("cgroup.procs"), String.valueOf(process.pid()));
+        long deadline = t0 + timeoutNanos;
+        long took = -1;
+        while (true) {
+            String text = files.read(c.resolve("cpuset.cpus"));
+            long now = System.nanoTime();
+            if (!text.isBlank() && CpuSet.parse(text).equals(wanted)) {
+                took = now - t0;
+                break;
+            }
+            if (now > deadline) {
+                break;
+            }
+            LockSupport.parkNanos(pollNanos);
+        }
+        // The process goes back to the floor directory, so the next start moves it again.
+        files.write(dir.resolve("cgroup.procs"), String.valueOf(process.pid()));
+        Files.delete(c);
+        return took;
+    }
+
+    @Override
+    public void close() throws Exception {
+        watch.close();
+        thread.interrupt();
+        thread.join(5_000);
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+        try (var s = Files.list(dir)) {
+            for (Path p : s.filter(Files::isDirectory).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+        for (int i = 0; i < 50; i++) {
+            try {
+                Files.deleteIfExists(dir);
+                return;
+            } catch (IOException e) {
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+        }
+    }
+}

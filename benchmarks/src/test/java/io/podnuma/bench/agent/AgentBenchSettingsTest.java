@@ -1,0 +1,55 @@
+package io.podnuma.bench.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.podnuma.bench.agent.AgentBench.Settings;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AgentBenchSettingsTest {
+
+    @Test
+    void theIssuesCountsAndOptions() {
+        Settings full = Settings.full();
+        assertThat(full.pods()).isEqualTo(110);
+        assertThat(full.starts()).isEqualTo(500);
+        assertThat(full.calls()).isEqualTo(10_000);
+        assertThat(full.idle()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(full.containersPerPod()).as("500 starts over 110 pods").isEqualTo(5);
+        assertThat(full.poolContainers()).isEqualTo(100);
+        assertThat(full.poolChanges()).isEqualTo(50);
+        assertThat(Settings.quick().poolContainers()).isLessThan(100);
+
+        Settings s = full.withOption("--starts", "120")
+                .withOption("--pods", "7")
+                .withOption("--idle-seconds", "3")
+                .withOption("--pool-containers", "12")
+                .withOption("--pool-changes", "4")
+                .withOption("--jvm-flags", " -Xmx48m  -XX:+UseSerialGC ");
+        assertThat(s.starts()).isEqualTo(120);
+        assertThat(s.pods()).isEqualTo(7);
+        assertThat(s.containersPerPod()).isEqualTo(18); // 7 x 18 = 126 >= 120
+        assertThat(s.idle()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(s.jvmFlags()).containsExactly("-Xmx48m", "-XX:+UseSerialGC");
+        assertThat(s.calls()).isEqualTo(full.calls());
+        assertThat(s.poolContainers()).isEqualTo(12);
+        assertThat(s.poolChanges()).isEqualTo(4);
+    }
+
+    @Test
+    void badOptionsNameTheOptionAndWhatIsAllowed() {
+        Settings full = Settings.full();
+        assertThatThrownBy(() -> full.withOption("--starts", "many"))
+                .hasMessage("--starts \"many\": allowed a whole number");
+        assertThatThrownBy(() -> full.withOption("--start", "5"))
+                .hasMessageStartingWith("unknown option --start: allowed --quick, --pods, --starts");
+        assertThatThrownBy(() -> full.withOption("--pods", "1")).hasMessageContaining("allowed pods >= 2");
+        assertThatThrownBy(
+                        () -> new Settings(2, 0, 1, 0, Duration.ZERO, Duration.ZERO, List.of(), 1, Duration.ZERO, 1, 1))
+                .hasMessageContaining("starts >= 1");
+        assertThatThrownBy(() -> full.withOption("--pool-changes", "0"))
+                .hasMessageContaining("pool changes 0: allowed at least one of each");
+    }
+}

@@ -1,0 +1,146 @@
+package io.podnuma.demo;
+
+import io.podnuma.controlplane.CommandResult;
+import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.demo.pinning.PinningDemo;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+
+/**
+ * The README's main job on the embedded default: a real local control plane on this machine, podnuma's CRDs,
+ * the sample policies (accepted) and a set of broken ones (rejected with the message a user sees),
+ * {@code kubectl describe} of a policy; then the real node agent pinning real processes on this machine
+ * ({@link PinningDemo}), skipped with the reason where the host does not allow it.
+ */
+public final class Demo {
+
+    /**
+     * The pinning part runs on this kwok node, in this namespace, under this sample policy, with CPU 0 reserved
+     * (the sample names an m7i.metal's CPUs).
+     */
+    private static final PinningDemo.Settings PINNING =
+            new PinningDemo.Settings("demo-node", "podnuma-demo", "pod-scope-hybrid", "0");
+
+    private final Path root;
+    private final PrintStream out;
+
+    private Demo(Path root, PrintStream out) {
+        this.root = root;
+        this.out = out;
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean keep = List.of(args).contains("--keep-running");
+        Path root = Path.of(System.getProperty("podnuma.root", "../.."))
+                .toAbsolutePath()
+                .normalize();
+        if (!Files.isDirectory(root.resolve("crds/generated"))) {
+            throw new IllegalStateException("podnuma.root=" + root + " is not the repository root (no crds/generated)");
+        }
+        try (LocalControlPlane plane = LocalControlPlane.start()) {
+            new Demo(root, System.out).run(plane);
+            if (keep) {
+                System.out.printf(
+                        "%nThe control plane keeps running. Try:%n  export KUBECONFIG=%s%n  %s/kubectl get nrp%n"
+                                + "Press Ctrl-C to stop it.%n",
+                        plane.kubeconfig(), plane.binDir());
+                new CountDownLatch(1).await();
+            }
+        }
+    }
+
+    private void run(LocalControlPlane plane) throws Exception {
+        section("Local control plane");
+        out.println(plane.kubectl("version").assertSuccess().stdout().strip());
+        out.println("API server: " + plane.server());
+
+        section("Install the CRDs generated from the Java types (crds/generated)");
+        for (Path crd : yamlFiles(root.resolve("crds/generated"))) {
+            out.println(plane.kubectl("apply", "--server-side", "--field-manager=podnuma-demo", "-f", crd.toString())
+                    .assertSuccess()
+                    .stdout()
+                    .strip());
+        }
+        plane.kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd/numaresourcepolicies.podnuma.io")
+                .assertSuccess();
+
+        section("Sample policies (crds/examples): accepted");
+        for (Path example : yamlFiles(root.resolve("crds/examples"))) {
+            CommandResult result = plane.kubectl("apply", "-f", example.toString());
+            out.printf("  %-28s %s%n", example.getFileName(), firstLine(result));
+        }
+        out.println();
+        out.println(plane.kubectl("get", "nrp").assertSuccess().stdout().strip());
+
+        section("Broken policies (crds/src/test/resources/invalid): rejected by the API server");
+        List<String> unexpectedlyAccepted = new ArrayList<>();
+        for (Path invalid : yamlFiles(root.resolve("crds/src/test/resources/invalid"))) {
+            CommandResult result = plane.kubectl("apply", "--dry-run=server", "-f", invalid.toString());
+            if (result.exitCode() == 0) {
+                unexpectedlyAccepted.add(invalid.getFileName().toString());
+            }
+            out.printf("  %-44s %s%n", invalid.getFileName(), reason(result));
+        }
+
+        section("kubectl describe nrp pod-scope-hybrid");
+        out.println(plane.kubectl("describe", "nrp", "pod-scope-hybrid")
+                .assertSuccess()
+                .stdout()
+                .strip());
+
+        section("kubectl explain nrp.spec.cpuManager.reservedCpus");
+        out.println(plane.kubectl("explain", "nrp.spec.cpuManager.reservedCpus")
+                .assertSuccess()
+                .stdout()
+                .strip());
+
+        if (!unexpectedlyAccepted.isEmpty()) {
+            throw new IllegalStateException(
+                    "the API server accepted policies that should be rejected: " + unexpectedlyAccepted);
+        }
+
+        Optional<String> cannotPin = PinningDemo.unavailable();
+        if (cannotPin.isPresent()) {
+            section("The node agent pinning real processes: skipped");
+            out.println("Skipped: " + cannotPin.get() + ".");
+        } else {
+            new PinningDemo(plane, PINNING, out).run();
+        }
+        section("Done");
+    }
+
+    private void section(String title) {
+        out.printf("%n== %s ==%n", title);
+    }
+
+    private static String firstLine(CommandResult result) {
+        String text = result.exitCode() == 0 ? result.stdout() : "FAILED: " + result.stderr();
+        return text.strip().lines().findFirst().orElse("");
+    }
+
+    /** The part of kubectl's rejection that names the field and the rule, on one line. */
+    private static String reason(CommandResult result) {
+        if (result.exitCode() == 0) {
+            return "ACCEPTED (unexpected)";
+        }
+        String text = String.join(" ", result.stderr().strip().lines().toList());
+        int idx = text.indexOf("is invalid: ");
+        return "rejected: " + (idx >= 0 ? text.substring(idx + "is invalid: ".length()) : text);
+    }
+
+    private static List<Path> yamlFiles(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(
+                            p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+                    .sorted()
+                    .toList();
+        }
+    }
+}

@@ -1,0 +1,479 @@
+package io.podnuma.demo.pinning;
+
+import com.google.protobuf.TextFormat;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.controlplane.CommandResult;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.crds.v1alpha1.policy.CpuManager;
+import io.podnuma.podresources.v1.ListPodResourcesResponse;
+import io.podnuma.podresources.v1.PodResources;
+import io.podnuma.testkit.agent.AgentCliJar;
+import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.cpu.ProcessAffinity;
+import io.podnuma.testkit.host.CgroupDriverName;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.host.PodContainer;
+import io.podnuma.testkit.host.QosClass;
+import io.podnuma.testkit.pods.SamplePods;
+import io.podnuma.testkit.prometheus.PrometheusText;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * The demo's second half: the real node agent pins real processes on this machine. A kwok node joins a policy, the
+ * agent runs as a process on a private cgroup subtree, pods bound to the node get containers (cgroups with a real
+ * process each, as containerd makes them), and the demo shows what the kernel then lets each process use, what the
+ * agent reports through the API, its Events, metrics and PodResources socket; then the node leaves the policy, the
+ * agent gives everything back, and the host is cleaned up.
+ */
+public final class PinningDemo {
+
+    public static final String POLICY_LABEL = "podnuma.io/policy";
+    static final String TRADER = "trader";
+    static final String WEB = "web";
+    static final String SECOND_TRADER = "trader-2";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final List<String> SHOWN_METRICS = List.of(
+            "podnuma_pin_latency_seconds_count",
+            "podnuma_cpu_manager_exclusive_cpu_allocation_count",
+            "podnuma_cpu_manager_shared_pool_size_millicores",
+            "podnuma_topology_manager_admission_errors_total");
+
+    /**
+     * @param nodeName the kwok node that plays this machine
+     * @param namespace where the demo's pods go (created, deleted at the end)
+     * @param policyName the {@code NumaResourcePolicy} (already in the cluster) the node joins
+     * @param reservedCpus this machine's reserved CPUs, in place of the ones the policy names
+     */
+    public record Settings(String nodeName, String namespace, String policyName, String reservedCpus) {}
+
+    /** A container the demo started: its pod, QoS class and process. */
+    private record Started(String pod, String container, String qos, long pid) {}
+
+    private final ControlPlane plane;
+    private final Settings settings;
+    private final PrintStream out;
+
+    public PinningDemo(ControlPlane plane, Settings settings, PrintStream out) {
+        this.plane = plane;
+        this.settings = settings;
+        this.out = out;
+    }
+
+    /**
+     * Why the pinning part cannot run here (not root, no cgroup v1 cpuset hierarchy, the agent's jar not built), or
+     * empty when it can.
+     */
+    public static Optional<String> unavailable() {
+        Optional<String> host = HostCheck.unavailable();
+        if (host.isPresent()) {
+            return host;
+        }
+        try {
+            AgentCliJar.locate();
+        } catch (IllegalStateException noJar) {
+            return Optional.of(noJar.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    /** Runs the whole part; the host and the cluster are cleaned up whatever happens. */
+    public PinningReport run() throws Exception {
+        Path work = Files.createTempDirectory("podnuma-demo-");
+        AgentProcess agent;
+        KubeletLikeHost sandbox;
+        try {
+            agent = AgentProcess.prepare(work, plane.kubeconfig());
+            sandbox = KubeletLikeHost.create(CgroupDriverName.CGROUPFS, "demo");
+        } catch (IOException | RuntimeException e) {
+            deleteTree(work);
+            throw e;
+        }
+        // Ctrl-C skips finally blocks; the hook still ends the processes and removes the subtree.
+        Thread onExit = new Thread(() -> closeQuietly(agent, sandbox, work), "podnuma-demo-cleanup");
+        Runtime.getRuntime().addShutdownHook(onExit);
+        List<Long> pids;
+        PinningReport report;
+        try (sandbox;
+                agent) {
+            report = steps(sandbox, agent);
+            pids = sandbox.pids();
+        } finally {
+            cleanUpCluster();
+            deleteTree(work);
+            try {
+                Runtime.getRuntime().removeShutdownHook(onExit);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs anyway
+            }
+        }
+        long left = pids.stream()
+                .filter(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .count();
+        out.printf(
+                "%nCleaned up: %d processes ended (%d left), cgroup subtree %s %s, namespace %s deleted.%n",
+                pids.size(),
+                left,
+                sandbox.root(),
+                Files.exists(sandbox.root()) ? "STILL THERE" : "removed",
+                settings.namespace());
+        return report;
+    }
+
+    private static void closeQuietly(AgentProcess agent, KubeletLikeHost sandbox, Path work) {
+        try {
+            agent.close();
+            sandbox.close();
+            deleteTree(work);
+        } catch (Exception e) {
+            System.err.println("podnuma demo: clean-up failed: " + e.getMessage());
+        }
+    }
+
+    private PinningReport steps(KubeletLikeHost sandbox, AgentProcess agent) throws Exception {
+        String ns = settings.namespace();
+        section("The node agent pins real processes on this machine");
+        out.printf(
+                "A private cgroup v1 cpuset subtree plays the kubelet's cgroup root: %s (CPUs %s).%n",
+                sandbox.root(), sandbox.cpus());
+        joinPolicy(sandbox.cpus());
+        startAgent(sandbox, agent);
+        plane.client()
+                .namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(ns)
+                        .endMetadata()
+                        .build())
+                .serverSideApply();
+
+        section("Pods bound to " + settings.nodeName() + "; each container is a cgroup with a real process");
+        List<Started> started = new ArrayList<>();
+        started.addAll(
+                startPod(sandbox, SamplePods.inNamespace(ns, SamplePods.budgeted(settings.nodeName(), TRADER, 1))));
+        started.addAll(startPod(sandbox, SamplePods.inNamespace(ns, SamplePods.burstable(settings.nodeName(), WEB))));
+        NodeStateView first = await(
+                "the NumaNodeState of " + settings.nodeName() + " to list " + TRADER + " and " + WEB,
+                () -> NodeStateView.read(plane.client(), settings.nodeName()),
+                s -> s.pod(ns, TRADER).isPresent() && s.pod(ns, WEB).isPresent());
+        CpuList free = first.sharedPool().minus(first.reservedCpus());
+        int budget = free.size() + 1;
+        out.printf(
+                "%s asks for a %d-CPU bubble; CPUs left for bubbles: %s (%d).%n",
+                SECOND_TRADER, budget, free.isEmpty() ? "none" : free, free.size());
+        started.addAll(startPod(
+                sandbox, SamplePods.inNamespace(ns, SamplePods.budgeted(settings.nodeName(), SECOND_TRADER, budget))));
+        Optional<String> refusal = awaitRefusal(SECOND_TRADER);
+
+        section("What podnuma decided, and what the kernel lets each process use (/proc/<pid>/status)");
+        NodeStateView state = awaitPins(started);
+        List<PinnedProcess> pinned = rows(started, state);
+        printTable(pinned);
+
+        showNodeState(state);
+        showRefusal(refusal);
+        String metrics = agent.metrics();
+        section("The agent's /metrics (a few lines)");
+        PrometheusText.lines(metrics, SHOWN_METRICS).forEach(l -> out.println("  " + l));
+        ListPodResourcesResponse list = PodResourcesClient.list(agent.socket());
+        showPodResources(list);
+
+        section("The node leaves the policy: the agent gives every container everything back");
+        kubectlShown("label", "node", settings.nodeName(), POLICY_LABEL + "-");
+        int exit = agent.terminate(WAIT);
+        out.printf("SIGTERM: the agent exited with %d; its log says:%n", exit);
+        agent.logTail().lines().filter(l -> l.contains("stopping")).forEach(l -> out.println("  " + l.strip()));
+        out.println("After the agent stopped:");
+        List<PinnedProcess> restored = new ArrayList<>();
+        for (PinnedProcess p : pinned) {
+            restored.add(new PinnedProcess(
+                    p.pod(), p.container(), p.qos(), p.decision(), p.pid(), ProcessAffinity.of(p.pid())));
+        }
+        printTable(restored);
+        Optional<NodeStateView> after = NodeStateView.read(plane.client(), settings.nodeName());
+        out.printf("NumaNodeState %s: %s%n", settings.nodeName(), after.isPresent() ? "still there" : "deleted");
+
+        return new PinningReport(
+                settings.nodeName(),
+                ns,
+                SECOND_TRADER,
+                sandbox.cpus(),
+                pinned,
+                state,
+                refusal,
+                PrometheusText.sampleValue(metrics, "podnuma_pin_latency_seconds_count"),
+                PrometheusText.sampleValue(metrics, "podnuma_cpu_manager_exclusive_cpu_allocation_count"),
+                list,
+                exit,
+                restored,
+                after,
+                sandbox.root());
+    }
+
+    /** Does what the operator does for a node its policy selects: labels it. */
+    private void joinPolicy(CpuList cpus) {
+        plane.ensureNode(
+                settings.nodeName(),
+                Map.of(),
+                Map.of("cpu", Integer.toString(cpus.size()), "memory", "8Gi", "pods", "110"));
+        kubectlShown("label", "node", settings.nodeName(), "--overwrite", POLICY_LABEL + "=" + settings.policyName());
+    }
+
+    private void startAgent(KubeletLikeHost sandbox, AgentProcess agent) throws Exception {
+        NumaResourcePolicy policy = plane.client()
+                .resources(NumaResourcePolicy.class)
+                .withName(settings.policyName())
+                .get();
+        if (policy == null || policy.getSpec() == null) {
+            throw new IllegalStateException("NumaResourcePolicy " + settings.policyName()
+                    + " is not in the cluster: apply crds/examples/" + settings.policyName() + ".yaml first");
+        }
+        NumaResourcePolicySpec spec = policy.getSpec();
+        NodeAgentConfig config = agent.configure(AgentConfigFile.render(
+                new AgentConfigFile.Node(settings.nodeName(), settings.policyName(), sandbox.kubeletCgroupRoot()),
+                AgentConfigFile.withReservedCpus(spec, settings.reservedCpus())));
+        out.printf("%nThe agent's config (NodeAgentConfig, as the operator renders it for this node):%n");
+        NodeAgentConfigYaml.write(config)
+                .lines()
+                .takeWhile(l -> !l.startsWith("policy:"))
+                .filter(l -> !l.equals("---"))
+                .forEach(l -> out.println("  " + l));
+        out.printf(
+                "  policy: <the spec of NumaResourcePolicy %s from the API server, cpuManager.reservedCpus %s -> \"%s\""
+                        + " for this machine>%n",
+                settings.policyName(), reservedCpusOf(spec), settings.reservedCpus());
+        agent.start();
+        Duration ready = agent.awaitReady(Duration.ofSeconds(60));
+        out.printf(
+                "node-agent run (pid %d, KUBECONFIG=%s) is ready after %d ms; log: %s%n",
+                agent.pid(), plane.kubeconfig(), ready.toMillis(), agent.log());
+    }
+
+    private static String reservedCpusOf(NumaResourcePolicySpec spec) {
+        CpuManager cpu = spec.cpuManager();
+        if (cpu != null && cpu.reservedCpus() != null) {
+            return "\"" + cpu.reservedCpus() + "\"";
+        }
+        if (cpu != null && cpu.reservedCpuCount() != null) {
+            return "(reservedCpuCount " + cpu.reservedCpuCount() + ")";
+        }
+        return "(none)";
+    }
+
+    /** Creates the pod, waits until kwok reports its containers running, then starts them on the host. */
+    private List<Started> startPod(KubeletLikeHost sandbox, Pod pod) throws Exception {
+        String ns = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        plane.client().pods().inNamespace(ns).resource(pod).create();
+        Pod running = await(
+                "pod " + ns + "/" + name + " to run with container IDs",
+                () -> Optional.ofNullable(
+                        plane.client().pods().inNamespace(ns).withName(name).get()),
+                p -> "Running".equals(p.getStatus().getPhase())
+                        && statuses(p).stream().allMatch(s -> s.getContainerID() != null));
+        String qos = running.getStatus().getQosClass();
+        List<Started> started = new ArrayList<>();
+        for (ContainerStatus s : statuses(running)) {
+            long pid = sandbox.startContainer(PodContainer.fromStatus(
+                    QosClass.of(qos), running.getMetadata().getUid(), s.getContainerID()));
+            started.add(new Started(name, s.getName(), qos, pid));
+        }
+        out.printf(
+                "  %-9s %-10s containers %s started as pids %s%n",
+                name,
+                qos,
+                started.stream().map(Started::container).toList(),
+                started.stream().map(Started::pid).toList());
+        return started;
+    }
+
+    private static List<ContainerStatus> statuses(Pod p) {
+        List<ContainerStatus> all = new ArrayList<>();
+        if (p.getStatus().getInitContainerStatuses() != null) {
+            all.addAll(p.getStatus().getInitContainerStatuses());
+        }
+        if (p.getStatus().getContainerStatuses() != null) {
+            all.addAll(p.getStatus().getContainerStatuses());
+        }
+        return all;
+    }
+
+    private Optional<String> awaitRefusal(String pod) throws InterruptedException {
+        try {
+            Event e = await(
+                    "a Warning Event on pod " + pod,
+                    () -> plane.client().v1().events().inNamespace(settings.namespace()).list().getItems().stream()
+                            .filter(ev -> pod.equals(ev.getInvolvedObject().getName()))
+                            .filter(ev -> "Warning".equals(ev.getType()))
+                            .findFirst(),
+                    ev -> true);
+            return Optional.of(e.getReason() + ": " + e.getMessage());
+        } catch (IllegalStateException timedOut) {
+            out.println("  (" + timedOut.getMessage() + ")");
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Waits until every process runs where the agent says its container belongs: the container's CPUs in
+     * {@code NumaNodeState}, or the node's shared pool for a pod it refused. Returns the node state they match.
+     */
+    private NodeStateView awaitPins(List<Started> started) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        NodeStateView state = null;
+        while (System.nanoTime() < deadline) {
+            Optional<NodeStateView> read = NodeStateView.read(plane.client(), settings.nodeName());
+            if (read.isPresent()) {
+                state = read.get();
+                boolean all = true;
+                for (Started s : started) {
+                    all &= ProcessAffinity.of(s.pid()).cpus().equals(expectedCpus(s, state));
+                }
+                if (all) {
+                    return state;
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        if (state == null) {
+            throw new IllegalStateException("the agent wrote no NumaNodeState for " + settings.nodeName() + " within "
+                    + WAIT.toSeconds() + " s");
+        }
+        out.printf(
+                "(not every process reached its CPUs within %d s; the table shows where they are)%n", WAIT.toSeconds());
+        return state;
+    }
+
+    private CpuList expectedCpus(Started s, NodeStateView state) {
+        return state.container(settings.namespace(), s.pod(), s.container())
+                .map(NodeStateView.ContainerView::cpus)
+                .orElse(state.sharedPool());
+    }
+
+    private List<PinnedProcess> rows(List<Started> started, NodeStateView state) throws IOException {
+        List<PinnedProcess> rows = new ArrayList<>();
+        for (Started s : started) {
+            Decision d = state.container(settings.namespace(), s.pod(), s.container())
+                    .flatMap(c -> Decision.ofAssignment(c.assignment()))
+                    .orElse(Decision.REFUSED);
+            rows.add(new PinnedProcess(s.pod(), s.container(), s.qos(), d, s.pid(), ProcessAffinity.of(s.pid())));
+        }
+        return rows;
+    }
+
+    private void printTable(List<PinnedProcess> rows) {
+        String format = "  %-9s %-10s %-11s %-21s %-8s %-18s %s%n";
+        out.printf(format, "POD", "CONTAINER", "QOS", "PODNUMA", "PID", "Cpus_allowed_list", "Mems_allowed_list");
+        for (PinnedProcess r : rows) {
+            out.printf(
+                    format,
+                    r.pod(),
+                    r.container(),
+                    r.qos(),
+                    r.decision().label(),
+                    r.pid(),
+                    r.affinity().cpus(),
+                    r.affinity().mems());
+        }
+    }
+
+    private void showNodeState(NodeStateView state) {
+        section("kubectl get nns " + settings.nodeName() + " -o wide (NumaNodeState, written by the agent)");
+        out.println(plane.kubectl("get", "nns", settings.nodeName(), "-o", "wide")
+                .assertSuccess()
+                .stdout()
+                .strip());
+        out.printf(
+                "status: reservedCpus %s, sharedPool %s, exclusiveCpus %d; allocations:%n",
+                state.reservedCpus(), state.sharedPool(), state.exclusiveCpus());
+        for (NodeStateView.PodView p : state.pods()) {
+            StringBuilder line = new StringBuilder();
+            line.append("  ").append(p.namespace()).append('/').append(p.name()).append(": ");
+            line.append(p.bubble().map(b -> "bubble " + b).orElse("no bubble"));
+            for (NodeStateView.ContainerView c : p.containers()) {
+                line.append(String.format(", %s %s %s", c.name(), c.assignment(), c.cpus()));
+            }
+            out.println(line);
+        }
+    }
+
+    private void showRefusal(Optional<String> refusal) {
+        section("kubectl get events -n " + settings.namespace() + " --field-selector type=Warning");
+        CommandResult events =
+                plane.kubectl("get", "events", "-n", settings.namespace(), "--field-selector", "type=Warning");
+        out.println(
+                events.succeeded() ? events.stdout().strip() : events.output().strip());
+        if (refusal.isEmpty()) {
+            out.println("(no Warning Event for " + SECOND_TRADER + " yet)");
+        }
+    }
+
+    private void showPodResources(ListPodResourcesResponse list) {
+        section("PodResources List on the agent's socket (kubelet podresources v1 with the 1.37 pod-level fields)");
+        list.getPodResourcesList().stream()
+                .filter(p -> p.getNamespace().equals(settings.namespace()))
+                .sorted(Comparator.comparing(PodResources::getName))
+                .forEach(p -> out.println("  " + TextFormat.printer().shortDebugString(p)));
+    }
+
+    private CommandResult kubectlShown(String... args) {
+        out.println("$ kubectl " + String.join(" ", args));
+        CommandResult r = plane.kubectl(args).assertSuccess();
+        out.println("  " + r.stdout().strip());
+        return r;
+    }
+
+    /** Leaves the cluster as it was, also after a failure: no label, no pods, no report object. */
+    private void cleanUpCluster() {
+        plane.kubectl("label", "node", settings.nodeName(), POLICY_LABEL + "-");
+        plane.kubectl("delete", "namespace", settings.namespace(), "--wait=false", "--ignore-not-found");
+        plane.kubectl("delete", "nns", settings.nodeName(), "--ignore-not-found");
+    }
+
+    private <T> T await(String what, Supplier<Optional<T>> read, Predicate<T> done) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            Optional<T> value = read.get();
+            if (value.isPresent() && done.test(value.get())) {
+                return value.get();
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        throw new IllegalStateException("timed out after " + WAIT.toSeconds() + " s waiting for " + what);
+    }
+
+    private void section(String title) {
+        out.printf("%n== %s ==%n", title);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.podnuma.e2e.pinning;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
+import io.podnuma.testkit.agent.SampleConfigs;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.host.CgroupDriverName;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.host.PodContainer;
+import io.podnuma.testkit.pods.RunningPods;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The node is a kwok node and its containers live on a kubelet-like cgroup v1 host of this machine; how the agent
+ * runs is the subclass's part.
+ */
+abstract class KwokHostDriver implements PinningDriver {
+
+    protected final ControlPlane cp;
+    protected final Path workDir;
+    private KubeletLikeHost host;
+
+    KwokHostDriver(ControlPlane cp, Path workDir) {
+        this.cp = cp;
+        this.workDir = workDir;
+    }
+
+    @Override
+    public String unavailableReason() throws IOException {
+        Optional<String> reason = KubeletLikeHost.unavailableReason();
+        if (reason.isPresent()) {
+            return reason.get();
+        }
+        CpuList cpus =
+                CpuList.parse(java.nio.file.Files.readString(KubeletLikeHost.CPUSET.resolve("cpuset.effective_cpus")));
+        return cpus.size() < 2 ? "one CPU (" + cpus + "): the scenario reserves one and pins a pod to another" : null;
+    }
+
+    protected KubeletLikeHost host() throws IOException {
+        if (host == null) {
+            host = KubeletLikeHost.create(CgroupDriverName.CGROUPFS, "e2e");
+        }
+        return host;
+    }
+
+    @Override
+    public String nodeCpus() {
+        try {
+            return host().cpus().toString();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The agent's config for this node: what the operator renders from the policy, plus this host's places. */
+    protected NodeAgentConfig config(String node, String policyName) throws IOException {
+        return SampleConfigs.podScope(node, SampleConfigs.reservedCpus("0"))
+                .policyName(policyName)
+                .kubeletCgroupRoot(host().kubeletCgroupRoot())
+                .reconcilePeriod("2s")
+                .statusMinInterval("200ms")
+                .build();
+    }
+
+    @Override
+    public Map<String, Long> runContainers(Pod running) throws IOException {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        for (Map.Entry<String, PodContainer> c : RunningPods.containers(running).entrySet()) {
+            pids.put(c.getKey(), host().startContainer(c.getValue()));
+        }
+        return pids;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (host != null) {
+            host.close();
+        }
+    }
+}
