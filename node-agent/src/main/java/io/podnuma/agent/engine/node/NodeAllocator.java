@@ -47,16 +47,16 @@ public final class NodeAllocator {
      *     memory, options, NUMA node count); the message names the setting
      */
     public static NodeAllocator create(CpuTopology topo, NodeConfig config) {
-        StaticPolicy cpu = config.cpuPolicy() == NodeConfig.CpuPolicy.STATIC
-                ? StaticPolicy.create(
+        CpuManager cpu = config.cpuPolicy() == NodeConfig.CpuPolicy.STATIC
+                ? new StaticCpuManager(StaticPolicy.create(
                         topo,
                         config.cpuOptions(),
                         config.reservedCpus(),
-                        config.topologyPolicy().configName())
-                : null;
-        StaticMemoryPolicy memory = config.memoryPolicy() == NodeConfig.MemoryPolicy.STATIC
-                ? new StaticMemoryPolicy(machineMemory(topo), config.reservedMemory())
-                : null;
+                        config.topologyPolicy().configName()))
+                : new NoneCpuManager(topo.onlineCpus());
+        MemoryManager memory = config.memoryPolicy() == NodeConfig.MemoryPolicy.STATIC
+                ? new StaticMemoryManager(new StaticMemoryPolicy(machineMemory(topo), config.reservedMemory()))
+                : new NoneMemoryManager();
         NumaMask nodes = NumaMask.of(topo.numaNodes().stream().map(NumaNode::id).toList());
         TopologyPolicy topology =
                 TopologyPolicy.create(config.topologyPolicy(), config.topologyOptions(), nodes, distances(topo));
@@ -103,12 +103,12 @@ public final class NodeAllocator {
 
     /** The CPUs never handed out exclusively (empty without the static CPU policy). */
     public CpuSet reservedCpus() {
-        return managers.pinsCpus() ? managers.cpu().reserved() : CpuSet.empty();
+        return managers.cpu().reserved();
     }
 
     /** The node before any pod: every online CPU shared (minus reserved CPUs with strict reservation). */
     public NodeState initialState() {
-        CpuSet shared = managers.pinsCpus() ? managers.cpu().initialState().defaultSet() : topo.onlineCpus();
+        CpuSet shared = managers.cpu().initialSharedPool();
         return NodeState.empty(shared);
     }
 
@@ -161,10 +161,8 @@ public final class NodeAllocator {
             return state;
         }
         CpuState cpus = cpuState(state);
-        if (managers.pinsCpus()) {
-            for (String owner : ownersOf(pod)) {
-                cpus = managers.cpu().release(cpus, owner);
-            }
+        for (String owner : ownersOf(pod)) {
+            cpus = managers.cpu().release(cpus, owner);
         }
         return state.withoutPod(cpus.defaultSet(), podUid);
     }
@@ -185,7 +183,7 @@ public final class NodeAllocator {
         }
         ContainerAssignment c = pod.container(container).orElseThrow();
         CpuSet shared = state.sharedPool();
-        if (!pod.hasBubble() && c.kind() == AssignmentKind.EXCLUSIVE && managers.pinsCpus()) {
+        if (!pod.hasBubble() && c.kind() == AssignmentKind.EXCLUSIVE) {
             shared = managers.cpu()
                     .release(cpuState(state), NodeState.containerOwner(podUid, container))
                     .defaultSet();
@@ -354,9 +352,6 @@ public final class NodeAllocator {
      * @throws IllegalArgumentException when the state's blocks do not fit this machine
      */
     public MemoryState memoryState(NodeState state) {
-        if (!managers.pinsMemory()) {
-            return null;
-        }
-        return managers.memory().restore(state.memoryOwners());
+        return managers.memory().restore(state.memoryOwners()).orElse(null);
     }
 }
