@@ -9,6 +9,8 @@ import io.podnuma.agent.engine.memory.MemoryAllocationException;
 import io.podnuma.agent.engine.memory.MemoryQuantity;
 import io.podnuma.agent.engine.memory.MemoryResource;
 import io.podnuma.agent.engine.memory.MemoryState;
+import io.podnuma.agent.engine.node.manager.CpuManager;
+import io.podnuma.agent.engine.node.manager.MemoryManager;
 import io.podnuma.agent.engine.topology.TopologyAdmission;
 import io.podnuma.agent.engine.topology.TopologyHint;
 import io.podnuma.agent.engine.topology.TopologyPolicy;

@@ -1,4 +1,4 @@
-package io.podnuma.agent.engine.node;
+package io.podnuma.agent.engine.node.manager;
 
 import io.podnuma.agent.engine.cpu.CpuAllocationException;
 import io.podnuma.agent.engine.cpu.CpuState;

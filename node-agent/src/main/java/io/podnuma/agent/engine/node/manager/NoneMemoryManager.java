@@ -1,30 +1,24 @@
-package io.podnuma.agent.engine.node;
+package io.podnuma.agent.engine.node.manager;
 
 import io.podnuma.agent.engine.memory.MemoryBlock;
 import io.podnuma.agent.engine.memory.MemoryResource;
 import io.podnuma.agent.engine.memory.MemoryState;
-import io.podnuma.agent.engine.memory.StaticMemoryPolicy;
 import io.podnuma.agent.engine.topology.TopologyHint;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
-/** Memory manager policy Static: blocks and books from {@link StaticMemoryPolicy}. */
-public record StaticMemoryManager(StaticMemoryPolicy policy) implements MemoryManager {
-
-    public StaticMemoryManager {
-        Objects.requireNonNull(policy, "policy");
-    }
+/** Memory manager policy None: containers use memory on any node and no books are kept. */
+public record NoneMemoryManager() implements MemoryManager {
 
     @Override
     public boolean pinsMemory() {
-        return true;
+        return false;
     }
 
     @Override
     public Optional<Map<String, List<TopologyHint>>> hints(MemoryState state, Map<MemoryResource, Long> request) {
-        return Optional.of(policy.hints(state, request));
+        return Optional.empty();
     }
 
     @Override
@@ -34,11 +28,12 @@ public record StaticMemoryManager(StaticMemoryPolicy policy) implements MemoryMa
             TopologyHint hint,
             Map<MemoryResource, Long> sizes,
             Map<MemoryResource, Long> charges) {
-        return policy.allocate(state, owner, hint, sizes, charges);
+        throw new IllegalStateException(
+                "memory manager policy None pins no memory (asked " + sizes + " for " + owner + ")");
     }
 
     @Override
     public Optional<MemoryState> restore(Map<String, List<MemoryBlock>> owners) {
-        return Optional.of(policy.restore(owners));
+        return Optional.empty();
     }
 }
