@@ -35,10 +35,11 @@ import java.util.stream.Collectors;
  * Reads and validates the agent configuration.
  *
  * <p>Each {@link Setting} takes the first value found in: a command-line flag ({@code --metrics-port}), an
- * environment variable ({@code PODNUMA_METRICS_PORT}), the YAML file ({@code metricsPort}), its default. The
- * file is {@code --config}, else {@code $PODNUMA_CONFIG}, else {@value #DEFAULT_FILE}. The policy comes from
- * the file only. Unknown keys and flags are errors; unknown environment variables are not, because Kubernetes
- * injects {@code <SERVICE>_SERVICE_HOST}-style variables the agent does not control.
+ * environment variable ({@code PODNUMA_METRICS_PORT}), the YAML file ({@code metricsPort}, read into a
+ * {@link NodeAgentConfig} by {@link AgentConfigFile}), its default. The file is {@code --config}, else
+ * {@code $PODNUMA_CONFIG}, else {@value #DEFAULT_FILE}. The policy comes from the file only. Unknown keys and
+ * flags are errors; unknown environment variables are not, because Kubernetes injects
+ * {@code <SERVICE>_SERVICE_HOST}-style variables the agent does not control.
  */
 public final class AgentConfigLoader {
 

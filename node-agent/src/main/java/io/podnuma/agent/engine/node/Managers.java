@@ -1,7 +1,6 @@
 package io.podnuma.agent.engine.node;
 
 import io.podnuma.agent.engine.cpu.CpuAllocationException;
-import io.podnuma.agent.engine.cpu.CpuHint;
 import io.podnuma.agent.engine.cpu.CpuState;
 import io.podnuma.agent.engine.cpu.StaticPolicy;
 import io.podnuma.agent.engine.cpuset.CpuSet;
@@ -10,8 +9,8 @@ import io.podnuma.agent.engine.memory.MemoryAllocationException;
 import io.podnuma.agent.engine.memory.MemoryQuantity;
 import io.podnuma.agent.engine.memory.MemoryResource;
 import io.podnuma.agent.engine.memory.MemoryState;
-import io.podnuma.agent.engine.memory.StaticMemoryPolicy;
-import io.podnuma.agent.engine.topology.NumaMask;
+import io.podnuma.agent.engine.node.manager.CpuManager;
+import io.podnuma.agent.engine.node.manager.MemoryManager;
 import io.podnuma.agent.engine.topology.TopologyAdmission;
 import io.podnuma.agent.engine.topology.TopologyHint;
 import io.podnuma.agent.engine.topology.TopologyPolicy;
@@ -21,17 +20,16 @@ import java.util.Map;
 
 /**
  * The three managers of one node and the glue between them: hint collection, merge, and allocation calls
- * whose failures become rejections with the upstream reason. {@code cpu} or {@code memory} is null when its
- * policy is {@code none}.
+ * whose failures become rejections with the upstream reason.
  */
-record Managers(CpuTopology topo, StaticPolicy cpu, StaticMemoryPolicy memory, TopologyPolicy topology) {
+record Managers(CpuTopology topo, CpuManager cpu, MemoryManager memory, TopologyPolicy topology) {
 
     boolean pinsCpus() {
-        return cpu != null;
+        return cpu.pinsCpus();
     }
 
     boolean pinsMemory() {
-        return memory != null;
+        return memory.pinsMemory();
     }
 
     /**
@@ -47,16 +45,12 @@ record Managers(CpuTopology topo, StaticPolicy cpu, StaticMemoryPolicy memory, T
             MemoryState memState,
             Map<MemoryResource, Long> mem) {
         List<Map<String, List<TopologyHint>>> providers = new ArrayList<>(2);
-        if (cpu != null && cpus > 0) {
-            List<TopologyHint> hints = new ArrayList<>();
-            for (CpuHint h : cpu.hints(cpuState, cpus, reusable)) {
-                hints.add(new TopologyHint(NumaMask.of(h.numaNodes().toArray()), h.preferred()));
-            }
-            providers.add(Map.of("cpu", hints));
+        if (cpus > 0) {
+            cpu.hints(cpuState, cpus, reusable).ifPresent(hints -> providers.add(Map.of("cpu", hints)));
         }
-        if (memory != null && !mem.isEmpty()) {
+        if (!mem.isEmpty()) {
             try {
-                providers.add(memory.hints(memState, mem));
+                memory.hints(memState, mem).ifPresent(providers::add);
             } catch (MemoryAllocationException e) {
                 throw new RejectedException(RejectionReason.UNEXPECTED_ADMISSION_ERROR, what + ": " + e.getMessage());
             }

@@ -8,6 +8,13 @@ import io.podnuma.agent.engine.machine.NumaNode;
 import io.podnuma.agent.engine.memory.MemoryState;
 import io.podnuma.agent.engine.memory.NumaMemory;
 import io.podnuma.agent.engine.memory.StaticMemoryPolicy;
+import io.podnuma.agent.engine.node.manager.CpuManager;
+import io.podnuma.agent.engine.node.manager.MemoryManager;
+import io.podnuma.agent.engine.node.manager.NoneCpuManager;
+import io.podnuma.agent.engine.node.manager.NoneMemoryManager;
+import io.podnuma.agent.engine.node.manager.StaticCpuManager;
+import io.podnuma.agent.engine.node.manager.StaticMemoryManager;
+import io.podnuma.agent.engine.node.validation.NodeStateValidator;
 import io.podnuma.agent.engine.pod.Pod;
 import io.podnuma.agent.engine.state.AssignmentKind;
 import io.podnuma.agent.engine.state.ContainerAssignment;
@@ -33,13 +40,13 @@ public final class NodeAllocator {
     private final CpuTopology topo;
     private final NodeConfig config;
     private final Managers managers;
-    private final PodAssignmentRules rules;
+    private final NodeStateValidator validator;
 
     private NodeAllocator(CpuTopology topo, NodeConfig config, Managers managers) {
         this.topo = topo;
         this.config = config;
         this.managers = managers;
-        this.rules = new PodAssignmentRules(topo);
+        this.validator = new NodeStateValidator(topo, config.topologyPolicy(), managers.cpu(), managers.memory());
     }
 
     /**
@@ -47,16 +54,16 @@ public final class NodeAllocator {
      *     memory, options, NUMA node count); the message names the setting
      */
     public static NodeAllocator create(CpuTopology topo, NodeConfig config) {
-        StaticPolicy cpu = config.cpuPolicy() == NodeConfig.CpuPolicy.STATIC
-                ? StaticPolicy.create(
+        CpuManager cpu = config.cpuPolicy() == NodeConfig.CpuPolicy.STATIC
+                ? new StaticCpuManager(StaticPolicy.create(
                         topo,
                         config.cpuOptions(),
                         config.reservedCpus(),
-                        config.topologyPolicy().configName())
-                : null;
-        StaticMemoryPolicy memory = config.memoryPolicy() == NodeConfig.MemoryPolicy.STATIC
-                ? new StaticMemoryPolicy(machineMemory(topo), config.reservedMemory())
-                : null;
+                        config.topologyPolicy().configName()))
+                : new NoneCpuManager(topo.onlineCpus());
+        MemoryManager memory = config.memoryPolicy() == NodeConfig.MemoryPolicy.STATIC
+                ? new StaticMemoryManager(new StaticMemoryPolicy(machineMemory(topo), config.reservedMemory()))
+                : new NoneMemoryManager();
         NumaMask nodes = NumaMask.of(topo.numaNodes().stream().map(NumaNode::id).toList());
         TopologyPolicy topology =
                 TopologyPolicy.create(config.topologyPolicy(), config.topologyOptions(), nodes, distances(topo));
@@ -103,12 +110,12 @@ public final class NodeAllocator {
 
     /** The CPUs never handed out exclusively (empty without the static CPU policy). */
     public CpuSet reservedCpus() {
-        return managers.pinsCpus() ? managers.cpu().reserved() : CpuSet.empty();
+        return managers.cpu().reserved();
     }
 
     /** The node before any pod: every online CPU shared (minus reserved CPUs with strict reservation). */
     public NodeState initialState() {
-        CpuSet shared = managers.pinsCpus() ? managers.cpu().initialState().defaultSet() : topo.onlineCpus();
+        CpuSet shared = managers.cpu().initialSharedPool();
         return NodeState.empty(shared);
     }
 
@@ -161,10 +168,8 @@ public final class NodeAllocator {
             return state;
         }
         CpuState cpus = cpuState(state);
-        if (managers.pinsCpus()) {
-            for (String owner : ownersOf(pod)) {
-                cpus = managers.cpu().release(cpus, owner);
-            }
+        for (String owner : ownersOf(pod)) {
+            cpus = managers.cpu().release(cpus, owner);
         }
         return state.withoutPod(cpus.defaultSet(), podUid);
     }
@@ -185,7 +190,7 @@ public final class NodeAllocator {
         }
         ContainerAssignment c = pod.container(container).orElseThrow();
         CpuSet shared = state.sharedPool();
-        if (!pod.hasBubble() && c.kind() == AssignmentKind.EXCLUSIVE && managers.pinsCpus()) {
+        if (!pod.hasBubble() && c.kind() == AssignmentKind.EXCLUSIVE) {
             shared = managers.cpu()
                     .release(cpuState(state), NodeState.containerOwner(podUid, container))
                     .defaultSet();
@@ -214,19 +219,15 @@ public final class NodeAllocator {
      * node); every CPU is online, no CPU is exclusive twice or both exclusive and shared, reserved CPUs are never
      * exclusive, the pools add up to the online CPUs, and the memory books rebuild.
      *
+     * <p>Runs in tests only (the oracle that every state the engine produces passes); production runs
+     * {@link #validateAssignments}.
+     *
      * @return the same state
      * @throws IllegalArgumentException naming the pod, container, field and value that do not fit, and what was
      *     expected
      */
     public NodeState validate(NodeState state) {
-        validateAssignments(state);
-        for (PodAssignment pod : state.pods().values()) {
-            rules.checkAlignment(pod, config.topologyPolicy());
-        }
-        CpuSet exclusive = exclusiveCpusApart(state);
-        poolsAddUp(state, exclusive);
-        memoryBooksRebuild(state);
-        return state;
+        return validator.validate(state);
     }
 
     /**
@@ -239,108 +240,13 @@ public final class NodeAllocator {
      * nodes of the container's (or its pod-level pod's) memory; memory never narrower than the pod's affinity;
      * every NUMA node id on this machine.
      *
+     * <p>Runs in production: the agent checks its checkpoint with it at start ({@code NodeAgent.loadCheckpoint}).
+     *
      * @return the same state
      * @throws IllegalArgumentException naming the pod, container, field and value, and what was expected
      */
     public NodeState validateAssignments(NodeState state) {
-        for (PodAssignment pod : state.pods().values()) {
-            rules.check(pod);
-        }
-        return state;
-    }
-
-    /** Each pod's CPUs are online, not reserved and its own; returns their union. */
-    private CpuSet exclusiveCpusApart(NodeState state) {
-        CpuSet exclusive = CpuSet.empty();
-        for (PodAssignment pod : state.pods().values()) {
-            if (pod.hasBubble()) {
-                cpusFree(state, pod, null, "bubble", pod.bubble(), exclusive);
-            } else {
-                for (ContainerAssignment c : pod.containers()) {
-                    if (c.kind() == AssignmentKind.EXCLUSIVE) {
-                        cpusFree(state, pod, c, "cpus", c.cpus(), exclusive);
-                    }
-                }
-            }
-            exclusive = exclusive.union(pod.exclusiveCpus());
-        }
-        return exclusive;
-    }
-
-    private void cpusFree(
-            NodeState state, PodAssignment pod, ContainerAssignment c, String field, CpuSet cpus, CpuSet otherPods) {
-        CpuSet online = topo.onlineCpus();
-        CpuSet reserved = reservedCpus();
-        String problem = null;
-        if (!cpus.isSubsetOf(online)) {
-            problem = "online CPUs (\"" + cpus.difference(online) + "\" are not; online: \"" + online + "\")";
-        } else if (cpus.intersects(reserved)) {
-            problem = "CPUs that are not reserved (\"" + cpus.intersection(reserved) + "\" are)";
-        } else if (cpus.intersects(otherPods)) {
-            CpuSet taken = cpus.intersection(otherPods);
-            problem = "CPUs no other pod holds (\"" + taken + "\" are held by "
-                    + holders(state, taken, pod.ref().uid()) + ")";
-        }
-        if (problem != null) {
-            throw new IllegalArgumentException("pod " + pod.ref() + (c == null ? "" : " container " + c.name()) + ": "
-                    + field + " is \"" + cpus + "\", expected " + problem);
-        }
-    }
-
-    /** Every online CPU is shared, reserved or exclusive, and only one of them (reserved CPUs may be shared). */
-    private void poolsAddUp(NodeState state, CpuSet exclusive) {
-        CpuSet online = topo.onlineCpus();
-        CpuSet reserved = reservedCpus();
-        CpuSet shared = state.sharedPool();
-        if (shared.intersects(exclusive)) {
-            CpuSet both = shared.intersection(exclusive);
-            throw new IllegalArgumentException("sharedPool is \"" + shared
-                    + "\", expected CPUs no pod holds exclusively (\"" + both + "\" are held by "
-                    + holders(state, both, null)
-                    + ")");
-        }
-        CpuSet all = shared.union(exclusive).union(reserved);
-        if (!all.equals(online)) {
-            throw new IllegalArgumentException("sharedPool is \"" + shared + "\", expected the online CPUs \"" + online
-                    + "\" minus the exclusive CPUs \"" + exclusive + "\" (reserved CPUs \"" + reserved
-                    + "\" may be left out)"
-                    + (all.difference(online).isEmpty() ? "" : "; not online: \"" + all.difference(online) + "\"")
-                    + (online.difference(all).isEmpty() ? "" : "; held by nobody: \"" + online.difference(all) + "\""));
-        }
-    }
-
-    /** Who holds any of {@code cpus}, pods other than {@code exceptUid}: their bubbles or containers' cpus. */
-    private static String holders(NodeState state, CpuSet cpus, String exceptUid) {
-        List<String> out = new ArrayList<>();
-        for (PodAssignment pod : state.pods().values()) {
-            if (pod.ref().uid().equals(exceptUid)) {
-                continue;
-            }
-            if (pod.hasBubble() && pod.bubble().intersects(cpus)) {
-                out.add("pod " + pod.ref() + " in its bubble");
-            }
-            for (ContainerAssignment c : pod.containers()) {
-                if (!pod.hasBubble()
-                        && c.kind() == AssignmentKind.EXCLUSIVE
-                        && c.cpus().intersects(cpus)) {
-                    out.add("pod " + pod.ref() + " container " + c.name() + " in its cpus");
-                }
-            }
-        }
-        return String.join(", ", out);
-    }
-
-    private void memoryBooksRebuild(NodeState state) {
-        if (managers.pinsMemory()) {
-            try {
-                memoryState(state);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("memory does not fit this machine's books: " + e.getMessage(), e);
-            }
-        } else if (!state.memoryOwners().isEmpty()) {
-            throw new IllegalArgumentException("the state pins memory for "
-                    + state.memoryOwners().keySet() + " but the memory manager policy is None");
-        }
+        return validator.validateAssignments(state);
     }
 
     /** The CPU manager's books for a node state. */
@@ -354,9 +260,6 @@ public final class NodeAllocator {
      * @throws IllegalArgumentException when the state's blocks do not fit this machine
      */
     public MemoryState memoryState(NodeState state) {
-        if (!managers.pinsMemory()) {
-            return null;
-        }
-        return managers.memory().restore(state.memoryOwners());
+        return managers.memory().restore(state.memoryOwners()).orElse(null);
     }
 }
