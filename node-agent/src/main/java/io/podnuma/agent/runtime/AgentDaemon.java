@@ -13,7 +13,6 @@ import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
-import io.podnuma.agent.config.ExclusiveCpuQuota;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.events.KubeEventRecorder;
@@ -26,7 +25,9 @@ import io.podnuma.agent.podresources.DeviceSource;
 import io.podnuma.agent.podresources.KubeletDeviceSource;
 import io.podnuma.agent.podresources.PodResourcesEndpoint;
 import io.podnuma.agent.podresources.PodResourcesService;
+import io.podnuma.agent.pods.InformerPodSource;
 import io.podnuma.agent.pods.PodMapper;
+import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.report.CoalescingPublisher;
 import io.podnuma.agent.report.NodeStatePublisher;
 import io.podnuma.agent.report.NodeStateRenderer;
@@ -37,6 +38,7 @@ import io.podnuma.agent.report.nrt.NodeResourceTopologyWriter;
 import io.podnuma.agent.report.nrt.NrtReport;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -155,8 +157,10 @@ public final class AgentDaemon implements AutoCloseable {
                         config.nodeName(),
                         config.policyName(),
                         config.policyHash(),
-                        config.policy().admission() == io.podnuma.crds.v1alpha1.policy.AdmissionAction.EVICT,
-                        config.exclusiveCpuQuota() == ExclusiveCpuQuota.DISABLE,
+                        config.policy().admission() == AdmissionAction.EVICT
+                                ? AdmissionAction.EVICT
+                                : AdmissionAction.WARN,
+                        config.exclusiveCpuQuota(),
                         config.reconcilePeriod(),
                         Duration.ofSeconds(30)),
                 new NodeAgent.Parts(

@@ -4,11 +4,13 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigLoader;
+import io.podnuma.agent.config.ExclusiveCpuQuota;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodMapper;
+import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.nio.file.Path;
@@ -103,8 +105,10 @@ final class InMemoryAgent {
                         node,
                         Optional.empty(),
                         config.policyHash(),
-                        config.policy().admission() == AdmissionAction.EVICT,
-                        false,
+                        config.policy().admission() == AdmissionAction.EVICT
+                                ? AdmissionAction.EVICT
+                                : AdmissionAction.WARN,
+                        ExclusiveCpuQuota.KEEP,
                         Duration.ofHours(1),
                         syncLog),
                 new NodeAgent.Parts(

@@ -9,15 +9,19 @@ import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigLoader;
+import io.podnuma.agent.config.ExclusiveCpuQuota;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.engine.pod.PodRef;
+import io.podnuma.agent.events.EventReason;
+import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.hosttest.AgentCrds;
 import io.podnuma.agent.hosttest.KubeletLikeHost;
 import io.podnuma.agent.hosttest.KwokPods;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.pods.InformerPodSource;
 import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.report.NodeStatePublisher;
 import io.podnuma.agent.report.NodeStateRenderer;
@@ -27,6 +31,7 @@ import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -112,8 +117,8 @@ class NodeAgentIT {
                         node,
                         Optional.of("it-policy"),
                         config.policyHash(),
-                        false,
-                        false,
+                        AdmissionAction.WARN,
+                        ExclusiveCpuQuota.KEEP,
                         Duration.ofHours(1),
                         Duration.ofSeconds(30)),
                 new NodeAgent.Parts(
@@ -288,18 +293,18 @@ class NodeAgentIT {
     /** Records Events as one line each: {@code pod ns/name Type Reason: message} or {@code node Type Reason: ...}. */
     record RecordingEvents(List<String> lines) implements RuntimeEvents {
         @Override
-        public void onPod(PodRef pod, boolean warning, String reason, String message) {
-            lines.add("pod " + pod.namespace() + "/" + pod.name() + " " + (warning ? "Warning" : "Normal") + " "
-                    + reason + ": " + message);
+        public void onPod(PodRef pod, EventType type, EventReason reason, String message) {
+            lines.add("pod " + pod.namespace() + "/" + pod.name() + " " + type.apiValue() + " " + reason + ": "
+                    + message);
         }
 
         @Override
-        public void onNode(boolean warning, String reason, String message) {
-            lines.add("node " + (warning ? "Warning" : "Normal") + " " + reason + ": " + message);
+        public void onNode(EventType type, EventReason reason, String message) {
+            lines.add("node " + type.apiValue() + " " + reason + ": " + message);
         }
 
         @Override
-        public void evict(PodRef pod, String reason, String message) {
+        public void evict(PodRef pod, EventReason reason, String message) {
             lines.add("evict " + pod.namespace() + "/" + pod.name() + " " + reason);
         }
     }
