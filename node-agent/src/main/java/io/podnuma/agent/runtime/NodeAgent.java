@@ -23,6 +23,7 @@ import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.report.ConditionBook;
 import io.podnuma.agent.runtime.admission.AdmissionDecision;
 import io.podnuma.agent.runtime.admission.Admissions;
+import io.podnuma.agent.runtime.admission.Decisions;
 import io.podnuma.agent.runtime.drift.DriftCheck;
 import io.podnuma.agent.runtime.host.HostBook;
 import io.podnuma.agent.runtime.host.HostScan;
@@ -36,12 +37,11 @@ import io.podnuma.agent.runtime.pin.WriteMode;
 import io.podnuma.agent.runtime.pods.PodBook;
 import io.podnuma.agent.runtime.recovery.Recovery;
 import io.podnuma.agent.runtime.status.AgentStatus;
+import io.podnuma.agent.runtime.sync.FullSync;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
@@ -136,6 +136,8 @@ public final class NodeAgent implements AutoCloseable {
     private final PlanApplier pins;
     private final DriftCheck drift;
     private final Recovery recovery;
+    private final Decisions decisions;
+    private final FullSync fullSync;
 
     // Owned by the loop thread.
     private NodeState state;
@@ -163,6 +165,16 @@ public final class NodeAgent implements AutoCloseable {
         parts.topology().numaNodes().forEach(n -> mems.add(n.id()));
         this.hostScan = new HostScan(parts.pins(), this::scan, host);
         this.admissions = new Admissions(allocator, parts.metrics(), settings.admission());
+        this.decisions = new Decisions(admissions, pods, parts.events());
+        this.fullSync = new FullSync(
+                allocator,
+                pods,
+                host,
+                hostScan,
+                gate,
+                admissions,
+                decisions,
+                parts.topology().onlineCpus());
         this.targets = new PinTargets(new WantedPins(mems.build()), pods, host, parts.naming());
         RetryBackoff retry = new RetryBackoff(loop, settings.reconcilePeriod());
         this.pins = new PlanApplier(
@@ -315,42 +327,8 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void fullSync() {
-        pods.listed(feed.list());
-        int released = 0;
-        for (String uid : List.copyOf(state.pods().keySet())) {
-            Optional<PodRecord> r = pods.get(uid);
-            if (r.isEmpty() || r.get().terminal()) {
-                state = allocator.remove(state, uid);
-                released++;
-            }
-        }
-        List<PodRecord> order = pods.all().stream()
-                .filter(PodRecord::admissible)
-                .sorted(Comparator.comparing(PodRecord::created)
-                        .thenComparing(r -> r.ref().uid()))
-                .toList();
-        // Before the admissions: without a checkpoint the cgroups found here are the record of who held what.
-        hostScan.rescan();
-        int kept = gate.rebuilding() ? keepWhereTheyAre(order) : 0;
-        int admitted = 0;
-        for (PodRecord r : order) {
-            if (!state.pods().containsKey(r.ref().uid()) && decide(admissions.admit(state, r))) {
-                admitted++;
-            }
-        }
-        if (gate.rebuilding()) {
-            LOG.info(
-                    "rebuilt without a checkpoint: {} pods kept the CPUs their containers hold, {} admitted afresh",
-                    kept,
-                    admitted);
-            admitted += kept;
-            gate.rebuilt();
-        }
-        for (PodRecord r : pods.all()) {
-            if (r.pod().isEmpty() && !r.terminal()) {
-                refuseUnreadable(r);
-            }
-        }
+        FullSync.Result synced = fullSync.run(state, feed.list());
+        state = synced.state();
         recovery.save(state);
         refreshKubelet();
         pins.all(state);
@@ -365,25 +343,10 @@ public final class NodeAgent implements AutoCloseable {
                 "full sync: {} pods on the node, {} held ({} admitted now, {} released), {} container cgroups",
                 pods.size(),
                 state.pods().size(),
-                admitted,
-                released,
+                synced.admitted(),
+                synced.released(),
                 host.size());
         status.publish(state, pods);
-    }
-
-    /** The rebuild: each pod admitted within the CPUs its containers hold, where the engine can place it there. */
-    private int keepWhereTheyAre(List<PodRecord> order) {
-        Map<String, CpuSet> held = host.heldByPod(parts.topology().onlineCpus());
-        int kept = 0;
-        for (PodRecord r : order) {
-            CpuSet cpus = held.get(r.ref().uid());
-            if (cpus != null
-                    && !state.pods().containsKey(r.ref().uid())
-                    && decide(admissions.admitWithin(state, r, cpus))) {
-                kept++;
-            }
-        }
-        return kept;
     }
 
     private void podChanged(PodRecord r) {
@@ -400,7 +363,7 @@ public final class NodeAgent implements AutoCloseable {
             if (r.pod().isPresent()) {
                 changed = decide(admissions.admit(state, r));
             } else {
-                refuseUnreadable(r);
+                decisions.refuseUnreadable(r);
             }
         }
         if (changed) {
@@ -429,39 +392,8 @@ public final class NodeAgent implements AutoCloseable {
 
     /** Carries out an admission decision; whether the pod is held now. */
     private boolean decide(AdmissionDecision decision) {
-        switch (decision) {
-            case AdmissionDecision.Admit a -> {
-                state = a.state();
-                pods.admitted(a.pod().uid());
-                return true;
-            }
-            case AdmissionDecision.NotKept n -> {
-                return false;
-            }
-            case AdmissionDecision.Refuse r -> {
-                refuse(r);
-                return false;
-            }
-        }
-    }
-
-    private void refuseUnreadable(PodRecord r) {
-        if (!pods.refused(r.ref().uid())) {
-            refuse(admissions.refuseUnreadable(r));
-        }
-    }
-
-    private void refuse(AdmissionDecision.Refuse decision) {
-        var rej = decision.refusal();
-        pods.refuse(rej);
-        String outcome = decision.consequence().outcome();
-        EventReason reason = rej.reason().event();
-        parts.events().onPod(rej.pod(), EventType.WARNING, reason, rej.message() + outcome);
-        LOG.warn("pod {} refused: {}: {}{}", rej.pod(), reason, rej.message(), outcome);
-        if (decision.consequence() == AdmissionDecision.Consequence.EVICT
-                && pods.evicting(rej.pod().uid())) {
-            parts.events().evict(rej.pod(), reason, rej.message());
-        }
+        state = decisions.carryOut(state, decision);
+        return decision instanceof AdmissionDecision.Admit;
     }
 
     private boolean release(String uid) {
