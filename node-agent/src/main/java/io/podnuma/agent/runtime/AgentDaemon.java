@@ -325,7 +325,7 @@ public final class AgentDaemon implements AutoCloseable {
                         : "stopping: node {} stays with podnuma, the pins stay for the next agent",
                 config.nodeName());
         if (agent != null) {
-            agent.stop(leaving);
+            agent.stop(leaving ? Shutdown.RESTORE : Shutdown.KEEP_PINS);
         }
         if (leaving) {
             try {

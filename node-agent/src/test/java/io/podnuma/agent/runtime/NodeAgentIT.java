@@ -224,7 +224,7 @@ class NodeAgentIT {
         assertThat(events).anyMatch(e -> e.startsWith("pod " + namespace + "/trader Warning CpusetDriftRepaired"));
 
         // A restart (rolling update) keeps the pins and adopts the checkpoint.
-        agent.stop(false);
+        agent.stop(Shutdown.KEEP_PINS);
         assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuSet.of(1));
         NodeAgent second = start(cp);
         assertThat(second.state().pods()).containsKey(trader.getMetadata().getUid());
@@ -232,7 +232,7 @@ class NodeAgentIT {
         assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuSet.of(0));
 
         // A damaged checkpoint is set aside; the cpusets on the host are the record, so trader keeps CPU 1.
-        second.stop(false);
+        second.stop(Shutdown.KEEP_PINS);
         NodeAgentTest.damageCheckpoint(stateDir);
         NodeAgent third = start(cp);
         assertThat(events)
@@ -283,7 +283,7 @@ class NodeAgentIT {
         assertThat(agent.state().pods()).doesNotContainKey(second.getMetadata().getUid());
         assertThat(metrics.scrape()).contains("podnuma_topology_manager_admission_errors_total 1.0");
 
-        agent.stop(true);
+        agent.stop(Shutdown.RESTORE);
         for (long pid : List.of(firstPids.get("engine"), firstPids.get("proxy"), secondPids.get("engine"))) {
             assertThat(KubeletLikeHost.allowedCpus(pid)).isEqualTo(CpuSet.of(0, 1));
         }

@@ -147,7 +147,7 @@ class NodeAgentTest {
         NodeAgent first = agent(config);
         CpuSet aCpus = pinOf(a).cpus();
         assertThat(aCpus.size()).isEqualTo(4);
-        first.stop(false);
+        first.stop(Shutdown.KEEP_PINS);
 
         pods.pods.remove(b.getMetadata().getUid()); // b ended while no agent ran
         NodeAgent second = agent(config);
@@ -161,7 +161,7 @@ class NodeAgentTest {
     void aCorruptCheckpointIsSetAsideWithAnEventAndTheStateIsRebuiltFromThePods() throws Exception {
         AgentConfig config = config("0,64", "Warn");
         Pod a = budgetedRunning("a");
-        agent(config).stop(false);
+        agent(config).stop(Shutdown.KEEP_PINS);
         damageCheckpoint(stateDir);
 
         NodeAgent second = agent(config);
@@ -180,7 +180,7 @@ class NodeAgentTest {
     void aCheckpointTamperedUnderAValidChecksumIsSetAsideAndRunningPodsKeepTheirCpus() throws Exception {
         AgentConfig config = config("0,64", "Warn");
         Pod a = budgetedRunning("a");
-        agent(config).stop(false);
+        agent(config).stop(Shutdown.KEEP_PINS);
         CpuSet aCpus = pinOf(a).cpus();
         // A buggy writer (or a hand edit that recomputed the checksum): the app container, which runs on its
         // pod's shared pool, is recorded on one CPU of it.
@@ -219,7 +219,7 @@ class NodeAgentTest {
         AgentConfig config = config("0,64", "Warn");
         Pod a = budgetedRunning("a");
         Pod b = budgetedRunning("bb");
-        agent(config).stop(false);
+        agent(config).stop(Shutdown.KEEP_PINS);
         CpuSet aCpus = pinOf(a).cpus();
         CpuSet bCpus = pinOf(b).cpus();
         // a ends while no agent runs, and a new pod arrives; the checkpoint is damaged.
@@ -254,7 +254,7 @@ class NodeAgentTest {
     void withoutItsCheckpointTheAgentWritesNothingBeforeThePodListArrives() throws Exception {
         AgentConfig config = config("0,64", "Warn");
         Pod a = budgetedRunning("a");
-        agent(config).stop(false);
+        agent(config).stop(Shutdown.KEEP_PINS);
         CpuSet aCpus = pinOf(a).cpus();
         Files.delete(stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME));
         cgroups.touched.clear();
@@ -297,7 +297,7 @@ class NodeAgentTest {
     @Test
     void aPolicyThatReservesAHeldCpuMarksTheNodeDegradedAndNamesThePod() throws Exception {
         Pod a = budgetedRunning("a");
-        agent(config("0,64", "Warn")).stop(false);
+        agent(config("0,64", "Warn")).stop(Shutdown.KEEP_PINS);
         CpuSet held = pinOf(a).cpus();
 
         NodeAgent second = agent(config(held.lowest(1).union(CpuSet.of(0, 64)).toString(), "Warn"));
