@@ -33,11 +33,15 @@ class LayerRulesTest {
         "kubelet",
         "http",
         "health",
-        "config"
+        "config",
+        "membership"
     };
 
-    /** Where the Kubernetes API is spoken: Events and evictions, the pod informer, the reports, the daemon, the CLI. */
-    static final String[] CLIENT_PACKAGES = {"events", "pods", "report", "cli"};
+    /**
+     * Where the Kubernetes API is spoken: Events and evictions, the pod informer, the reports, the Node's membership,
+     * the daemon, the CLI.
+     */
+    static final String[] CLIENT_PACKAGES = {"events", "pods", "report", "membership", "cli"};
 
     private static final JavaClasses AGENT = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
