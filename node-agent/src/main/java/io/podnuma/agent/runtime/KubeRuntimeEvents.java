@@ -6,6 +6,7 @@ import io.podnuma.agent.events.EventSink;
 import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.events.NodeRef;
 import io.podnuma.agent.events.PodEvictor;
+import io.podnuma.agent.events.PodTarget;
 
 /** {@link RuntimeEvents} as Kubernetes Events (on the pod or the Node) and evictions through the Eviction API. */
 public final class KubeRuntimeEvents implements RuntimeEvents {
@@ -22,7 +23,7 @@ public final class KubeRuntimeEvents implements RuntimeEvents {
 
     @Override
     public void onPod(PodRef pod, EventType type, EventReason reason, String message) {
-        sink.record(io.podnuma.agent.events.PodRef.of(pod), type, reason, message);
+        sink.record(new PodTarget(pod), type, reason, message);
     }
 
     @Override
@@ -32,6 +33,6 @@ public final class KubeRuntimeEvents implements RuntimeEvents {
 
     @Override
     public void evict(PodRef pod, EventReason reason, String message) {
-        evictor.evict(io.podnuma.agent.events.PodRef.of(pod), reason + ": " + message);
+        evictor.evict(pod, reason + ": " + message);
     }
 }

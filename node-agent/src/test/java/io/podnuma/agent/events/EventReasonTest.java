@@ -3,6 +3,7 @@ package io.podnuma.agent.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.podnuma.agent.engine.pod.PodRef;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -63,7 +64,7 @@ class EventReasonTest {
 
     @Test
     void refsValidateTheirFieldsAndNodeUidIsItsName() {
-        assertThatThrownBy(() -> new PodRef("ns", " ", "uid"))
+        assertThatThrownBy(() -> new PodTarget(new PodRef("uid", "ns", " ")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("name must not be blank");
         assertThatThrownBy(() -> new NodeRef(""))
@@ -72,8 +73,10 @@ class EventReasonTest {
         NodeRef node = new NodeRef("worker-3");
         assertThat(List.of(node.kind(), node.namespace(), node.uid(), node.eventNamespace()))
                 .containsExactly("Node", "", "worker-3", "default");
-        assertThat(new PodRef("tenant-a", "db-0", "u").eventNamespace()).isEqualTo("tenant-a");
-        assertThat(PodRef.of(new io.podnuma.agent.engine.pod.PodRef("u-7", "tenant-a", "db-0")))
-                .isEqualTo(new PodRef("tenant-a", "db-0", "u-7"));
+        assertThat(new PodTarget(new PodRef("u", "tenant-a", "db-0")).eventNamespace())
+                .isEqualTo("tenant-a");
+        PodTarget pod = new PodTarget(new PodRef("u-7", "tenant-a", "db-0"));
+        assertThat(List.of(pod.kind(), pod.namespace(), pod.name(), pod.uid()))
+                .containsExactly("Pod", "tenant-a", "db-0", "u-7");
     }
 }
