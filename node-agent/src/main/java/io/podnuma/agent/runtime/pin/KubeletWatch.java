@@ -32,7 +32,7 @@ public final class KubeletWatch {
     public void refresh() {
         KubeletCheck check = kubelet.get();
         status.kubelet(check);
-        if (gate.kubelet(check.agentMayWrite())) {
+        if (gate.kubelet(check.agentMayWrite() ? CpusetOwner.AGENT : CpusetOwner.KUBELET)) {
             events.onNode(EventType.WARNING, EventReason.KUBELET_CONFLICT, check.message());
             LOG.error("{}; podnuma writes no cpuset while this lasts", check.message());
         }

@@ -38,16 +38,16 @@ public final class WriteGate {
      *
      * @return whether a conflict starts with this check (it is reported once, when it starts)
      */
-    public boolean kubelet(boolean agentMayWrite) {
+    public boolean kubelet(CpusetOwner owner) {
         if (mode == WriteMode.HALTED || mode == WriteMode.RESTORING) {
             return false;
         }
-        if (!agentMayWrite && mode != WriteMode.KUBELET_CONFLICT) {
+        if (owner == CpusetOwner.KUBELET && mode != WriteMode.KUBELET_CONFLICT) {
             suspended = mode;
             mode = WriteMode.KUBELET_CONFLICT;
             return true;
         }
-        if (agentMayWrite && mode == WriteMode.KUBELET_CONFLICT) {
+        if (owner == CpusetOwner.AGENT && mode == WriteMode.KUBELET_CONFLICT) {
             mode = suspended;
             suspended = null;
         }

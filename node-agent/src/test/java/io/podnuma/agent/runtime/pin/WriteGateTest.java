@@ -33,8 +33,8 @@ class WriteGateTest {
     @Test
     void aKubeletConflictSuspendsTheModeAndIsReportedOnceWhenItStarts() {
         WriteGate g = new WriteGate(WriteMode.REBUILDING);
-        assertThat(g.kubelet(false)).isTrue();
-        assertThat(g.kubelet(false)).isFalse();
+        assertThat(g.kubelet(CpusetOwner.KUBELET)).isTrue();
+        assertThat(g.kubelet(CpusetOwner.KUBELET)).isFalse();
         assertThat(g.mode()).isEqualTo(WriteMode.KUBELET_CONFLICT);
         assertThat(g.mayWrite()).isFalse();
         assertThat(g.writes()).isFalse();
@@ -42,16 +42,16 @@ class WriteGateTest {
         g.rebuilt(); // the full sync ends the rebuild during the conflict
         assertThat(g.mode()).isEqualTo(WriteMode.KUBELET_CONFLICT);
         assertThat(g.rebuilding()).isFalse();
-        assertThat(g.kubelet(true)).isFalse();
+        assertThat(g.kubelet(CpusetOwner.AGENT)).isFalse();
         assertThat(g.mode()).isEqualTo(WriteMode.ACTIVE);
-        assertThat(g.kubelet(false)).isTrue(); // a new conflict is reported again
+        assertThat(g.kubelet(CpusetOwner.KUBELET)).isTrue(); // a new conflict is reported again
     }
 
     @Test
     void aConflictEndingBeforeTheFullSyncReturnsToRebuilding() {
         WriteGate g = new WriteGate(WriteMode.REBUILDING);
-        g.kubelet(false);
-        g.kubelet(true);
+        g.kubelet(CpusetOwner.KUBELET);
+        g.kubelet(CpusetOwner.AGENT);
         assertThat(g.mode()).isEqualTo(WriteMode.REBUILDING);
     }
 
@@ -62,14 +62,15 @@ class WriteGateTest {
         assertThat(g.mode()).isEqualTo(WriteMode.RESTORING);
         assertThat(g.writes()).isTrue();
         assertThat(g.planMode()).isEqualTo(PinPlan.Mode.RESTORE);
-        assertThat(g.kubelet(false)).isFalse(); // no check runs while restoring; a late one changes nothing
+        assertThat(g.kubelet(CpusetOwner.KUBELET))
+                .isFalse(); // no check runs while restoring; a late one changes nothing
         assertThat(g.mode()).isEqualTo(WriteMode.RESTORING);
     }
 
     @Test
     void underAKubeletConflictTheRestoreWritesNothing() {
         WriteGate g = new WriteGate(WriteMode.ACTIVE);
-        g.kubelet(false);
+        g.kubelet(CpusetOwner.KUBELET);
         g.restore();
         assertThat(g.mayWrite()).isFalse();
         assertThat(g.mode()).isEqualTo(WriteMode.KUBELET_CONFLICT);
@@ -80,7 +81,7 @@ class WriteGateTest {
         WriteGate g = new WriteGate(WriteMode.ACTIVE);
         g.halt();
         g.rebuilt();
-        g.kubelet(true);
+        g.kubelet(CpusetOwner.AGENT);
         g.restore();
         assertThat(g.mode()).isEqualTo(WriteMode.HALTED);
         assertThat(g.halted()).isTrue();
