@@ -187,7 +187,7 @@ class EventsAndEvictionIT {
         String message = "Resources cannot be allocated with Topology locality: 6 CPUs on one NUMA node";
 
         try (KubeEventRecorder recorder = KubeEventRecorder.start(agent, node, fastRecorder())) {
-            recorder.warning(new PodTarget(ref), EventReason.upstream("TopologyAffinityError"), message);
+            recorder.warning(new PodTarget(ref), EventReason.TOPOLOGY_AFFINITY_ERROR, message);
             assertThat(recorder.awaitIdle(TIMEOUT)).isTrue();
 
             String describe = cp.kubectl("describe", "pod", "-n", NS, "described")
@@ -213,8 +213,8 @@ class EventsAndEvictionIT {
             });
             String name = events.get(0).getMetadata().getName();
 
-            recorder.warning(new PodTarget(ref), EventReason.upstream("TopologyAffinityError"), message);
-            recorder.warning(new PodTarget(ref), EventReason.upstream("TopologyAffinityError"), message);
+            recorder.warning(new PodTarget(ref), EventReason.TOPOLOGY_AFFINITY_ERROR, message);
+            recorder.warning(new PodTarget(ref), EventReason.TOPOLOGY_AFFINITY_ERROR, message);
             assertThat(recorder.awaitIdle(TIMEOUT)).isTrue();
 
             assertThat(eventsOn(cp, NS, ref.uid())).singleElement().satisfies(e -> {

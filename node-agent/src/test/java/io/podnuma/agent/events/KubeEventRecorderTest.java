@@ -15,7 +15,7 @@ class KubeEventRecorderTest {
     static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
     static final PodTarget POD = new PodTarget(new PodRef("uid-1", "tenant-a", "db-0"));
     static final PodTarget OTHER = new PodTarget(new PodRef("uid-2", "tenant-a", "db-1"));
-    static final EventReason TAE = EventReason.upstream("TopologyAffinityError");
+    static final EventReason TAE = EventReason.TOPOLOGY_AFFINITY_ERROR;
     static final Duration WAIT = Duration.ofSeconds(10);
 
     final FakeEventApi api = new FakeEventApi();
@@ -128,7 +128,7 @@ class KubeEventRecorderTest {
         recorder.warning(POD, TAE, "m");
         recorder.warning(OTHER, TAE, "m");
         recorder.normal(POD, TAE, "m");
-        recorder.warning(POD, EventReason.upstream("SMTAlignmentError"), "m");
+        recorder.warning(POD, EventReason.SMT_ALIGNMENT_ERROR, "m");
         recorder.warning(POD, TAE, "m2");
         recorder.warning(new PodTarget(new PodRef("uid-recreated", "tenant-a", "db-0")), TAE, "m");
         idle();

@@ -21,7 +21,7 @@ public sealed interface RefusalReason {
 
         @Override
         public EventReason event() {
-            return EventReason.upstream(reason.wire());
+            return EventReason.of(reason);
         }
 
         @Override
@@ -33,7 +33,7 @@ public sealed interface RefusalReason {
     /** The runtime's own reasons. */
     enum Runtime implements RefusalReason {
         /** The pod object cannot be read into the engine's pod (e.g. a malformed quantity). */
-        POD_SPEC_UNREADABLE(new EventReason("PodSpecUnreadable"));
+        POD_SPEC_UNREADABLE(EventReason.POD_SPEC_UNREADABLE);
 
         private final EventReason event;
 

@@ -26,9 +26,6 @@ public final class Recovery {
 
     private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
 
-    /** Events' reason when the checkpoint was written under another policy. */
-    static final EventReason POLICY_CHANGED = new EventReason("PolicyChanged");
-
     /** What the start begins with: the node state, and whether the host's cpusets must be read first. */
     public record Recovered(NodeState state, WriteMode start) {}
 
@@ -78,7 +75,7 @@ public final class Recovery {
                 if (l.configChanged()) {
                     events.onNode(
                             EventType.NORMAL,
-                            POLICY_CHANGED,
+                            EventReason.POLICY_CHANGED,
                             "the policy changed since the checkpoint was written: "
                                     + state.pods().size()
                                     + " running pods keep their assignments, new pods follow the new policy");
@@ -89,7 +86,7 @@ public final class Recovery {
             case CheckpointRead.Rejected r -> {
                 String message = r.message() + "; moved to " + r.movedTo()
                         + ", rebuilding from the running pods and the CPUs their containers hold";
-                events.onNode(EventType.WARNING, new EventReason(r.reason().eventReason()), message);
+                events.onNode(EventType.WARNING, EventReason.of(r.reason()), message);
                 status.error(r.reason().eventReason(), message);
                 yield new Recovered(allocator.initialState(), WriteMode.REBUILDING);
             }
