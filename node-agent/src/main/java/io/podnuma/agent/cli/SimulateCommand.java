@@ -141,7 +141,7 @@ final class SimulateCommand implements Callable<Integer> {
                 }
                 case AdmissionResult.Rejected r -> {
                     steps.add(new Step(m.file(), "admit", ns, name, "rejected"));
-                    rejections.add(new Rejection(m.file(), ns, name, r.reason(), r.message()));
+                    rejections.add(new Rejection(m.file(), ns, name, r.reason().wire(), r.message()));
                 }
             }
         }

@@ -1,63 +1,127 @@
 package io.podnuma.agent.events;
 
-import java.util.Objects;
+import io.podnuma.agent.checkpoint.RejectReason;
+import io.podnuma.agent.engine.node.RejectionReason;
 import java.util.regex.Pattern;
 
 /**
- * The {@code reason} of an Event: one CamelCase word that tools and alerts match on. The agent's own reasons are the
- * constants below; admission refusals carry the engine's upstream reason unchanged ({@link #upstream(String)}, e.g.
- * {@code TopologyAffinityError}, {@code SMTAlignmentError}) so they read like the kubelet's.
+ * The {@code reason} of an Event: one CamelCase word that tools and alerts match on. Every reason the agent emits is
+ * one of these; admission refusals carry the kubelet's wording ({@link #of(RejectionReason)}, e.g.
+ * {@code TopologyAffinityError}) so they read like the kubelet's, a checkpoint set aside says why
+ * ({@link #of(RejectReason)}).
  */
-public record EventReason(String value) {
+public enum EventReason {
+
+    /** Normal, pod: the pod's containers got their exclusive CPUs and NUMA-aligned memory. */
+    RESOURCES_PINNED("ResourcesPinned"),
+
+    /** Warning, pod: a container's cpuset or mems was changed by someone else and has been written back. */
+    CPUSET_DRIFT_REPAIRED("CpusetDriftRepaired"),
+
+    /** Warning, pod: writing a container's cpuset or mems failed after retries; the container is not pinned. */
+    CPUSET_WRITE_FAILED("CpusetWriteFailed"),
+
+    /** Warning, Node: the checkpoint was corrupt or did not match the topology; set aside, state rebuilt. */
+    CHECKPOINT_REJECTED("CheckpointRejected"),
+
+    /** Warning, pod: the agent evicted the pod through the Eviction API (admission {@code Evict}). */
+    POD_EVICTED("PodEvicted"),
+
+    /** Warning, pod: an eviction was refused (HTTP 429, usually a PodDisruptionBudget); it will be retried. */
+    EVICTION_BLOCKED("EvictionBlocked"),
+
+    /** Warning, pod: an eviction failed for another reason (forbidden, API errors) and was given up. */
+    EVICTION_FAILED("EvictionFailed"),
+
+    /** Warning, Node: the kubelet runs a CPU, memory or topology manager policy; the agent writes nothing. */
+    KUBELET_CONFLICT("KubeletConflict"),
+
+    /** Warning, Node: a policy change conflicts with running pods (e.g. reserved CPUs now exclusive); pods named. */
+    POLICY_CONFLICT("PolicyConflict"),
+
+    /** Normal, Node: the checkpoint was written under another policy; running pods keep their assignments. */
+    POLICY_CHANGED("PolicyChanged"),
+
+    /** Warning, pod: the pod object cannot be read into the engine's pod (e.g. a malformed quantity). */
+    POD_SPEC_UNREADABLE("PodSpecUnreadable"),
+
+    // Warning, pod: the engine refused the pod, in the kubelet's words (RejectionReason).
+    TOPOLOGY_AFFINITY_ERROR("TopologyAffinityError"),
+    SMT_ALIGNMENT_ERROR("SMTAlignmentError"),
+    EMPTY_POD_SHARED_POOL_ERROR("EmptyPodSharedPoolError"),
+    UNEXPECTED_ADMISSION_ERROR("UnexpectedAdmissionError"),
+
+    // Warning, Node: the checkpoint was set aside, and why (checkpoint.RejectReason).
+    CHECKPOINT_UNREADABLE("CheckpointUnreadable"),
+    CHECKPOINT_TRUNCATED("CheckpointTruncated"),
+    CHECKPOINT_MALFORMED("CheckpointMalformed"),
+    CHECKPOINT_UNSUPPORTED_VERSION("CheckpointUnsupportedVersion"),
+    CHECKPOINT_CHECKSUM_MISMATCH("CheckpointChecksumMismatch"),
+    CHECKPOINT_TOPOLOGY_MISMATCH("CheckpointTopologyMismatch"),
+    CHECKPOINT_BAD_STATE("CheckpointBadState"),
+    CHECKPOINT_INCONSISTENT_STATE("CheckpointInconsistentState");
 
     /** Longest reason the API accepts (events.k8s.io/v1 validation limit). */
     public static final int MAX_LENGTH = 128;
 
-    private static final Pattern CAMEL_CASE = Pattern.compile("[A-Z][A-Za-z0-9]*");
+    private final String value;
 
-    /** Normal, pod: the pod's containers got their exclusive CPUs and NUMA-aligned memory. */
-    public static final EventReason RESOURCES_PINNED = new EventReason("ResourcesPinned");
-
-    /** Warning, pod: a container's cpuset or mems was changed by someone else and has been written back. */
-    public static final EventReason CPUSET_DRIFT_REPAIRED = new EventReason("CpusetDriftRepaired");
-
-    /** Warning, pod: writing a container's cpuset or mems failed after retries; the container is not pinned. */
-    public static final EventReason CPUSET_WRITE_FAILED = new EventReason("CpusetWriteFailed");
-
-    /** Warning, Node: the checkpoint was corrupt or did not match the topology; set aside, state rebuilt. */
-    public static final EventReason CHECKPOINT_REJECTED = new EventReason("CheckpointRejected");
-
-    /** Warning, pod: the agent evicted the pod through the Eviction API (admission {@code Evict}). */
-    public static final EventReason POD_EVICTED = new EventReason("PodEvicted");
-
-    /** Warning, pod: an eviction was refused (HTTP 429, usually a PodDisruptionBudget); it will be retried. */
-    public static final EventReason EVICTION_BLOCKED = new EventReason("EvictionBlocked");
-
-    /** Warning, pod: an eviction failed for another reason (forbidden, API errors) and was given up. */
-    public static final EventReason EVICTION_FAILED = new EventReason("EvictionFailed");
-
-    /** Warning, Node: the kubelet runs a CPU, memory or topology manager policy; the agent writes nothing. */
-    public static final EventReason KUBELET_CONFLICT = new EventReason("KubeletConflict");
-
-    /** Warning, Node: a policy change conflicts with running pods (e.g. reserved CPUs now exclusive); pods named. */
-    public static final EventReason POLICY_CONFLICT = new EventReason("PolicyConflict");
-
-    public EventReason {
-        Objects.requireNonNull(value, "reason");
-        if (value.length() > MAX_LENGTH || !CAMEL_CASE.matcher(value).matches()) {
-            throw new IllegalArgumentException("event reason '" + value
-                    + "' must be one CamelCase word: an upper-case letter, then letters and digits, at most "
-                    + MAX_LENGTH + " characters");
-        }
+    EventReason(String value) {
+        this.value = Wire.checked(value);
     }
 
-    /** An admission reason from the engine (the kubelet's wording), passed through unchanged. */
-    public static EventReason upstream(String reason) {
-        return new EventReason(reason);
+    /** The reason as the Event carries it. */
+    public String value() {
+        return value;
     }
 
+    /** The engine's refusal in the kubelet's words. */
+    public static EventReason of(RejectionReason reason) {
+        return switch (reason) {
+            case TOPOLOGY_AFFINITY_ERROR -> TOPOLOGY_AFFINITY_ERROR;
+            case SMT_ALIGNMENT_ERROR -> SMT_ALIGNMENT_ERROR;
+            case EMPTY_POD_SHARED_POOL_ERROR -> EMPTY_POD_SHARED_POOL_ERROR;
+            case UNEXPECTED_ADMISSION_ERROR -> UNEXPECTED_ADMISSION_ERROR;
+        };
+    }
+
+    /** Why a checkpoint was set aside. */
+    public static EventReason of(RejectReason reason) {
+        return switch (reason) {
+            case UNREADABLE -> CHECKPOINT_UNREADABLE;
+            case TRUNCATED -> CHECKPOINT_TRUNCATED;
+            case MALFORMED -> CHECKPOINT_MALFORMED;
+            case UNSUPPORTED_VERSION -> CHECKPOINT_UNSUPPORTED_VERSION;
+            case CHECKSUM_MISMATCH -> CHECKPOINT_CHECKSUM_MISMATCH;
+            case TOPOLOGY_MISMATCH -> CHECKPOINT_TOPOLOGY_MISMATCH;
+            case BAD_STATE -> CHECKPOINT_BAD_STATE;
+            case INCONSISTENT_STATE -> CHECKPOINT_INCONSISTENT_STATE;
+        };
+    }
+
+    /** The wire text: what logs and messages print too. */
     @Override
     public String toString() {
         return value;
+    }
+
+    /** The rule of the wire text; in a holder because enum constants are built before the enum's static fields. */
+    static final class Wire {
+
+        private static final Pattern CAMEL_CASE = Pattern.compile("[A-Z][A-Za-z0-9]*");
+
+        private Wire() {}
+
+        /** {@code value} when it is one CamelCase word of at most {@link #MAX_LENGTH} characters. */
+        static String checked(String value) {
+            if (value == null
+                    || value.length() > MAX_LENGTH
+                    || !CAMEL_CASE.matcher(value).matches()) {
+                throw new IllegalArgumentException("event reason '" + value
+                        + "' must be one CamelCase word: an upper-case letter, then letters and digits, at most "
+                        + MAX_LENGTH + " characters");
+            }
+            return value;
+        }
     }
 }

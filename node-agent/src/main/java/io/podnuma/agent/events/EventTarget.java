@@ -1,7 +1,7 @@
 package io.podnuma.agent.events;
 
 /** The object an Event is about: a pod or the agent's Node. */
-public sealed interface EventTarget permits PodRef, NodeRef {
+public sealed interface EventTarget permits PodTarget, NodeRef {
 
     /** The involved object's kind ({@code Pod} or {@code Node}). */
     String kind();

@@ -1,5 +1,6 @@
 package io.podnuma.agent.events;
 
+import io.podnuma.agent.engine.pod.PodRef;
 import java.util.Optional;
 
 /** The calls an eviction needs. Transport failures surface as runtime exceptions. */

@@ -1,5 +1,7 @@
 package io.podnuma.agent.events;
 
+import io.podnuma.agent.engine.pod.PodRef;
+
 /** How an eviction ended. */
 public sealed interface EvictionResult {
 

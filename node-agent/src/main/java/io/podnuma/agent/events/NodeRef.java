@@ -4,7 +4,7 @@ package io.podnuma.agent.events;
 public record NodeRef(String name) implements EventTarget {
 
     public NodeRef {
-        PodRef.requireText(name, "node name");
+        PodTarget.requireText(name, "node name");
     }
 
     @Override

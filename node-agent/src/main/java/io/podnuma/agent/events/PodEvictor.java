@@ -1,6 +1,7 @@
 package io.podnuma.agent.events;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podnuma.agent.engine.pod.PodRef;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,13 +34,15 @@ public final class PodEvictor implements AutoCloseable {
     /** One eviction in progress; its counters are touched by the executor thread only. */
     private static final class Run {
         final PodRef pod;
+        final PodTarget target;
         final String why;
         final CompletableFuture<EvictionResult> result = new CompletableFuture<>();
         int blocked;
         int errors;
 
-        Run(PodRef pod, String why) {
-            this.pod = pod;
+        Run(PodTarget target, String why) {
+            this.pod = target.pod();
+            this.target = target;
             this.why = why;
         }
     }
@@ -76,14 +79,14 @@ public final class PodEvictor implements AutoCloseable {
      * the same UID runs, the call joins it (the first {@code why} is kept).
      */
     public CompletableFuture<EvictionResult> evict(PodRef pod, String why) {
-        Objects.requireNonNull(pod, "pod");
+        PodTarget target = new PodTarget(Objects.requireNonNull(pod, "pod"));
         if (closed) {
             return CompletableFuture.completedFuture(new EvictionResult.Failed(pod, "pod evictor is closed"));
         }
         boolean[] fresh = new boolean[1];
         Run run = running.computeIfAbsent(pod.uid(), uid -> {
             fresh[0] = true;
-            return new Run(pod, Objects.toString(why, ""));
+            return new Run(target, Objects.toString(why, ""));
         });
         if (fresh[0]) {
             schedule(run, Duration.ZERO);
@@ -156,7 +159,7 @@ public final class PodEvictor implements AutoCloseable {
         int code = answer.code();
         if (code >= 200 && code < 300) {
             events.warning(
-                    pod,
+                    run.target,
                     EventReason.POD_EVICTED,
                     run.why.isEmpty() ? "Evicted by the podnuma agent" : "Evicted by the podnuma agent: " + run.why);
             finish(run, new EvictionResult.Evicted(pod));
@@ -166,7 +169,7 @@ public final class PodEvictor implements AutoCloseable {
             run.blocked++;
             String message = answer.message().isEmpty() ? "HTTP 429 Too Many Requests" : answer.message();
             // The same text for every refusal of one budget, so the recorder folds them into one Event with a count.
-            events.warning(pod, EventReason.EVICTION_BLOCKED, "Eviction blocked, will retry: " + message);
+            events.warning(run.target, EventReason.EVICTION_BLOCKED, "Eviction blocked, will retry: " + message);
             if (run.blocked >= settings.maxBlockedAttempts()) {
                 finish(run, new EvictionResult.Blocked(pod, run.blocked, message));
             } else {
@@ -194,7 +197,7 @@ public final class PodEvictor implements AutoCloseable {
     }
 
     private void fail(Run run, String message) {
-        events.warning(run.pod, EventReason.EVICTION_FAILED, "Eviction failed: " + message);
+        events.warning(run.target, EventReason.EVICTION_FAILED, "Eviction failed: " + message);
         finish(run, new EvictionResult.Failed(run.pod, message));
     }
 

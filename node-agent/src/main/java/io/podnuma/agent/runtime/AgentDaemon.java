@@ -1,6 +1,5 @@
 package io.podnuma.agent.runtime;
 
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.agent.cgroup.CgroupDetector;
 import io.podnuma.agent.cgroup.CgroupLayout;
@@ -13,7 +12,6 @@ import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
-import io.podnuma.agent.config.ExclusiveCpuQuota;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.events.KubeEventRecorder;
@@ -21,12 +19,16 @@ import io.podnuma.agent.events.PodEvictor;
 import io.podnuma.agent.health.Readiness;
 import io.podnuma.agent.http.HttpEndpoint;
 import io.podnuma.agent.kubelet.KubeletCoexistence;
+import io.podnuma.agent.membership.KubeNode;
+import io.podnuma.agent.membership.NodeReports;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.podresources.DeviceSource;
 import io.podnuma.agent.podresources.KubeletDeviceSource;
 import io.podnuma.agent.podresources.PodResourcesEndpoint;
 import io.podnuma.agent.podresources.PodResourcesService;
+import io.podnuma.agent.pods.InformerPodSource;
 import io.podnuma.agent.pods.PodMapper;
+import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.report.CoalescingPublisher;
 import io.podnuma.agent.report.NodeStatePublisher;
 import io.podnuma.agent.report.NodeStateRenderer;
@@ -35,8 +37,9 @@ import io.podnuma.agent.report.nrt.NodeResourceTopology;
 import io.podnuma.agent.report.nrt.NodeResourceTopologyRenderer;
 import io.podnuma.agent.report.nrt.NodeResourceTopologyWriter;
 import io.podnuma.agent.report.nrt.NrtReport;
+import io.podnuma.agent.runtime.leave.Departure;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
-import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -44,6 +47,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,11 +63,10 @@ public final class AgentDaemon implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentDaemon.class);
 
-    /** The label the operator puts on the nodes a policy governs; without it the node has left podnuma. */
-    public static final String POLICY_LABEL = "podnuma.io/policy";
-
     private final AgentConfig config;
     private final KubernetesClient client;
+    private final KubeNode node;
+    private final Departure departure;
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final Readiness readiness = new Readiness();
     private NodeAgent agent;
@@ -78,6 +81,18 @@ public final class AgentDaemon implements AutoCloseable {
     private AgentDaemon(AgentConfig config, KubernetesClient client) {
         this.config = config;
         this.client = client;
+        this.node = new KubeNode(
+                client,
+                config.nodeName(),
+                config.policyName(),
+                exportsNrt(config)
+                        ? EnumSet.of(NodeReports.NUMA_NODE_STATE, NodeReports.NODE_RESOURCE_TOPOLOGY)
+                        : EnumSet.of(NodeReports.NUMA_NODE_STATE));
+        this.departure = new Departure(node, config.nodeName(), Departure.QUESTION_TIMEOUT);
+    }
+
+    private static boolean exportsNrt(AgentConfig config) {
+        return Boolean.TRUE.equals(config.policy().exportNodeResourceTopology());
     }
 
     /**
@@ -139,12 +154,12 @@ public final class AgentDaemon implements AutoCloseable {
                 new NodeStatePublisher(new NodeStateWriter(client, config.nodeName()), config.statusMinInterval());
         closeables.add(statePublisher);
         Consumer<AgentReport> reports = r -> statePublisher.publish(NodeStateRenderer.render(r.node()));
-        if (Boolean.TRUE.equals(config.policy().exportNodeResourceTopology())) {
+        if (exportsNrt(config)) {
             NodeResourceTopologyWriter nrtWriter = new NodeResourceTopologyWriter(client, config.nodeName());
             nrtPublisher =
                     new CoalescingPublisher<>("noderesourcetopology", nrtWriter::write, config.statusMinInterval());
             closeables.add(nrtPublisher);
-            Optional<String> nodeUid = nodeUid();
+            Optional<String> nodeUid = node.uid();
             reports = reports.andThen(r -> nrtPublisher.publish(NodeResourceTopologyRenderer.render(new NrtReport(
                     config.nodeName(), nodeUid, allocator, r.node().state(), r.sharedPool()))));
         }
@@ -155,8 +170,10 @@ public final class AgentDaemon implements AutoCloseable {
                         config.nodeName(),
                         config.policyName(),
                         config.policyHash(),
-                        config.policy().admission() == io.podnuma.crds.v1alpha1.policy.AdmissionAction.EVICT,
-                        config.exclusiveCpuQuota() == ExclusiveCpuQuota.DISABLE,
+                        config.policy().admission() == AdmissionAction.EVICT
+                                ? AdmissionAction.EVICT
+                                : AdmissionAction.WARN,
+                        config.exclusiveCpuQuota(),
                         config.reconcilePeriod(),
                         Duration.ofSeconds(30)),
                 new NodeAgent.Parts(
@@ -235,16 +252,6 @@ public final class AgentDaemon implements AutoCloseable {
         }
     }
 
-    private Optional<String> nodeUid() {
-        try {
-            Node n = client.nodes().withName(config.nodeName()).get();
-            return n == null ? Optional.empty() : Optional.of(n.getMetadata().getUid());
-        } catch (RuntimeException e) {
-            LOG.warn("cannot read node {} for the NodeResourceTopology owner: {}", config.nodeName(), e.getMessage());
-            return Optional.empty();
-        }
-    }
-
     public NodeAgent agent() {
         return agent;
     }
@@ -266,77 +273,16 @@ public final class AgentDaemon implements AutoCloseable {
     }
 
     /**
-     * Whether the node has left podnuma: its policy label is gone or names another policy. When the API server
-     * cannot be asked, the answer is no: keeping pins is the safe side (a rolling update keeps them too).
-     */
-    public boolean nodeLeftPolicy() {
-        try {
-            Node n = client.nodes().withName(config.nodeName()).get();
-            if (n == null) {
-                return true;
-            }
-            String label = n.getMetadata().getLabels() == null
-                    ? null
-                    : n.getMetadata().getLabels().get(POLICY_LABEL);
-            return label == null
-                    || config.policyName().map(p -> !p.equals(label)).orElse(false);
-        } catch (RuntimeException e) {
-            LOG.warn("cannot read node {} at shutdown ({}); keeping the pins", config.nodeName(), e.getMessage());
-            return false;
-        }
-    }
-
-    /**
-     * The client retries a refused call for a long time; the kubelet's grace period (30 s by default) is shorter.
-     * Without an answer in time the pins stay, as for a rolling update.
-     */
-    static final Duration SHUTDOWN_QUESTION_TIMEOUT = Duration.ofSeconds(5);
-
-    private boolean nodeLeftPolicyWithin(Duration timeout) {
-        java.util.concurrent.CompletableFuture<Boolean> answer =
-                java.util.concurrent.CompletableFuture.supplyAsync(this::nodeLeftPolicy);
-        try {
-            return answer.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            LOG.warn("node {} could not be read within {} at shutdown; keeping the pins", config.nodeName(), timeout);
-            answer.cancel(true);
-            return false;
-        } catch (java.util.concurrent.ExecutionException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    /**
      * Stops the agent as SIGTERM asks: pins stay for the next agent, unless the node has left podnuma, in which
      * case every container gets everything back and the checkpoint and the node's reports are removed.
      */
     public void shutdown() {
-        boolean leaving = agent != null && nodeLeftPolicyWithin(SHUTDOWN_QUESTION_TIMEOUT);
-        LOG.info(
-                leaving
-                        ? "stopping: node {} has left podnuma, giving every container everything back"
-                        : "stopping: node {} stays with podnuma, the pins stay for the next agent",
-                config.nodeName());
+        Shutdown how = agent == null ? Shutdown.KEEP_PINS : departure.decide();
+        departure.announce(how);
         if (agent != null) {
-            agent.stop(leaving);
+            agent.stop(how);
         }
-        if (leaving) {
-            try {
-                client.resources(NumaNodeState.class)
-                        .withName(config.nodeName())
-                        .delete();
-                if (nrtPublisher != null) {
-                    client.genericKubernetesResources(io.podnuma.agent.report.nrt.NrtApi.CONTEXT)
-                            .withName(config.nodeName())
-                            .delete();
-                }
-            } catch (RuntimeException e) {
-                LOG.warn("cannot delete the reports of node {}: {}", config.nodeName(), e.getMessage());
-            }
-        }
+        departure.after(how);
         close();
         LOG.info("stopped");
     }

@@ -6,6 +6,7 @@ import io.podnuma.agent.events.EventSink;
 import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.events.NodeRef;
 import io.podnuma.agent.events.PodEvictor;
+import io.podnuma.agent.events.PodTarget;
 
 /** {@link RuntimeEvents} as Kubernetes Events (on the pod or the Node) and evictions through the Eviction API. */
 public final class KubeRuntimeEvents implements RuntimeEvents {
@@ -21,30 +22,17 @@ public final class KubeRuntimeEvents implements RuntimeEvents {
     }
 
     @Override
-    public void onPod(PodRef pod, boolean warning, String reason, String message) {
-        sink.record(io.podnuma.agent.events.PodRef.of(pod), type(warning), reason(reason), message);
+    public void onPod(PodRef pod, EventType type, EventReason reason, String message) {
+        sink.record(new PodTarget(pod), type, reason, message);
     }
 
     @Override
-    public void onNode(boolean warning, String reason, String message) {
-        sink.record(node, type(warning), reason(reason), message);
+    public void onNode(EventType type, EventReason reason, String message) {
+        sink.record(node, type, reason, message);
     }
 
     @Override
-    public void evict(PodRef pod, String reason, String message) {
-        evictor.evict(io.podnuma.agent.events.PodRef.of(pod), reason + ": " + message);
-    }
-
-    /** Reasons come from the engine and the runtime as upstream spells them; a malformed one is not lost. */
-    private static EventReason reason(String reason) {
-        try {
-            return EventReason.upstream(reason);
-        } catch (IllegalArgumentException e) {
-            return new EventReason("PodnumaEvent");
-        }
-    }
-
-    private static EventType type(boolean warning) {
-        return warning ? EventType.WARNING : EventType.NORMAL;
+    public void evict(PodRef pod, EventReason reason, String message) {
+        evictor.evict(pod, reason + ": " + message);
     }
 }

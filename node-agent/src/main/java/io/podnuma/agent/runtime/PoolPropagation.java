@@ -14,7 +14,7 @@ import java.util.Objects;
  * every container is not recorded at all: only the newer one is, timed from its own decision. A decision that leaves
  * the pool as it was replaces nothing.
  */
-final class PoolPropagation {
+public final class PoolPropagation {
 
     private final AgentMetrics metrics;
 
@@ -23,12 +23,12 @@ final class PoolPropagation {
 
     private long decidedNanos;
 
-    PoolPropagation(AgentMetrics metrics) {
+    public PoolPropagation(AgentMetrics metrics) {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
     }
 
     /** A decision was taken at {@code nanos} ({@link System#nanoTime()}) that turned the pool {@code before} into {@code after}. */
-    void decided(CpuSet before, CpuSet after, long nanos) {
+    public void decided(CpuSet before, CpuSet after, long nanos) {
         if (before.equals(after)) {
             return;
         }
@@ -37,7 +37,7 @@ final class PoolPropagation {
     }
 
     /** Whether a change is still on its way; until it is, {@link #applied} needs to be told what the pool holders hold. */
-    boolean awaiting() {
+    public boolean awaiting() {
         return awaited != null;
     }
 
@@ -48,7 +48,7 @@ final class PoolPropagation {
      *     told of replaced the change, which is then not recorded
      * @param held what each container that should run on the node shared pool holds now (empty if unknown)
      */
-    void applied(CpuSet pool, Iterable<CpuSet> held, long nanos) {
+    public void applied(CpuSet pool, Iterable<CpuSet> held, long nanos) {
         if (awaited == null) {
             return;
         }

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podnuma.agent.engine.pod.PodRef;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import java.time.Duration;
@@ -149,9 +150,9 @@ class EventsAndEvictionIT {
 
     private static PodRef ref(Pod pod) {
         return new PodRef(
+                pod.getMetadata().getUid(),
                 pod.getMetadata().getNamespace(),
-                pod.getMetadata().getName(),
-                pod.getMetadata().getUid());
+                pod.getMetadata().getName());
     }
 
     private static List<Event> eventsOn(ControlPlane cp, String namespace, String uid) {
@@ -186,7 +187,7 @@ class EventsAndEvictionIT {
         String message = "Resources cannot be allocated with Topology locality: 6 CPUs on one NUMA node";
 
         try (KubeEventRecorder recorder = KubeEventRecorder.start(agent, node, fastRecorder())) {
-            recorder.warning(ref, EventReason.upstream("TopologyAffinityError"), message);
+            recorder.warning(new PodTarget(ref), EventReason.TOPOLOGY_AFFINITY_ERROR, message);
             assertThat(recorder.awaitIdle(TIMEOUT)).isTrue();
 
             String describe = cp.kubectl("describe", "pod", "-n", NS, "described")
@@ -212,8 +213,8 @@ class EventsAndEvictionIT {
             });
             String name = events.get(0).getMetadata().getName();
 
-            recorder.warning(ref, EventReason.upstream("TopologyAffinityError"), message);
-            recorder.warning(ref, EventReason.upstream("TopologyAffinityError"), message);
+            recorder.warning(new PodTarget(ref), EventReason.TOPOLOGY_AFFINITY_ERROR, message);
+            recorder.warning(new PodTarget(ref), EventReason.TOPOLOGY_AFFINITY_ERROR, message);
             assertThat(recorder.awaitIdle(TIMEOUT)).isTrue();
 
             assertThat(eventsOn(cp, NS, ref.uid())).singleElement().satisfies(e -> {

@@ -3,6 +3,7 @@ package io.podnuma.agent.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.podnuma.agent.engine.pod.PodRef;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -12,9 +13,9 @@ import org.junit.jupiter.api.Test;
 class KubeEventRecorderTest {
 
     static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
-    static final PodRef POD = new PodRef("tenant-a", "db-0", "uid-1");
-    static final PodRef OTHER = new PodRef("tenant-a", "db-1", "uid-2");
-    static final EventReason TAE = EventReason.upstream("TopologyAffinityError");
+    static final PodTarget POD = new PodTarget(new PodRef("uid-1", "tenant-a", "db-0"));
+    static final PodTarget OTHER = new PodTarget(new PodRef("uid-2", "tenant-a", "db-1"));
+    static final EventReason TAE = EventReason.TOPOLOGY_AFFINITY_ERROR;
     static final Duration WAIT = Duration.ofSeconds(10);
 
     final FakeEventApi api = new FakeEventApi();
@@ -127,9 +128,9 @@ class KubeEventRecorderTest {
         recorder.warning(POD, TAE, "m");
         recorder.warning(OTHER, TAE, "m");
         recorder.normal(POD, TAE, "m");
-        recorder.warning(POD, EventReason.upstream("SMTAlignmentError"), "m");
+        recorder.warning(POD, EventReason.SMT_ALIGNMENT_ERROR, "m");
         recorder.warning(POD, TAE, "m2");
-        recorder.warning(new PodRef("tenant-a", "db-0", "uid-recreated"), TAE, "m");
+        recorder.warning(new PodTarget(new PodRef("uid-recreated", "tenant-a", "db-0")), TAE, "m");
         idle();
 
         assertThat(api.calls())

@@ -3,6 +3,7 @@ package io.podnuma.agent.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.podnuma.agent.engine.pod.PodRef;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 class PodEvictorTest {
 
-    static final PodRef POD = new PodRef("tenant-a", "db-0", "uid-1");
+    static final PodRef POD = new PodRef("uid-1", "tenant-a", "db-0");
     static final String PDB = "Cannot evict pod as it would violate the pod's disruption budget. (The disruption"
             + " budget db does not allow evicting pods currently)";
 
@@ -116,7 +117,7 @@ class PodEvictorTest {
         assertThat(result).isEqualTo(new EvictionResult.Evicted(POD));
         assertThat(sink.recorded())
                 .containsExactly(new RecordingSink.Recorded(
-                        POD,
+                        new PodTarget(POD),
                         EventType.WARNING,
                         EventReason.POD_EVICTED,
                         "Evicted by the podnuma agent: TopologyAffinityError: 6 CPUs on one NUMA node"));
@@ -202,7 +203,7 @@ class PodEvictorTest {
         assertThat(await(start(3, 3).evict(POD, "x"))).isEqualTo(new EvictionResult.Evicted(POD));
         assertThat(api.evictions).hasValue(3);
 
-        PodRef other = new PodRef("tenant-a", "db-1", "uid-9");
+        PodRef other = new PodRef("uid-9", "tenant-a", "db-1");
         api.with(other)
                 .answering(
                         new EvictionApi.Answer(503, "unavailable"),

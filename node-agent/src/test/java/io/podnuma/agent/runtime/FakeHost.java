@@ -7,6 +7,7 @@ import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.pods.PodSource;
 import io.podnuma.testkit.agent.SampleConfigs;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,11 +3,13 @@ package io.podnuma.agent.runtime;
 import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.config.ExclusiveCpuQuota;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodMapper;
+import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import io.podnuma.crds.v1alpha1.policy.CpuManager;
@@ -102,8 +104,10 @@ final class InMemoryAgent {
                         node,
                         Optional.empty(),
                         config.policyHash(),
-                        config.policy().admission() == AdmissionAction.EVICT,
-                        false,
+                        config.policy().admission() == AdmissionAction.EVICT
+                                ? AdmissionAction.EVICT
+                                : AdmissionAction.WARN,
+                        ExclusiveCpuQuota.KEEP,
                         Duration.ofHours(1),
                         syncLog),
                 new NodeAgent.Parts(

@@ -9,6 +9,7 @@ import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Path;

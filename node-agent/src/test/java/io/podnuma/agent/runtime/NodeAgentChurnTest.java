@@ -22,6 +22,7 @@ import io.podnuma.agent.engine.state.AssignmentKind;
 import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
+import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.pods.SamplePods;

@@ -6,12 +6,16 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.config.ExclusiveCpuQuota;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.engine.pod.PodRef;
+import io.podnuma.agent.events.EventReason;
+import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.pods.InformerPodSource;
 import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.report.NodeStatePublisher;
 import io.podnuma.agent.report.NodeStateRenderer;
@@ -21,6 +25,7 @@ import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import io.podnuma.testkit.GeneratedCrds;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.cpu.CpuList;
@@ -111,8 +116,8 @@ class NodeAgentIT {
                         node,
                         Optional.of("it-policy"),
                         config.policyHash(),
-                        false,
-                        false,
+                        AdmissionAction.WARN,
+                        ExclusiveCpuQuota.KEEP,
                         Duration.ofHours(1),
                         Duration.ofSeconds(30)),
                 new NodeAgent.Parts(
@@ -212,7 +217,7 @@ class NodeAgentIT {
         assertThat(events).anyMatch(e -> e.startsWith("pod " + namespace + "/trader Warning CpusetDriftRepaired"));
 
         // A restart (rolling update) keeps the pins and adopts the checkpoint.
-        agent.stop(false);
+        agent.stop(Shutdown.KEEP_PINS);
         assertThat(KubeletLikeHost.allowedCpus(pids.get("engine"))).isEqualTo(CpuList.of(1));
         NodeAgent second = start(cp);
         assertThat(second.state().pods()).containsKey(trader.getMetadata().getUid());
@@ -220,7 +225,7 @@ class NodeAgentIT {
         assertThat(KubeletLikeHost.allowedCpus(webPid)).isEqualTo(CpuList.of(0));
 
         // A damaged checkpoint is set aside; the cpusets on the host are the record, so trader keeps CPU 1.
-        second.stop(false);
+        second.stop(Shutdown.KEEP_PINS);
         NodeAgentTest.damageCheckpoint(stateDir);
         NodeAgent third = start(cp);
         assertThat(events)
@@ -271,7 +276,7 @@ class NodeAgentIT {
         assertThat(agent.state().pods()).doesNotContainKey(second.getMetadata().getUid());
         assertThat(metrics.scrape()).contains("podnuma_topology_manager_admission_errors_total 1.0");
 
-        agent.stop(true);
+        agent.stop(Shutdown.RESTORE);
         for (long pid : List.of(firstPids.get("engine"), firstPids.get("proxy"), secondPids.get("engine"))) {
             assertThat(KubeletLikeHost.allowedCpus(pid)).isEqualTo(CpuList.of(0, 1));
         }
@@ -281,18 +286,18 @@ class NodeAgentIT {
     /** Records Events as one line each: {@code pod ns/name Type Reason: message} or {@code node Type Reason: ...}. */
     record RecordingEvents(List<String> lines) implements RuntimeEvents {
         @Override
-        public void onPod(PodRef pod, boolean warning, String reason, String message) {
-            lines.add("pod " + pod.namespace() + "/" + pod.name() + " " + (warning ? "Warning" : "Normal") + " "
-                    + reason + ": " + message);
+        public void onPod(PodRef pod, EventType type, EventReason reason, String message) {
+            lines.add("pod " + pod.namespace() + "/" + pod.name() + " " + type.apiValue() + " " + reason + ": "
+                    + message);
         }
 
         @Override
-        public void onNode(boolean warning, String reason, String message) {
-            lines.add("node " + (warning ? "Warning" : "Normal") + " " + reason + ": " + message);
+        public void onNode(EventType type, EventReason reason, String message) {
+            lines.add("node " + type.apiValue() + " " + reason + ": " + message);
         }
 
         @Override
-        public void evict(PodRef pod, String reason, String message) {
+        public void evict(PodRef pod, EventReason reason, String message) {
             lines.add("evict " + pod.namespace() + "/" + pod.name() + " " + reason);
         }
     }

@@ -146,7 +146,7 @@ class NodeAgentTest {
         NodeAgent first = agent(config);
         CpuSet aCpus = pinOf(a).cpus();
         assertThat(aCpus.size()).isEqualTo(4);
-        first.stop(false);
+        first.stop(Shutdown.KEEP_PINS);
 
         pods.pods.remove(b.getMetadata().getUid()); // b ended while no agent ran
         NodeAgent second = agent(config);
@@ -160,7 +160,7 @@ class NodeAgentTest {
     void aCorruptCheckpointIsSetAsideWithAnEventAndTheStateIsRebuiltFromThePods() throws Exception {
         AgentConfig config = config("0,64", AdmissionAction.WARN);
         Pod a = budgetedRunning("a");
-        agent(config).stop(false);
+        agent(config).stop(Shutdown.KEEP_PINS);
         damageCheckpoint(stateDir);
 
         NodeAgent second = agent(config);
@@ -179,7 +179,7 @@ class NodeAgentTest {
     void aCheckpointTamperedUnderAValidChecksumIsSetAsideAndRunningPodsKeepTheirCpus() throws Exception {
         AgentConfig config = config("0,64", AdmissionAction.WARN);
         Pod a = budgetedRunning("a");
-        agent(config).stop(false);
+        agent(config).stop(Shutdown.KEEP_PINS);
         CpuSet aCpus = pinOf(a).cpus();
         // A buggy writer (or a hand edit that recomputed the checksum): the app container, which runs on its
         // pod's shared pool, is recorded on one CPU of it.
@@ -218,7 +218,7 @@ class NodeAgentTest {
         AgentConfig config = config("0,64", AdmissionAction.WARN);
         Pod a = budgetedRunning("a");
         Pod b = budgetedRunning("bb");
-        agent(config).stop(false);
+        agent(config).stop(Shutdown.KEEP_PINS);
         CpuSet aCpus = pinOf(a).cpus();
         CpuSet bCpus = pinOf(b).cpus();
         // a ends while no agent runs, and a new pod arrives; the checkpoint is damaged.
@@ -253,7 +253,7 @@ class NodeAgentTest {
     void withoutItsCheckpointTheAgentWritesNothingBeforeThePodListArrives() throws Exception {
         AgentConfig config = config("0,64", AdmissionAction.WARN);
         Pod a = budgetedRunning("a");
-        agent(config).stop(false);
+        agent(config).stop(Shutdown.KEEP_PINS);
         CpuSet aCpus = pinOf(a).cpus();
         Files.delete(stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME));
         cgroups.touched.clear();
@@ -296,7 +296,7 @@ class NodeAgentTest {
     @Test
     void aPolicyThatReservesAHeldCpuMarksTheNodeDegradedAndNamesThePod() throws Exception {
         Pod a = budgetedRunning("a");
-        agent(config("0,64", AdmissionAction.WARN)).stop(false);
+        agent(config("0,64", AdmissionAction.WARN)).stop(Shutdown.KEEP_PINS);
         CpuSet held = pinOf(a).cpus();
 
         NodeAgent second = agent(config(held.lowest(1).union(CpuSet.of(0, 64)).toString(), AdmissionAction.WARN));

@@ -13,8 +13,8 @@ public sealed interface AdmissionResult {
     /**
      * The pod does not fit and the node state is unchanged.
      *
-     * @param reason the upstream pod status reason, one of {@link RejectionReason}'s constants
+     * @param reason the upstream pod status reason
      * @param message what was requested and what was available
      */
-    record Rejected(PodRef pod, String reason, String message) implements AdmissionResult {}
+    record Rejected(PodRef pod, RejectionReason reason, String message) implements AdmissionResult {}
 }

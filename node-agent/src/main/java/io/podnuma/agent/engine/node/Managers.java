@@ -71,7 +71,7 @@ record Managers(CpuTopology topo, CpuManager cpu, MemoryManager memory, Topology
         try {
             return cpu.allocate(state, owner, n, affinity(hint), reusable);
         } catch (CpuAllocationException e) {
-            String reason = RejectionReason.SMT_ALIGNMENT_ERROR.equals(e.reason())
+            RejectionReason reason = RejectionReason.SMT_ALIGNMENT_ERROR.wire().equals(e.reason())
                     ? RejectionReason.SMT_ALIGNMENT_ERROR
                     : RejectionReason.UNEXPECTED_ADMISSION_ERROR;
             throw new RejectedException(

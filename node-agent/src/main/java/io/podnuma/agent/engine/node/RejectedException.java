@@ -5,14 +5,14 @@ final class RejectedException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    private final String reason;
+    private final RejectionReason reason;
 
-    RejectedException(String reason, String message) {
+    RejectedException(RejectionReason reason, String message) {
         super(message, null, false, false);
         this.reason = reason;
     }
 
-    String reason() {
+    RejectionReason reason() {
         return reason;
     }
 }

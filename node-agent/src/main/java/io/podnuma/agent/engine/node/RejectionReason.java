@@ -1,12 +1,20 @@
 package io.podnuma.agent.engine.node;
 
-/** The pod status reasons the kubelet uses when a resource manager refuses a pod. */
-public final class RejectionReason {
+/** Why a resource manager refuses a pod, with the pod status reason the kubelet writes for it. */
+public enum RejectionReason {
+    TOPOLOGY_AFFINITY_ERROR("TopologyAffinityError"),
+    SMT_ALIGNMENT_ERROR("SMTAlignmentError"),
+    EMPTY_POD_SHARED_POOL_ERROR("EmptyPodSharedPoolError"),
+    UNEXPECTED_ADMISSION_ERROR("UnexpectedAdmissionError");
 
-    public static final String TOPOLOGY_AFFINITY_ERROR = "TopologyAffinityError";
-    public static final String SMT_ALIGNMENT_ERROR = "SMTAlignmentError";
-    public static final String EMPTY_POD_SHARED_POOL_ERROR = "EmptyPodSharedPoolError";
-    public static final String UNEXPECTED_ADMISSION_ERROR = "UnexpectedAdmissionError";
+    private final String wire;
 
-    private RejectionReason() {}
+    RejectionReason(String wire) {
+        this.wire = wire;
+    }
+
+    /** The reason as the kubelet spells it (pod status, Events, metric labels): tools match on this text. */
+    public String wire() {
+        return wire;
+    }
 }

@@ -1,4 +1,4 @@
-package io.podnuma.agent.runtime;
+package io.podnuma.agent.runtime.admission;
 
 import io.podnuma.agent.engine.node.AdmissionResult;
 import io.podnuma.agent.engine.pod.Container;

@@ -1,7 +1,8 @@
-package io.podnuma.agent.runtime;
+package io.podnuma.agent.runtime.host;
 
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.runtime.Pin;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -10,19 +11,19 @@ import java.util.Optional;
  *
  * @param applied the cpuset last read or written; empty when not known yet
  */
-record HostContainer(CgroupPath path, ContainerCgroup cgroup, Optional<Pin> applied) {
+public record HostContainer(CgroupPath path, ContainerCgroup cgroup, Optional<Pin> applied) {
 
-    HostContainer {
+    public HostContainer {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(cgroup, "cgroup");
         Objects.requireNonNull(applied, "applied");
     }
 
-    HostContainer withApplied(Pin pin) {
+    public HostContainer withApplied(Pin pin) {
         return new HostContainer(path, cgroup, Optional.of(pin));
     }
 
-    String podUid() {
+    public String podUid() {
         return cgroup.podUid();
     }
 }

@@ -1,4 +1,4 @@
-package io.podnuma.agent.runtime;
+package io.podnuma.agent.pods;
 
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.cgroup.watch.PodContainerIds;
@@ -6,8 +6,6 @@ import io.podnuma.agent.engine.pod.Pod;
 import io.podnuma.agent.engine.pod.PodQos;
 import io.podnuma.agent.engine.pod.PodRef;
 import io.podnuma.agent.engine.pod.PodRules;
-import io.podnuma.agent.pods.PodMapper;
-import io.podnuma.agent.pods.PodMappingException;
 import java.util.Objects;
 import java.util.Optional;
 

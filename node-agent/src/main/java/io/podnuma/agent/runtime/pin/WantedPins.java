@@ -1,9 +1,10 @@
-package io.podnuma.agent.runtime;
+package io.podnuma.agent.runtime.pin;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
+import io.podnuma.agent.runtime.Pin;
 import java.util.Collection;
 import java.util.Optional;
 

@@ -1,0 +1,133 @@
+package io.podnuma.agent.runtime;
+
+import io.podnuma.agent.cgroup.watch.FoundContainer;
+import io.podnuma.agent.checkpoint.TopologyFingerprint;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.pods.PodFeed;
+import io.podnuma.agent.runtime.admission.Admissions;
+import io.podnuma.agent.runtime.admission.Decisions;
+import io.podnuma.agent.runtime.drift.DriftCheck;
+import io.podnuma.agent.runtime.drift.ReconcilePass;
+import io.podnuma.agent.runtime.host.HostBook;
+import io.podnuma.agent.runtime.host.HostScan;
+import io.podnuma.agent.runtime.loop.AgentLoop;
+import io.podnuma.agent.runtime.loop.Lifecycle;
+import io.podnuma.agent.runtime.loop.RetryBackoff;
+import io.podnuma.agent.runtime.pin.KubeletWatch;
+import io.podnuma.agent.runtime.pin.PinTargets;
+import io.podnuma.agent.runtime.pin.PlanApplier;
+import io.podnuma.agent.runtime.pin.WantedPins;
+import io.podnuma.agent.runtime.pin.WriteGate;
+import io.podnuma.agent.runtime.pin.WriteMode;
+import io.podnuma.agent.runtime.pods.PodBook;
+import io.podnuma.agent.runtime.pods.PodEvents;
+import io.podnuma.agent.runtime.recovery.Recovery;
+import io.podnuma.agent.runtime.status.AgentStatus;
+import io.podnuma.agent.runtime.sync.Decided;
+import io.podnuma.agent.runtime.sync.FirstList;
+import io.podnuma.agent.runtime.sync.FullSync;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** The steps of a {@link NodeAgent}, built once from its settings and parts; which step runs when is NodeAgent's. */
+record AgentSteps(
+        AgentLoop loop,
+        Lifecycle lifecycle,
+        NodeBook node,
+        PodBook pods,
+        HostBook host,
+        HostScan hostScan,
+        WriteGate gate,
+        AgentStatus status,
+        Recovery recovery,
+        PinTargets targets,
+        PlanApplier pins,
+        PodEvents podEvents,
+        FirstList firstList,
+        ReconcilePass reconcile) {
+
+    static AgentSteps wire(NodeAgent.Settings settings, NodeAgent.Parts parts) {
+        NodeAllocator allocator = parts.allocator();
+        NodeBook node = new NodeBook(allocator.initialState());
+        PodBook pods = new PodBook();
+        HostBook host = new HostBook();
+        WriteGate gate = new WriteGate(WriteMode.ACTIVE);
+        AgentStatus status = new AgentStatus(
+                new AgentStatus.Identity(settings.nodeName(), settings.policyName(), settings.configHash()),
+                parts.topology(),
+                allocator,
+                parts.reports(),
+                parts.metrics(),
+                parts.clock());
+        AgentLoop loop = new AgentLoop(
+                gate::halted, (what, e) -> status.error("InternalError", "handling " + what + " failed: " + e));
+        Lifecycle lifecycle = new Lifecycle(
+                loop,
+                new PodFeed(parts.pods(), parts.mapper()),
+                settings.nodeName(),
+                settings.reconcilePeriod(),
+                settings.syncTimeoutLog());
+        HostScan hostScan = new HostScan(parts.pins(), scan(parts.scan()), host);
+        Admissions admissions = new Admissions(allocator, parts.metrics(), settings.admission());
+        Decisions decisions = new Decisions(admissions, pods, parts.events());
+        CpuSet.Builder mems = CpuSet.builder();
+        parts.topology().numaNodes().forEach(n -> mems.add(n.id()));
+        PinTargets targets = new PinTargets(new WantedPins(mems.build()), pods, host, parts.naming());
+        RetryBackoff retry = new RetryBackoff(loop, settings.reconcilePeriod());
+        PlanApplier pins = new PlanApplier(
+                parts.pins(),
+                host,
+                pods,
+                targets,
+                gate,
+                retry,
+                parts.metrics(),
+                parts.events(),
+                status,
+                settings.exclusiveCpuQuota());
+        retry.retrying(() -> pins.all(node.state()));
+        Recovery recovery = new Recovery(
+                parts.checkpoints(),
+                allocator,
+                TopologyFingerprint.of(parts.topology()),
+                settings.configHash(),
+                parts.events(),
+                status,
+                parts.metrics());
+        KubeletWatch kubelet = new KubeletWatch(parts.kubelet(), gate, status, parts.events());
+        Decided decided = new Decided(node, pods, recovery, pins, status);
+        FullSync fullSync = new FullSync(
+                allocator,
+                pods,
+                host,
+                hostScan,
+                gate,
+                admissions,
+                decisions,
+                parts.topology().onlineCpus());
+        DriftCheck drift =
+                new DriftCheck(parts.pins(), host, pods, targets, pins, gate, parts.metrics(), parts.events(), status);
+        return new AgentSteps(
+                loop,
+                lifecycle,
+                node,
+                pods,
+                host,
+                hostScan,
+                gate,
+                status,
+                recovery,
+                targets,
+                pins,
+                new PodEvents(node, pods, allocator, admissions, decisions, decided, pins, status),
+                new FirstList(fullSync, node, pods, host, recovery, kubelet, pins, status, parts.markReady()),
+                new ReconcilePass(node, pods, kubelet, hostScan, drift, pins, status));
+    }
+
+    private static Supplier<List<FoundContainer>> scan(Supplier<List<NodeAgent.Found>> found) {
+        return () -> found.get().stream()
+                .map(f -> new FoundContainer(f.cgroup(), f.path()))
+                .toList();
+    }
+}

@@ -1,0 +1,41 @@
+package io.podnuma.agent.runtime.admission;
+
+import io.podnuma.agent.engine.pod.PodRef;
+import io.podnuma.agent.engine.state.NodeState;
+import java.util.Objects;
+
+/** What the agent does with one pod it was asked to admit. */
+public sealed interface AdmissionDecision {
+
+    /** The pod is held: {@code state} includes it. */
+    record Admit(PodRef pod, NodeState state) implements AdmissionDecision {
+        public Admit {
+            Objects.requireNonNull(pod, "pod");
+            Objects.requireNonNull(state, "state");
+        }
+    }
+
+    /** The pod cannot keep the CPUs its containers hold; it is no refusal, the pod is admitted afresh later. */
+    record NotKept() implements AdmissionDecision {}
+
+    /** The pod is refused; {@code evict}: and evicted ({@code admission: Evict}), otherwise it runs unpinned. */
+    record Refuse(Refusal refusal, Consequence consequence) implements AdmissionDecision {
+        public Refuse {
+            Objects.requireNonNull(refusal, "refusal");
+            Objects.requireNonNull(consequence, "consequence");
+        }
+    }
+
+    /** What a refusal means for the pod. */
+    enum Consequence {
+        /** It runs in the node's shared pool. */
+        SHARED_POOL,
+        /** It is evicted through the Eviction API. */
+        EVICT;
+
+        /** How the Event on the pod ends. */
+        public String outcome() {
+            return this == EVICT ? "; evicting it (admission: Evict)" : "; it runs in the node's shared pool";
+        }
+    }
+}

@@ -1,0 +1,252 @@
+package io.podnuma.agent.runtime.pin;
+
+import io.podnuma.agent.cgroup.CgroupPath;
+import io.podnuma.agent.cgroup.CgroupWriteException;
+import io.podnuma.agent.config.ExclusiveCpuQuota;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.events.EventReason;
+import io.podnuma.agent.events.EventType;
+import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.runtime.Pin;
+import io.podnuma.agent.runtime.PinWriter;
+import io.podnuma.agent.runtime.PoolPropagation;
+import io.podnuma.agent.runtime.RuntimeEvents;
+import io.podnuma.agent.runtime.host.HostBook;
+import io.podnuma.agent.runtime.host.HostContainer;
+import io.podnuma.agent.runtime.loop.RetryBackoff;
+import io.podnuma.agent.runtime.pods.PodBook;
+import io.podnuma.agent.runtime.status.AgentStatus;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SequencedMap;
+import java.util.Set;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Performs {@link PinPlan}s on the host through the {@link PinWriter} while the {@link WriteGate} allows it, and
+ * books what happened: the host book, failures (their CPUs stay stale, a retry is queued), metrics and Events.
+ */
+public final class PlanApplier {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PlanApplier.class);
+
+    /** Why a single container is written: {@link #REPAIR} counts as a repaired drift. */
+    public enum Cause {
+        PIN,
+        REPAIR
+    }
+
+    private final PinWriter pins;
+    private final HostBook host;
+    private final PodBook pods;
+    private final PinTargets targets;
+    private final WriteGate gate;
+    private final RetryBackoff retry;
+    private final AgentMetrics metrics;
+    private final RuntimeEvents events;
+    private final AgentStatus status;
+    private final ExclusiveCpuQuota quota;
+    private final PoolPropagation poolPropagation;
+
+    public PlanApplier(
+            PinWriter pins,
+            HostBook host,
+            PodBook pods,
+            PinTargets targets,
+            WriteGate gate,
+            RetryBackoff retry,
+            AgentMetrics metrics,
+            RuntimeEvents events,
+            AgentStatus status,
+            ExclusiveCpuQuota quota) {
+        this.pins = pins;
+        this.host = host;
+        this.pods = pods;
+        this.targets = targets;
+        this.gate = gate;
+        this.retry = retry;
+        this.metrics = metrics;
+        this.events = events;
+        this.status = status;
+        this.quota = quota;
+        this.poolPropagation = new PoolPropagation(metrics);
+    }
+
+    /** Times the change of the node shared pool a decision made. */
+    public void decided(CpuSet poolBefore, CpuSet poolAfter) {
+        poolPropagation.decided(poolBefore, poolAfter, System.nanoTime());
+    }
+
+    /** Every host container to its wanted cpuset ({@link PinPlan#all}). */
+    public void all(NodeState state) {
+        if (!gate.mayWrite()) {
+            return;
+        }
+        // In path order; each path rendered once (a comparator rendering both sides costs more than the pass).
+        TreeMap<String, HostContainer> byPath = new TreeMap<>();
+        for (HostContainer hc : host.view()) {
+            byPath.put(hc.path().toString(), hc);
+        }
+        SequencedMap<CgroupPath, Pin> want = new LinkedHashMap<>();
+        for (HostContainer hc : byPath.values()) {
+            want.put(hc.path(), targets.of(state, hc));
+        }
+        if (gate.writes()) {
+            PinPlan plan = plan(state);
+            plan.all(want, new HostPerformer(state, Cause.PIN));
+            commit(plan);
+        }
+        if (poolPropagation.awaiting()) {
+            poolPropagation.applied(state.sharedPool(), heldOnSharedPool(state, want), System.nanoTime());
+        }
+    }
+
+    /** The containers of one pod to their wanted cpusets. */
+    public void pod(NodeState state, String uid) {
+        if (!gate.mayWrite()) {
+            return;
+        }
+        for (HostContainer hc : host.all()) {
+            if (hc.podUid().equals(uid)) {
+                one(state, hc.path(), targets.of(state, hc), Cause.PIN);
+            }
+        }
+    }
+
+    /** One container to its wanted cpuset; whether it has it now. */
+    public boolean wanted(NodeState state, HostContainer hc) {
+        return one(state, hc.path(), targets.of(state, hc), Cause.PIN);
+    }
+
+    /**
+     * One container to {@code pin}, outside the passes.
+     *
+     * @return whether the container has {@code pin} now
+     */
+    public boolean one(NodeState state, CgroupPath path, Pin pin, Cause cause) {
+        if (!gate.writes()) {
+            return false;
+        }
+        PinPlan plan = plan(state);
+        boolean done = plan.one(path, pin, new HostPerformer(state, cause));
+        commit(plan);
+        return done;
+    }
+
+    /**
+     * The node leaves podnuma: every container gets every CPU and memory node back.
+     *
+     * @return how many containers have them now
+     */
+    public int restore(NodeState state, Pin everything) {
+        host.clearStale();
+        gate.restore();
+        int restored = 0;
+        for (HostContainer hc : host.all()) {
+            if (gate.mayWrite() && one(state, hc.path(), everything, Cause.PIN)) {
+                restored++;
+            }
+        }
+        return restored;
+    }
+
+    /** A plan on what the host book knows now. */
+    private PinPlan plan(NodeState state) {
+        Map<CgroupPath, Optional<Pin>> applied = new HashMap<>();
+        Set<CgroupPath> decided = new HashSet<>();
+        for (HostContainer hc : host.view()) {
+            applied.put(hc.path(), hc.applied());
+            if (host.decided(hc.path())) {
+                decided.add(hc.path());
+            }
+        }
+        return new PinPlan(applied, decided, host.stale(), state.sharedPool(), gate.planMode());
+    }
+
+    private void commit(PinPlan plan) {
+        for (CgroupPath gone : plan.gone()) {
+            host.forget(gone);
+        }
+        for (Map.Entry<CgroupPath, Optional<Pin>> e : plan.applied().entrySet()) {
+            host.get(e.getKey()).ifPresent(hc -> {
+                if (!hc.applied().equals(e.getValue()) && e.getValue().isPresent()) {
+                    host.put(hc.withApplied(e.getValue().get()));
+                }
+            });
+        }
+        for (CgroupPath p : plan.decided()) {
+            host.decide(p);
+        }
+        Map<CgroupPath, CpuSet> stale = plan.stale();
+        for (CgroupPath p : host.paths()) {
+            host.stale(p, stale.getOrDefault(p, CpuSet.empty()));
+        }
+    }
+
+    /** What each container that should run on the node shared pool holds now (those gone meanwhile left out). */
+    private List<CpuSet> heldOnSharedPool(NodeState state, Map<CgroupPath, Pin> want) {
+        List<CpuSet> held = new ArrayList<>();
+        for (Map.Entry<CgroupPath, Pin> e : want.entrySet()) {
+            Optional<HostContainer> now = host.get(e.getKey());
+            if (now.isPresent() && e.getValue().cpus().equals(state.sharedPool())) {
+                held.add(now.get().applied().map(Pin::cpus).orElse(CpuSet.empty()));
+            }
+        }
+        return held;
+    }
+
+    /** A step on the host's cgroup files, with its failure booked as the agent reports it. */
+    private final class HostPerformer implements PinPlan.Performer {
+        private final NodeState state;
+        private final Cause cause;
+
+        HostPerformer(NodeState state, Cause cause) {
+            this.state = state;
+            this.cause = cause;
+        }
+
+        @Override
+        public void blocked(CgroupPath path, CpuSet cpus) {
+            LOG.warn("not giving {} CPUs {} yet: another container could not give them up", path, cpus);
+            retry.schedule();
+        }
+
+        @Override
+        public PinPlan.Outcome perform(PinStep step) {
+            HostContainer hc = host.get(step.path()).orElseThrow();
+            boolean written = false;
+            try {
+                pins.apply(step.path(), step.pin());
+                written = true;
+                if (quota == ExclusiveCpuQuota.DISABLE && targets.exclusive(state, hc)) {
+                    pins.removeQuota(step.path());
+                }
+                if (cause == Cause.REPAIR) {
+                    metrics.driftRepaired();
+                }
+                return PinPlan.Outcome.WRITTEN;
+            } catch (CgroupWriteException e) {
+                metrics.cgroupWriteFailed();
+                if (pins.readQuietly(step.path()).isEmpty()) {
+                    return PinPlan.Outcome.GONE; // the container is gone; nothing to pin
+                }
+                status.error(EventReason.CPUSET_WRITE_FAILED.value(), e.getMessage());
+                pods.ref(hc.podUid())
+                        .ifPresent(p ->
+                                events.onPod(p, EventType.WARNING, EventReason.CPUSET_WRITE_FAILED, e.getMessage()));
+                LOG.warn("{} (retrying in {} ms)", e.getMessage(), retry.delayMillis());
+                retry.writeFailed();
+                retry.schedule();
+                return written ? PinPlan.Outcome.QUOTA_FAILED : PinPlan.Outcome.FAILED;
+            }
+        }
+    }
+}

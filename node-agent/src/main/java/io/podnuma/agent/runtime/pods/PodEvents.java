@@ -1,0 +1,100 @@
+package io.podnuma.agent.runtime.pods;
+
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.pods.PodFeed;
+import io.podnuma.agent.pods.PodRecord;
+import io.podnuma.agent.runtime.NodeBook;
+import io.podnuma.agent.runtime.admission.AdmissionDecision;
+import io.podnuma.agent.runtime.admission.Admissions;
+import io.podnuma.agent.runtime.admission.Decisions;
+import io.podnuma.agent.runtime.pin.PlanApplier;
+import io.podnuma.agent.runtime.status.AgentStatus;
+import io.podnuma.agent.runtime.sync.Decided;
+
+/**
+ * A pod changed or went away, after the first full sync: a new pod is admitted (or refused), a finished or deleted
+ * one released; a decision is carried out ({@link Decided}), otherwise the pod's containers are brought to their
+ * pins. Before the first full sync pods are only booked: the full sync decides, in creation order. Runs on the loop
+ * thread.
+ */
+public final class PodEvents implements PodFeed.Listener {
+
+    private final NodeBook node;
+    private final PodBook pods;
+    private final NodeAllocator allocator;
+    private final Admissions admissions;
+    private final Decisions decisions;
+    private final Decided decided;
+    private final PlanApplier pins;
+    private final AgentStatus status;
+
+    public PodEvents(
+            NodeBook node,
+            PodBook pods,
+            NodeAllocator allocator,
+            Admissions admissions,
+            Decisions decisions,
+            Decided decided,
+            PlanApplier pins,
+            AgentStatus status) {
+        this.node = node;
+        this.pods = pods;
+        this.allocator = allocator;
+        this.admissions = admissions;
+        this.decisions = decisions;
+        this.decided = decided;
+        this.pins = pins;
+        this.status = status;
+    }
+
+    @Override
+    public void changed(PodRecord r) {
+        String uid = r.ref().uid();
+        pods.put(r);
+        if (!node.synced()) {
+            return;
+        }
+        CpuSet poolBefore = node.state().sharedPool();
+        boolean changed = false;
+        if (r.terminal()) {
+            changed = release(uid);
+        } else if (!node.state().pods().containsKey(uid) && !pods.refused(uid)) {
+            if (r.pod().isPresent()) {
+                changed = decide(admissions.admit(node.state(), r));
+            } else {
+                decisions.refuseUnreadable(r);
+            }
+        }
+        if (changed) {
+            decided.carryOut(poolBefore);
+        } else {
+            pins.pod(node.state(), uid);
+            status.refreshSnapshot(node.state(), pods);
+        }
+    }
+
+    @Override
+    public void deleted(String uid) {
+        pods.remove(uid);
+        CpuSet poolBefore = node.state().sharedPool();
+        if (node.synced() && release(uid)) {
+            decided.carryOut(poolBefore);
+        }
+    }
+
+    /** Carries out an admission decision; whether the pod is held now. */
+    private boolean decide(AdmissionDecision decision) {
+        node.state(decisions.carryOut(node.state(), decision));
+        return decision instanceof AdmissionDecision.Admit;
+    }
+
+    private boolean release(String uid) {
+        pods.ended(uid);
+        if (!node.state().pods().containsKey(uid)) {
+            return false;
+        }
+        node.state(allocator.remove(node.state(), uid));
+        return true;
+    }
+}

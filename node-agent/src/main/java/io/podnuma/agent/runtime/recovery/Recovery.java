@@ -1,0 +1,123 @@
+package io.podnuma.agent.runtime.recovery;
+
+import io.podnuma.agent.checkpoint.Checkpoint;
+import io.podnuma.agent.checkpoint.CheckpointRead;
+import io.podnuma.agent.checkpoint.CheckpointStore;
+import io.podnuma.agent.checkpoint.TopologyFingerprint;
+import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.engine.node.PolicyTransition;
+import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.events.EventReason;
+import io.podnuma.agent.events.EventType;
+import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.report.ConditionBook;
+import io.podnuma.agent.runtime.RuntimeEvents;
+import io.podnuma.agent.runtime.pin.WriteMode;
+import io.podnuma.agent.runtime.status.AgentStatus;
+import java.io.UncheckedIOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The checkpoint: read once at start (each pod's assignment checked against what the engine produces, then carried
+ * over to the policy in force), written after every decision, deleted when the node leaves podnuma.
+ */
+public final class Recovery {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+
+    /** What the start begins with: the node state, and whether the host's cpusets must be read first. */
+    public record Recovered(NodeState state, WriteMode start) {}
+
+    private final CheckpointStore store;
+    private final NodeAllocator allocator;
+    private final TopologyFingerprint fingerprint;
+    private final String configHash;
+    private final RuntimeEvents events;
+    private final AgentStatus status;
+    private final AgentMetrics metrics;
+
+    public Recovery(
+            CheckpointStore store,
+            NodeAllocator allocator,
+            TopologyFingerprint fingerprint,
+            String configHash,
+            RuntimeEvents events,
+            AgentStatus status,
+            AgentMetrics metrics) {
+        this.store = store;
+        this.allocator = allocator;
+        this.fingerprint = fingerprint;
+        this.configHash = configHash;
+        this.events = events;
+        this.status = status;
+        this.metrics = metrics;
+    }
+
+    /** Reads the checkpoint and adopts it: {@link WriteMode#REBUILDING} when there is none to follow. */
+    public Recovered recover() {
+        CheckpointRead read = store.read(
+                fingerprint,
+                configHash,
+                s -> PolicyTransition.adopt(allocator, allocator.validateAssignments(s))
+                        .state());
+        return switch (read) {
+            case CheckpointRead.Missing m -> new Recovered(allocator.initialState(), WriteMode.REBUILDING);
+            case CheckpointRead.Loaded l -> {
+                PolicyTransition.Outcome outcome =
+                        PolicyTransition.adopt(allocator, l.checkpoint().state());
+                NodeState state = outcome.state();
+                LOG.info(
+                        "checkpoint {} loaded: {} pods{}",
+                        store.file(),
+                        state.pods().size(),
+                        l.configChanged() ? " (written under another policy)" : "");
+                if (l.configChanged()) {
+                    events.onNode(
+                            EventType.NORMAL,
+                            EventReason.POLICY_CHANGED,
+                            "the policy changed since the checkpoint was written: "
+                                    + state.pods().size()
+                                    + " running pods keep their assignments, new pods follow the new policy");
+                }
+                degraded(outcome);
+                yield new Recovered(state, WriteMode.ACTIVE);
+            }
+            case CheckpointRead.Rejected r -> {
+                String message = r.message() + "; moved to " + r.movedTo()
+                        + ", rebuilding from the running pods and the CPUs their containers hold";
+                events.onNode(EventType.WARNING, EventReason.of(r.reason()), message);
+                status.error(r.reason().eventReason(), message);
+                yield new Recovered(allocator.initialState(), WriteMode.REBUILDING);
+            }
+        };
+    }
+
+    private void degraded(PolicyTransition.Outcome outcome) {
+        if (outcome.degraded()) {
+            String message = "the policy in force conflicts with what running pods hold; they keep it until they "
+                    + "end: " + outcome.summary();
+            status.condition(AgentStatus.DEGRADED, ConditionBook.TRUE, "PolicyConflict", message);
+            events.onNode(EventType.WARNING, EventReason.POLICY_CONFLICT, message);
+        } else {
+            status.condition(AgentStatus.DEGRADED, ConditionBook.FALSE, "AsExpected", "no conflicts");
+        }
+    }
+
+    /** Writes the checkpoint; a failure is reported and the agent carries on (the next decision writes again). */
+    public void save(NodeState state) {
+        try {
+            store.write(new Checkpoint(state, fingerprint, configHash));
+            metrics.checkpointWritten();
+        } catch (UncheckedIOException e) {
+            metrics.checkpointWriteFailed();
+            status.error("CheckpointWriteFailed", e.getMessage());
+            LOG.error("{}", e.getMessage());
+        }
+    }
+
+    /** The node left podnuma: the next agent starts without a checkpoint. */
+    public void delete() {
+        store.delete();
+    }
+}

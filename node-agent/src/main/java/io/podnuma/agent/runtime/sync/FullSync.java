@@ -1,0 +1,114 @@
+package io.podnuma.agent.runtime.sync;
+
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.pods.PodRecord;
+import io.podnuma.agent.runtime.admission.AdmissionDecision;
+import io.podnuma.agent.runtime.admission.Admissions;
+import io.podnuma.agent.runtime.admission.Decisions;
+import io.podnuma.agent.runtime.host.HostBook;
+import io.podnuma.agent.runtime.host.HostScan;
+import io.podnuma.agent.runtime.pin.WriteGate;
+import io.podnuma.agent.runtime.pods.PodBook;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The decisions of the first full list: pods the engine holds but the list does not (or lists as finished) are
+ * released, the others admitted in creation order; without a checkpoint each pod is first tried within the CPUs its
+ * containers hold, so running pods are not moved.
+ */
+public final class FullSync {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FullSync.class);
+
+    /** The node state after the sync, and what it did. */
+    public record Result(NodeState state, int admitted, int released) {}
+
+    private final NodeAllocator allocator;
+    private final PodBook pods;
+    private final HostBook host;
+    private final HostScan scan;
+    private final WriteGate gate;
+    private final Admissions admissions;
+    private final Decisions decisions;
+    private final CpuSet onlineCpus;
+
+    public FullSync(
+            NodeAllocator allocator,
+            PodBook pods,
+            HostBook host,
+            HostScan scan,
+            WriteGate gate,
+            Admissions admissions,
+            Decisions decisions,
+            CpuSet onlineCpus) {
+        this.allocator = allocator;
+        this.pods = pods;
+        this.host = host;
+        this.scan = scan;
+        this.gate = gate;
+        this.admissions = admissions;
+        this.decisions = decisions;
+        this.onlineCpus = onlineCpus;
+    }
+
+    public Result run(NodeState start, List<PodRecord> listed) {
+        NodeState state = start;
+        pods.listed(listed);
+        int released = 0;
+        for (String uid : List.copyOf(state.pods().keySet())) {
+            Optional<PodRecord> r = pods.get(uid);
+            if (r.isEmpty() || r.get().terminal()) {
+                state = allocator.remove(state, uid);
+                released++;
+            }
+        }
+        List<PodRecord> order = pods.all().stream()
+                .filter(PodRecord::admissible)
+                .sorted(Comparator.comparing(PodRecord::created)
+                        .thenComparing(r -> r.ref().uid()))
+                .toList();
+        // Before the admissions: without a checkpoint the cgroups found here are the record of who held what.
+        scan.rescan();
+        int kept = 0;
+        if (gate.rebuilding()) {
+            Map<String, CpuSet> held = host.heldByPod(onlineCpus);
+            for (PodRecord r : order) {
+                CpuSet cpus = held.get(r.ref().uid());
+                if (cpus != null && !state.pods().containsKey(r.ref().uid())) {
+                    AdmissionDecision d = admissions.admitWithin(state, r, cpus);
+                    state = decisions.carryOut(state, d);
+                    kept += d instanceof AdmissionDecision.Admit ? 1 : 0;
+                }
+            }
+        }
+        int admitted = 0;
+        for (PodRecord r : order) {
+            if (!state.pods().containsKey(r.ref().uid())) {
+                AdmissionDecision d = admissions.admit(state, r);
+                state = decisions.carryOut(state, d);
+                admitted += d instanceof AdmissionDecision.Admit ? 1 : 0;
+            }
+        }
+        if (gate.rebuilding()) {
+            LOG.info(
+                    "rebuilt without a checkpoint: {} pods kept the CPUs their containers hold, {} admitted afresh",
+                    kept,
+                    admitted);
+            admitted += kept;
+            gate.rebuilt();
+        }
+        for (PodRecord r : pods.all()) {
+            if (r.pod().isEmpty() && !r.terminal()) {
+                decisions.refuseUnreadable(r);
+            }
+        }
+        return new Result(state, admitted, released);
+    }
+}
