@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code run}: the DaemonSet's command. Every setting of the configuration file can be given as {@code --<flag>
- * value} or {@code --<flag>=value} (see the node-agent README for the list); the API server is found like kubectl
+ * value} or {@code --<flag>=value} (see node-agent/docs/behaviour.md for the list); the API server is found like kubectl
  * finds it (in-cluster service account, else {@code KUBECONFIG}).
  */
 @Command(

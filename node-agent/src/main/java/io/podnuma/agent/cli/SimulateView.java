@@ -12,7 +12,7 @@ import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.engine.topology.NumaMask;
 import java.util.List;
 
-/** Renders a simulation as a table or as the JSON schema documented in the README ({@value #SCHEMA}). */
+/** Renders a simulation as a table or as the JSON schema documented in node-agent/docs/behaviour.md ({@value #SCHEMA}). */
 final class SimulateView {
 
     static final String SCHEMA = "podnuma.io/simulate/v1";

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * Renders a machine for people (a table) and for programs (JSON schema {@value #SCHEMA}, documented
- * in the module README; fields are only ever added).
+ * in node-agent/docs/behaviour.md; fields are only ever added).
  */
 final class TopologyView {
 

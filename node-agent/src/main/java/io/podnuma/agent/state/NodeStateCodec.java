@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
 
 /**
  * The versioned JSON form of a {@link NodeState}, as the checkpoint stores it. CPU sets are Linux list
- * strings, NUMA node sets arrays of ids, sizes bytes. The layout is described in the node-agent README.
+ * strings, NUMA node sets arrays of ids, sizes bytes. The layout is described in node-agent/docs/design.md.
  */
 public final class NodeStateCodec {
 
