@@ -37,7 +37,7 @@ final class InMemoryAgent {
     private final Supplier<List<NodeAgent.Found>> scan;
     private final Path stateDir;
     private final PodSource pods;
-    private RuntimeEvents events = new NodeAgentIT.RecordingEvents(new ArrayList<>());
+    private RuntimeEvents events = new RecordingEvents(new ArrayList<>());
     private Consumer<AgentReport> reports = r -> {};
     private Supplier<KubeletCheck> kubelet = () -> new KubeletCheck(List.of());
     private Duration syncLog = Duration.ofSeconds(1);

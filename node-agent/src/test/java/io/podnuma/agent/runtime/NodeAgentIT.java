@@ -10,9 +10,6 @@ import io.podnuma.agent.config.ExclusiveCpuQuota;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
-import io.podnuma.agent.engine.pod.PodRef;
-import io.podnuma.agent.events.EventReason;
-import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.InformerPodSource;
@@ -284,21 +281,4 @@ class NodeAgentIT {
     }
 
     /** Records Events as one line each: {@code pod ns/name Type Reason: message} or {@code node Type Reason: ...}. */
-    record RecordingEvents(List<String> lines) implements RuntimeEvents {
-        @Override
-        public void onPod(PodRef pod, EventType type, EventReason reason, String message) {
-            lines.add("pod " + pod.namespace() + "/" + pod.name() + " " + type.apiValue() + " " + reason + ": "
-                    + message);
-        }
-
-        @Override
-        public void onNode(EventType type, EventReason reason, String message) {
-            lines.add("node " + type.apiValue() + " " + reason + ": " + message);
-        }
-
-        @Override
-        public void evict(PodRef pod, EventReason reason, String message) {
-            lines.add("evict " + pod.namespace() + "/" + pod.name() + " " + reason);
-        }
-    }
 }

@@ -41,8 +41,8 @@ class NodeAgentPoolPropagationTest {
 
     private final CpuTopology topo = readTopology();
     private final CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
-    private final NodeAgentChurnTest.FakePods pods = new NodeAgentChurnTest.FakePods();
-    private final NodeAgentChurnTest.FakeCgroups cgroups = new NodeAgentChurnTest.FakeCgroups(new Random(1));
+    private final FakePods pods = new FakePods();
+    private final FakeCgroups cgroups = new FakeCgroups(new Random(1));
     private final List<NodeAgent.Found> onHost = Collections.synchronizedList(new ArrayList<>());
     private final AgentMetrics metrics = new AgentMetrics(topo);
     private final List<CgroupPath> shared = new ArrayList<>();
@@ -50,7 +50,7 @@ class NodeAgentPoolPropagationTest {
 
     private static CpuTopology readTopology() {
         try {
-            return new SysfsTopologyReader(NodeAgentChurnTest.SYSFS).read();
+            return new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -72,7 +72,7 @@ class NodeAgentPoolPropagationTest {
         agent.start();
         assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();
         for (int i = 0; i < 3; i++) {
-            Pod web = NodeAgentChurnTest.withStatus(NodeAgentChurnTest.podOfKind(2, "web" + i, "web" + i, "1"));
+            Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web" + i, "web" + i, "1"));
             pods.put(web);
             shared.add(appear(web));
         }
@@ -91,7 +91,7 @@ class NodeAgentPoolPropagationTest {
     @Test
     void aBubbleAdmittedAndDeletedIsCountedOnceEachWhenEveryPoolContainerHoldsTheNewPool() {
         CpuSet before = agent.state().sharedPool();
-        Pod worker = NodeAgentChurnTest.podOfKind(0, "worker", "worker", "4");
+        Pod worker = RuntimeFixtures.podOfKind(0, "worker", "worker", "4");
         pods.put(worker); // bound, no containers yet: only the pool changes on the host
         agent.drain();
         CpuSet shrunk = agent.state().sharedPool();
@@ -106,7 +106,7 @@ class NodeAgentPoolPropagationTest {
         assertThat(sum()).as("two passes of in-memory writes").isBetween(0.0, 5.0);
         assertThat(metric(HISTOGRAM + "_bucket{le=\"+Inf\"}")).isEqualTo(2);
 
-        Pod another = NodeAgentChurnTest.withStatus(NodeAgentChurnTest.podOfKind(2, "web9", "web9", "1"));
+        Pod another = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web9", "web9", "1"));
         pods.put(another);
         agent.drain();
         assertThat(count())
@@ -119,7 +119,7 @@ class NodeAgentPoolPropagationTest {
         CgroupPath stuck = shared.get(1);
         cgroups.failing.add(stuck);
         long decided = System.nanoTime();
-        pods.put(NodeAgentChurnTest.podOfKind(0, "worker", "worker", "4"));
+        pods.put(RuntimeFixtures.podOfKind(0, "worker", "worker", "4"));
         agent.drain();
         CpuSet shrunk = agent.state().sharedPool();
         assertThat(cgroups.actual.get(stuck).cpus()).isNotEqualTo(shrunk);
@@ -142,7 +142,7 @@ class NodeAgentPoolPropagationTest {
         CpuSet before = agent.state().sharedPool();
         CgroupPath stuck = shared.get(1);
         cgroups.failing.add(stuck);
-        Pod worker = NodeAgentChurnTest.podOfKind(0, "worker", "worker", "4");
+        Pod worker = RuntimeFixtures.podOfKind(0, "worker", "worker", "4");
         pods.put(worker);
         agent.drain();
         assertThat(count()).isZero();
@@ -167,11 +167,11 @@ class NodeAgentPoolPropagationTest {
     }
 
     private CgroupPath appear(Pod p) {
-        var s = NodeAgentChurnTest.allStatuses(p).get(0);
+        var s = RuntimeFixtures.allStatuses(p).get(0);
         ContainerCgroup c = new ContainerCgroup(
-                NodeAgentChurnTest.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+                RuntimeFixtures.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
         CgroupPath path = naming.containerPath(c);
-        cgroups.actual.put(path, new Pin(topo.onlineCpus(), NodeAgentChurnTest.allMems(topo)));
+        cgroups.actual.put(path, new Pin(topo.onlineCpus(), RuntimeFixtures.allMems(topo)));
         onHost.add(new NodeAgent.Found(c, path));
         agent.containerAppeared(c, path, System.nanoTime());
         return path;
