@@ -23,6 +23,7 @@ import io.podnuma.agent.runtime.pin.WriteMode;
 import io.podnuma.agent.runtime.pods.PodBook;
 import io.podnuma.agent.runtime.pods.PodEvents;
 import io.podnuma.agent.runtime.recovery.Recovery;
+import io.podnuma.agent.runtime.status.AgentErrorReason;
 import io.podnuma.agent.runtime.status.AgentStatus;
 import io.podnuma.agent.runtime.sync.Decided;
 import io.podnuma.agent.runtime.sync.FirstList;
@@ -61,7 +62,8 @@ record AgentSteps(
                 parts.metrics(),
                 parts.clock());
         AgentLoop loop = new AgentLoop(
-                gate::halted, (what, e) -> status.error("InternalError", "handling " + what + " failed: " + e));
+                gate::halted,
+                (what, e) -> status.error(AgentErrorReason.INTERNAL_ERROR, "handling " + what + " failed: " + e));
         Lifecycle lifecycle = new Lifecycle(
                 loop,
                 new PodFeed(parts.pods(), parts.mapper()),

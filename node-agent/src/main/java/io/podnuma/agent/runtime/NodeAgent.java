@@ -18,7 +18,6 @@ import io.podnuma.agent.runtime.loop.AgentLoop;
 import io.podnuma.agent.runtime.loop.Lifecycle;
 import io.podnuma.agent.runtime.pin.WriteMode;
 import io.podnuma.agent.runtime.recovery.Recovery;
-import io.podnuma.agent.runtime.status.AgentStatus;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,8 +52,6 @@ import org.slf4j.LoggerFactory;
 public final class NodeAgent implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
-
-    static final String DEGRADED = AgentStatus.DEGRADED;
 
     /**
      * @param admission what a refused pod gets: {@link AdmissionAction#EVICT} evicts it, otherwise it runs unpinned

@@ -20,6 +20,7 @@ import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.kubelet.FileCheck;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.report.ConditionBook;
+import io.podnuma.agent.report.ConditionType;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
@@ -299,7 +300,7 @@ class NodeAgentTest {
         assertThat(events).anyMatch(e -> e.startsWith("node Normal PolicyChanged"));
         assertThat(events).anyMatch(e -> e.startsWith("node Warning PolicyConflict") && e.contains("unit/a"));
         assertThat(lastReport.get().node().conditions())
-                .anyMatch(c -> c.getType().equals(NodeAgent.DEGRADED)
+                .anyMatch(c -> c.getType().equals(ConditionType.DEGRADED.wire())
                         && c.getStatus().equals(ConditionBook.TRUE)
                         && c.getMessage().contains("unit/a"));
     }
