@@ -77,9 +77,6 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
-    /** A container cgroup found on the host. */
-    public record Found(ContainerCgroup cgroup, CgroupPath path) {}
-
     /** What the agent is made of; of these the runtime closes only the pod source it started. */
     public record Parts(
             CpuTopology topology,
@@ -87,7 +84,7 @@ public final class NodeAgent implements AutoCloseable {
             PodMapper mapper,
             CgroupNaming naming,
             PinWriter pins,
-            Supplier<List<Found>> scan,
+            Supplier<List<FoundContainer>> scan,
             CheckpointStore checkpoints,
             PodSource pods,
             RuntimeEvents events,

@@ -6,6 +6,7 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.pods.PodSource;
 import io.podnuma.testkit.agent.SampleConfigs;
@@ -60,9 +61,9 @@ final class FakeHost {
                 .build();
     }
 
-    private List<NodeAgent.Found> scan() {
+    private List<FoundContainer> scan() {
         return present.entrySet().stream()
-                .map(e -> new NodeAgent.Found(e.getValue(), e.getKey()))
+                .map(e -> new FoundContainer(e.getValue(), e.getKey()))
                 .toList();
     }
 }

@@ -15,6 +15,7 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
@@ -76,7 +77,7 @@ class NodeAgentChurnTest {
                         naming,
                         cgroups,
                         () -> running.values().stream()
-                                .map(r -> new NodeAgent.Found(r.cgroup(), r.path()))
+                                .map(r -> new FoundContainer(r.cgroup(), r.path()))
                                 .toList(),
                         stateDir,
                         pods)

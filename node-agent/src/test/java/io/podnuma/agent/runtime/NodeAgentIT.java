@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.ExclusiveCpuQuota;
@@ -155,8 +156,8 @@ class NodeAgentIT {
         Map<String, Long> pids = new java.util.TreeMap<>();
         for (var e : RunningPods.containers(pod).entrySet()) {
             pids.put(e.getKey(), host.startContainer(e.getValue()));
-            NodeAgent.Found found = AgentOnHost.found(host, e.getValue());
-            agent.containerAppeared(found.cgroup(), found.path(), System.nanoTime());
+            FoundContainer found = AgentOnHost.found(host, e.getValue());
+            agent.containerAppeared(found.container(), found.path(), System.nanoTime());
         }
         agent.drain();
         return pids;

@@ -8,6 +8,7 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.metrics.AgentMetrics;
@@ -43,7 +44,7 @@ class NodeAgentPoolPropagationTest {
     private final CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
     private final FakePods pods = new FakePods();
     private final FakeCgroups cgroups = new FakeCgroups(new Random(1));
-    private final List<NodeAgent.Found> onHost = Collections.synchronizedList(new ArrayList<>());
+    private final List<FoundContainer> onHost = Collections.synchronizedList(new ArrayList<>());
     private final AgentMetrics metrics = new AgentMetrics(topo);
     private final List<CgroupPath> shared = new ArrayList<>();
     private NodeAgent agent;
@@ -172,7 +173,7 @@ class NodeAgentPoolPropagationTest {
                 RuntimeFixtures.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
         CgroupPath path = naming.containerPath(c);
         cgroups.actual.put(path, new Pin(topo.onlineCpus(), RuntimeFixtures.allMems(topo)));
-        onHost.add(new NodeAgent.Found(c, path));
+        onHost.add(new FoundContainer(c, path));
         agent.containerAppeared(c, path, System.nanoTime());
         return path;
     }

@@ -8,6 +8,7 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.Checkpoint;
 import io.podnuma.agent.checkpoint.CheckpointCodec;
 import io.podnuma.agent.checkpoint.CheckpointStore;
@@ -57,7 +58,7 @@ class NodeAgentTest {
     private final List<String> events = Collections.synchronizedList(new ArrayList<>());
     private final AtomicReference<AgentReport> lastReport = new AtomicReference<>();
     private final List<NodeAgent> agents = new ArrayList<>();
-    private final List<NodeAgent.Found> onHost = Collections.synchronizedList(new ArrayList<>());
+    private final List<FoundContainer> onHost = Collections.synchronizedList(new ArrayList<>());
     private Supplier<KubeletCheck> kubelet = () -> new KubeletCheck(List.of());
 
     @AfterEach
@@ -102,7 +103,7 @@ class NodeAgentTest {
                     RuntimeFixtures.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
             CgroupPath path = naming.containerPath(c);
             cgroups.actual.put(path, new Pin(topo.onlineCpus(), CpuSet.of(0, 1)));
-            onHost.add(new NodeAgent.Found(c, path));
+            onHost.add(new FoundContainer(c, path));
         }
         return p;
     }
@@ -266,8 +267,8 @@ class NodeAgentTest {
                 .build();
         agents.add(away);
         away.start();
-        for (NodeAgent.Found f : List.copyOf(onHost)) {
-            away.containerAppeared(f.cgroup(), f.path(), System.nanoTime());
+        for (FoundContainer f : List.copyOf(onHost)) {
+            away.containerAppeared(f.container(), f.path(), System.nanoTime());
         }
         away.reconcileNow();
 
@@ -397,7 +398,7 @@ class NodeAgentTest {
                 RuntimeFixtures.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
         CgroupPath path = naming.containerPath(c);
         cgroups.actual.put(path, new Pin(topo.onlineCpus(), CpuSet.of(0, 1)));
-        onHost.add(new NodeAgent.Found(c, path));
+        onHost.add(new FoundContainer(c, path));
         agent.containerAppeared(c, path, System.nanoTime());
         return path;
     }

@@ -15,6 +15,7 @@ import io.podnuma.agent.cgroup.V2KernelFiles;
 import io.podnuma.agent.cgroup.watch.CgroupTreeScanner;
 import io.podnuma.agent.cgroup.watch.CgroupTreeWatcher;
 import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
@@ -138,11 +139,9 @@ class NodeAgentV2TreeTest {
         return agent.state().cpusOf(assignment, c);
     }
 
-    private static List<NodeAgent.Found> scan(CgroupLayout layout) {
+    private static List<FoundContainer> scan(CgroupLayout layout) {
         try {
-            return CgroupTreeScanner.scan(layout).stream()
-                    .map(f -> new NodeAgent.Found(f.container(), f.path()))
-                    .toList();
+            return CgroupTreeScanner.scan(layout);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
