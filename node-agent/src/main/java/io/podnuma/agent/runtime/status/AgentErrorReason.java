@@ -2,6 +2,9 @@ package io.podnuma.agent.runtime.status;
 
 import io.podnuma.agent.checkpoint.RejectReason;
 import io.podnuma.agent.events.EventReason;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The reason of the agent's {@code lastError} on its NumaNodeState. Where the same failure is also told as an Event
@@ -16,19 +19,35 @@ public enum AgentErrorReason {
     CPUSET_WRITE_FAILED(EventReason.CPUSET_WRITE_FAILED.value()),
 
     // The checkpoint was set aside at start, and why (checkpoint.RejectReason).
-    CHECKPOINT_UNREADABLE(RejectReason.UNREADABLE.eventReason()),
-    CHECKPOINT_TRUNCATED(RejectReason.TRUNCATED.eventReason()),
-    CHECKPOINT_MALFORMED(RejectReason.MALFORMED.eventReason()),
-    CHECKPOINT_UNSUPPORTED_VERSION(RejectReason.UNSUPPORTED_VERSION.eventReason()),
-    CHECKPOINT_CHECKSUM_MISMATCH(RejectReason.CHECKSUM_MISMATCH.eventReason()),
-    CHECKPOINT_TOPOLOGY_MISMATCH(RejectReason.TOPOLOGY_MISMATCH.eventReason()),
-    CHECKPOINT_BAD_STATE(RejectReason.BAD_STATE.eventReason()),
-    CHECKPOINT_INCONSISTENT_STATE(RejectReason.INCONSISTENT_STATE.eventReason());
+    CHECKPOINT_UNREADABLE(RejectReason.UNREADABLE),
+    CHECKPOINT_TRUNCATED(RejectReason.TRUNCATED),
+    CHECKPOINT_MALFORMED(RejectReason.MALFORMED),
+    CHECKPOINT_UNSUPPORTED_VERSION(RejectReason.UNSUPPORTED_VERSION),
+    CHECKPOINT_CHECKSUM_MISMATCH(RejectReason.CHECKSUM_MISMATCH),
+    CHECKPOINT_TOPOLOGY_MISMATCH(RejectReason.TOPOLOGY_MISMATCH),
+    CHECKPOINT_BAD_STATE(RejectReason.BAD_STATE),
+    CHECKPOINT_INCONSISTENT_STATE(RejectReason.INCONSISTENT_STATE);
+
+    private static final Map<RejectReason, AgentErrorReason> BY_REJECT = new EnumMap<>(RejectReason.class);
+
+    static {
+        for (AgentErrorReason r : values()) {
+            r.rejected.ifPresent(rejected -> BY_REJECT.put(rejected, r));
+        }
+    }
 
     private final String wire;
+    private final Optional<RejectReason> rejected;
 
     AgentErrorReason(String wire) {
         this.wire = wire;
+        this.rejected = Optional.empty();
+    }
+
+    /** A checkpoint set aside: the reason's text is the checkpoint's own. */
+    AgentErrorReason(RejectReason rejected) {
+        this.wire = rejected.eventReason();
+        this.rejected = Optional.of(rejected);
     }
 
     /** The reason as {@code lastError.reason} carries it. */
@@ -38,15 +57,10 @@ public enum AgentErrorReason {
 
     /** Why the checkpoint was set aside. */
     public static AgentErrorReason of(RejectReason reason) {
-        return switch (reason) {
-            case UNREADABLE -> CHECKPOINT_UNREADABLE;
-            case TRUNCATED -> CHECKPOINT_TRUNCATED;
-            case MALFORMED -> CHECKPOINT_MALFORMED;
-            case UNSUPPORTED_VERSION -> CHECKPOINT_UNSUPPORTED_VERSION;
-            case CHECKSUM_MISMATCH -> CHECKPOINT_CHECKSUM_MISMATCH;
-            case TOPOLOGY_MISMATCH -> CHECKPOINT_TOPOLOGY_MISMATCH;
-            case BAD_STATE -> CHECKPOINT_BAD_STATE;
-            case INCONSISTENT_STATE -> CHECKPOINT_INCONSISTENT_STATE;
-        };
+        AgentErrorReason r = BY_REJECT.get(reason);
+        if (r == null) {
+            throw new IllegalArgumentException("no lastError reason for the checkpoint rejection " + reason);
+        }
+        return r;
     }
 }
