@@ -102,10 +102,14 @@ final class MinimalWatcher implements AutoCloseable {
 
     /** Stops the watcher, kills its process and removes its subtree. */
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         watch.close();
         thread.interrupt();
-        thread.join(5_000);
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the subtree still goes
+        }
         subtree.close();
     }
 }
