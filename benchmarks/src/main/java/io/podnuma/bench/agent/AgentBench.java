@@ -428,7 +428,7 @@ public final class AgentBench {
         long[] floor = new long[targets.size()];
         int ok = 0;
         int floorOk = 0;
-        try (MinimalWatcher minimal = new MinimalWatcher(cpuSet(host.cpus()), cpuSet(host.mems()), shared)) {
+        try (MinimalWatcher minimal = new MinimalWatcher(shared)) {
             for (Target t : targets) {
                 long start = System.nanoTime();
                 host.startContainer(t.cgroup());

@@ -2,7 +2,7 @@ package io.podnuma.bench.agent;
 
 import io.podnuma.agent.cgroup.HostCgroupFiles;
 import io.podnuma.agent.engine.cpuset.CpuSet;
-import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.host.CpusetSubtree;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
@@ -12,9 +12,6 @@ import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
-import java.util.HexFormat;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -25,28 +22,35 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class MinimalWatcher implements AutoCloseable {
 
+    /** The watcher's cpuset subtree is {@code podnuma-floor-<pid>-<hex>}; a killed run's is removed by the next. */
+    static final String PURPOSE = "floor";
+
     private final HostCgroupFiles files = new HostCgroupFiles();
+    private final CpusetSubtree subtree;
     private final Path dir;
     private final CpuSet wanted;
     private final WatchService watch;
     private final Thread thread;
-    private final Process process;
+    private final long pid;
     private int next;
 
-    MinimalWatcher(CpuSet all, CpuSet mems, CpuSet wanted) throws IOException {
-        this.dir = KubeletLikeHost.CPUSET.resolve(
-                "podnuma-bench-floor-" + HexFormat.of().toHexDigits(new Random().nextInt()));
+    /** @param wanted what the watcher writes into each new cgroup (the subtree itself has all CPUs and nodes) */
+    MinimalWatcher(CpuSet wanted) throws IOException {
+        this.subtree = CpusetSubtree.create(PURPOSE);
+        this.dir = subtree.root();
         this.wanted = wanted;
-        Files.createDirectory(dir);
-        files.write(dir.resolve("cpuset.mems"), mems.toString());
-        files.write(dir.resolve("cpuset.cpus"), all.toString());
-        files.write(dir.resolve("cgroup.clone_children"), "1");
-        this.process = new ProcessBuilder("sleep", "3600").start();
+        subtree.inheritParentSets();
+        this.pid = subtree.startProcessIn(dir);
         this.watch = FileSystems.getDefault().newWatchService();
         dir.register(watch, StandardWatchEventKinds.ENTRY_CREATE);
         this.thread = new Thread(this::serve, "bench-minimal-watcher");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** The watched directory: the subtree's root. */
+    Path dir() {
+        return dir;
     }
 
     private void serve() {
@@ -75,7 +79,7 @@ final class MinimalWatcher implements AutoCloseable {
         Path c = dir.resolve("c" + next++);
         long t0 = System.nanoTime();
         Files.createDirectory(c);
-        files.write(c.resolve("cgroup.procs"), String.valueOf(process.pid()));
+        files.write(c.resolve("cgroup.procs"), String.valueOf(pid));
         long deadline = t0 + timeoutNanos;
         long took = -1;
         while (true) {
@@ -91,30 +95,21 @@ final class MinimalWatcher implements AutoCloseable {
             LockSupport.parkNanos(pollNanos);
         }
         // The process goes back to the floor directory, so the next start moves it again.
-        files.write(dir.resolve("cgroup.procs"), String.valueOf(process.pid()));
+        files.write(dir.resolve("cgroup.procs"), String.valueOf(pid));
         Files.delete(c);
         return took;
     }
 
+    /** Stops the watcher, kills its process and removes its subtree. */
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         watch.close();
         thread.interrupt();
-        thread.join(5_000);
-        process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
-        try (var s = Files.list(dir)) {
-            for (Path p : s.filter(Files::isDirectory).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the subtree still goes
         }
-        for (int i = 0; i < 50; i++) {
-            try {
-                Files.deleteIfExists(dir);
-                return;
-            } catch (IOException e) {
-                TimeUnit.MILLISECONDS.sleep(20);
-            }
-        }
+        subtree.close();
     }
 }

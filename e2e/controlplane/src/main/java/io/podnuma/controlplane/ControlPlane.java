@@ -1,5 +1,6 @@
 package io.podnuma.controlplane;
 
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.util.List;
@@ -100,5 +101,21 @@ public interface ControlPlane {
      */
     default List<String> installCrds(Path... files) {
         return CrdInstall.install(client(), List.of(files));
+    }
+
+    /**
+     * Makes sure the namespace {@code name} exists (server-side apply: an existing one is left as it is).
+     *
+     * @return the namespace's name
+     */
+    default String ensureNamespace(String name) {
+        client().namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
+                .serverSideApply();
+        return name;
     }
 }

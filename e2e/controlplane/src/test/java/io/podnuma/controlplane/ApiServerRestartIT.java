@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -40,13 +39,7 @@ class ApiServerRestartIT {
     void stopsAndStartsOnTheSameAddressKeepingEveryObject(ControlPlane plane) throws Exception {
         this.plane = plane;
         plane.ensureNodes(1); // kwok and the controllers run, and must work again after the restart
-        plane.client()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NAMESPACE)
-                        .endMetadata()
-                        .build())
-                .serverSideApply();
+        plane.ensureNamespace(NAMESPACE);
         var configMaps = plane.client().configMaps().inNamespace(NAMESPACE);
         configMaps.resource(configMap("before")).serverSideApply();
         Set<String> seen = ConcurrentHashMap.newKeySet();

@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -38,13 +37,7 @@ class CustomResourceIT {
         assertThat(plane.installCrds(Path.of(
                         CustomResourceIT.class.getResource("gadget-crd.yaml").toURI())))
                 .containsExactly(CRD_NAME);
-        plane.client()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NAMESPACE)
-                        .endMetadata()
-                        .build())
-                .serverSideApply();
+        plane.ensureNamespace(NAMESPACE);
     }
 
     @AfterAll

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -35,13 +34,7 @@ class KwokNodesIT {
     @BeforeAll
     static void nodesAndNamespace(ControlPlane plane) {
         plane.ensureNodes(2);
-        plane.client()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NAMESPACE)
-                        .endMetadata()
-                        .build())
-                .serverSideApply();
+        plane.ensureNamespace(NAMESPACE);
     }
 
     private static PodSpec twoContainers(String restartPolicy) {

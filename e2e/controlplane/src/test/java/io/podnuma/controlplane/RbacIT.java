@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -23,13 +22,7 @@ class RbacIT {
 
     @BeforeAll
     static void namespace(ControlPlane plane) {
-        plane.client()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NAMESPACE)
-                        .endMetadata()
-                        .build())
-                .serverSideApply();
+        plane.ensureNamespace(NAMESPACE);
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.podnuma.e2e.pinning;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
@@ -67,14 +66,7 @@ abstract class PinningScenario {
                 node,
                 Map.of("podnuma.io/policy", POLICY),
                 Map.of("cpu", Integer.toString(host.size()), "memory", "8Gi", "pods", "110"));
-        cp.client()
-                .namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(ns)
-                        .endMetadata()
-                        .build())
-                .serverSideApply();
+        cp.ensureNamespace(ns);
         try {
             d.startAgent(node, POLICY);
             Map<String, Long> pids = new HashMap<>();

@@ -3,7 +3,6 @@ package io.podnuma.agent.report;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.podnuma.agent.kubelet.KubeletCheck;
-import io.podnuma.crds.v1alpha1.NumaNodeStateStatus;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collections;
@@ -18,9 +17,9 @@ import java.util.TreeMap;
  */
 public record ConditionBook(Map<String, Condition> byType) {
 
-    public static final String TRUE = "True";
-    public static final String FALSE = "False";
-    public static final String UNKNOWN = "Unknown";
+    public static final String TRUE = ConditionStatus.TRUE.wire();
+    public static final String FALSE = ConditionStatus.FALSE.wire();
+    public static final String UNKNOWN = ConditionStatus.UNKNOWN.wire();
 
     public ConditionBook {
         byType = Collections.unmodifiableMap(new TreeMap<>(byType));
@@ -30,7 +29,13 @@ public record ConditionBook(Map<String, Condition> byType) {
         return new ConditionBook(Map.of());
     }
 
-    public ConditionBook with(String type, String status, String reason, String message, Instant now) {
+    /** The condition of the reason's type, with the reason's status. */
+    public ConditionBook with(ConditionReason reason, String message, Instant now) {
+        return with(reason.type().wire(), reason.status().wire(), reason.wire(), message, now);
+    }
+
+    /** The form on the wire, where any text can be given; for the tests of that form. */
+    ConditionBook with(String type, String status, String reason, String message, Instant now) {
         Objects.requireNonNull(now, "now");
         if (!List.of(TRUE, FALSE, UNKNOWN).contains(status)) {
             throw new IllegalArgumentException(
@@ -55,31 +60,13 @@ public record ConditionBook(Map<String, Condition> byType) {
 
     /** {@code KubeletConflict}: True on a conflict, Unknown when a kubelet file cannot be read, else False. */
     public ConditionBook withKubelet(KubeletCheck check, Instant now) {
-        return switch (check.verdict()) {
-            case CONFLICT ->
-                with(
-                        NumaNodeStateStatus.CONDITION_KUBELET_CONFLICT,
-                        TRUE,
-                        "KubeletManagerActive",
-                        check.message(),
-                        now);
-            case UNREADABLE ->
-                with(
-                        NumaNodeStateStatus.CONDITION_KUBELET_CONFLICT,
-                        UNKNOWN,
-                        "KubeletFileUnreadable",
-                        check.message(),
-                        now);
-            case COMPATIBLE ->
-                with(
-                        NumaNodeStateStatus.CONDITION_KUBELET_CONFLICT,
-                        FALSE,
-                        "KubeletManagersNone",
-                        check.message(),
-                        now);
-            case NOT_CHECKED ->
-                with(NumaNodeStateStatus.CONDITION_KUBELET_CONFLICT, FALSE, "NotChecked", check.message(), now);
+        ConditionReason reason = switch (check.verdict()) {
+            case CONFLICT -> ConditionReason.KUBELET_MANAGER_ACTIVE;
+            case UNREADABLE -> ConditionReason.KUBELET_FILE_UNREADABLE;
+            case COMPATIBLE -> ConditionReason.KUBELET_MANAGERS_NONE;
+            case NOT_CHECKED -> ConditionReason.KUBELET_NOT_CHECKED;
         };
+        return with(reason, check.message(), now);
     }
 
     /** In type order, the form the API object carries. */

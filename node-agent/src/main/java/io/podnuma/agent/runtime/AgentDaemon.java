@@ -240,13 +240,9 @@ public final class AgentDaemon implements AutoCloseable {
         }
     }
 
-    private static List<NodeAgent.Found> scan(CgroupLayout layout) {
+    private static List<FoundContainer> scan(CgroupLayout layout) {
         try {
-            List<NodeAgent.Found> out = new ArrayList<>();
-            for (FoundContainer f : CgroupTreeScanner.scan(layout)) {
-                out.add(new NodeAgent.Found(f.container(), f.path()));
-            }
-            return out;
+            return CgroupTreeScanner.scan(layout);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the container cgroups: " + e.getMessage(), e);
         }

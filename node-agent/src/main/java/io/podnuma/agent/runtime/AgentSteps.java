@@ -1,6 +1,5 @@
 package io.podnuma.agent.runtime;
 
-import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.TopologyFingerprint;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.node.NodeAllocator;
@@ -23,12 +22,11 @@ import io.podnuma.agent.runtime.pin.WriteMode;
 import io.podnuma.agent.runtime.pods.PodBook;
 import io.podnuma.agent.runtime.pods.PodEvents;
 import io.podnuma.agent.runtime.recovery.Recovery;
+import io.podnuma.agent.runtime.status.AgentErrorReason;
 import io.podnuma.agent.runtime.status.AgentStatus;
 import io.podnuma.agent.runtime.sync.Decided;
 import io.podnuma.agent.runtime.sync.FirstList;
 import io.podnuma.agent.runtime.sync.FullSync;
-import java.util.List;
-import java.util.function.Supplier;
 
 /** The steps of a {@link NodeAgent}, built once from its settings and parts; which step runs when is NodeAgent's. */
 record AgentSteps(
@@ -61,14 +59,15 @@ record AgentSteps(
                 parts.metrics(),
                 parts.clock());
         AgentLoop loop = new AgentLoop(
-                gate::halted, (what, e) -> status.error("InternalError", "handling " + what + " failed: " + e));
+                gate::halted,
+                (what, e) -> status.error(AgentErrorReason.INTERNAL_ERROR, "handling " + what + " failed: " + e));
         Lifecycle lifecycle = new Lifecycle(
                 loop,
                 new PodFeed(parts.pods(), parts.mapper()),
                 settings.nodeName(),
                 settings.reconcilePeriod(),
                 settings.syncTimeoutLog());
-        HostScan hostScan = new HostScan(parts.pins(), scan(parts.scan()), host);
+        HostScan hostScan = new HostScan(parts.pins(), parts.scan(), host);
         Admissions admissions = new Admissions(allocator, parts.metrics(), settings.admission());
         Decisions decisions = new Decisions(admissions, pods, parts.events());
         CpuSet.Builder mems = CpuSet.builder();
@@ -123,11 +122,5 @@ record AgentSteps(
                 new PodEvents(node, pods, allocator, admissions, decisions, decided, pins, status),
                 new FirstList(fullSync, node, pods, host, recovery, kubelet, pins, status, parts.markReady()),
                 new ReconcilePass(node, pods, kubelet, hostScan, drift, pins, status));
-    }
-
-    private static Supplier<List<FoundContainer>> scan(Supplier<List<NodeAgent.Found>> found) {
-        return () -> found.get().stream()
-                .map(f -> new FoundContainer(f.cgroup(), f.path()))
-                .toList();
     }
 }

@@ -18,7 +18,6 @@ import io.podnuma.agent.runtime.loop.AgentLoop;
 import io.podnuma.agent.runtime.loop.Lifecycle;
 import io.podnuma.agent.runtime.pin.WriteMode;
 import io.podnuma.agent.runtime.recovery.Recovery;
-import io.podnuma.agent.runtime.status.AgentStatus;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,8 +53,6 @@ public final class NodeAgent implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
 
-    static final String DEGRADED = AgentStatus.DEGRADED;
-
     /**
      * @param admission what a refused pod gets: {@link AdmissionAction#EVICT} evicts it, otherwise it runs unpinned
      * @param exclusiveCpuQuota {@link ExclusiveCpuQuota#DISABLE} turns off the CFS quota of exclusive containers
@@ -80,9 +77,6 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
-    /** A container cgroup found on the host. */
-    public record Found(ContainerCgroup cgroup, CgroupPath path) {}
-
     /** What the agent is made of; of these the runtime closes only the pod source it started. */
     public record Parts(
             CpuTopology topology,
@@ -90,7 +84,7 @@ public final class NodeAgent implements AutoCloseable {
             PodMapper mapper,
             CgroupNaming naming,
             PinWriter pins,
-            Supplier<List<Found>> scan,
+            Supplier<List<FoundContainer>> scan,
             CheckpointStore checkpoints,
             PodSource pods,
             RuntimeEvents events,

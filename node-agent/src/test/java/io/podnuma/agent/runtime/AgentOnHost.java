@@ -5,6 +5,7 @@ import io.podnuma.agent.cgroup.CgroupLayout;
 import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.CgroupVersion;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.testkit.host.KubeletLikeHost;
 import io.podnuma.testkit.host.PodContainer;
 import java.io.IOException;
@@ -31,13 +32,13 @@ final class AgentOnHost {
     }
 
     /** Every container cgroup under the kubepods tree, as the agent's start-up scan sees them. */
-    static List<NodeAgent.Found> scan(KubeletLikeHost host) {
+    static List<FoundContainer> scan(KubeletLikeHost host) {
         CgroupNaming naming = layout(host).naming();
-        List<NodeAgent.Found> out = new ArrayList<>();
+        List<FoundContainer> out = new ArrayList<>();
         try {
             for (Path d : host.cgroupDirs()) {
                 CgroupPath p = CgroupPath.relativize(host.root(), host.root().resolve(d));
-                naming.parse(p).ifPresent(c -> out.add(new NodeAgent.Found(c, p)));
+                naming.parse(p).ifPresent(c -> out.add(new FoundContainer(c, p)));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -50,9 +51,9 @@ final class AgentOnHost {
      *
      * @throws AssertionError when the agent's naming does not see a container there
      */
-    static NodeAgent.Found found(KubeletLikeHost host, PodContainer c) {
+    static FoundContainer found(KubeletLikeHost host, PodContainer c) {
         CgroupPath p = CgroupPath.relativize(host.root(), host.dir(c));
-        return new NodeAgent.Found(
+        return new FoundContainer(
                 layout(host)
                         .naming()
                         .parse(p)

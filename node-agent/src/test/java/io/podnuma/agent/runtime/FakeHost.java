@@ -6,6 +6,7 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.pods.PodSource;
 import io.podnuma.testkit.agent.SampleConfigs;
@@ -18,19 +19,19 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The host of the in-memory runtime tests that create container cgroups one by one: systemd naming, the cgroups
- * that exist (what the agent's scan finds) and their cpusets ({@link NodeAgentChurnTest.FakeCgroups}).
+ * that exist (what the agent's scan finds) and their cpusets ({@link FakeCgroups}).
  */
 final class FakeHost {
 
     final CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
-    final NodeAgentChurnTest.FakeCgroups cgroups = new NodeAgentChurnTest.FakeCgroups(new Random(1));
+    final FakeCgroups cgroups = new FakeCgroups(new Random(1));
     private final Map<CgroupPath, ContainerCgroup> present = new ConcurrentHashMap<>();
 
     /** The cgroup of the pod's first container, as the runtime creates it: holding what it inherits. */
     CgroupPath create(Pod pod, Pin parentSets) {
-        var status = NodeAgentChurnTest.allStatuses(pod).getFirst();
+        var status = RuntimeFixtures.allStatuses(pod).getFirst();
         ContainerCgroup c = new ContainerCgroup(
-                NodeAgentChurnTest.qos(pod), pod.getMetadata().getUid(), ContainerId.parse(status.getContainerID()));
+                RuntimeFixtures.qos(pod), pod.getMetadata().getUid(), ContainerId.parse(status.getContainerID()));
         CgroupPath path = naming.containerPath(c);
         cgroups.actual.put(path, parentSets);
         present.put(path, c);
@@ -60,9 +61,9 @@ final class FakeHost {
                 .build();
     }
 
-    private List<NodeAgent.Found> scan() {
+    private List<FoundContainer> scan() {
         return present.entrySet().stream()
-                .map(e -> new NodeAgent.Found(e.getValue(), e.getKey()))
+                .map(e -> new FoundContainer(e.getValue(), e.getKey()))
                 .toList();
     }
 }

@@ -1,6 +1,7 @@
 package io.podnuma.agent.runtime;
 
 import io.podnuma.agent.cgroup.CgroupNaming;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.ExclusiveCpuQuota;
@@ -34,10 +35,10 @@ final class InMemoryAgent {
     private final AgentConfig config;
     private final CgroupNaming naming;
     private final PinWriter pins;
-    private final Supplier<List<NodeAgent.Found>> scan;
+    private final Supplier<List<FoundContainer>> scan;
     private final Path stateDir;
     private final PodSource pods;
-    private RuntimeEvents events = new NodeAgentIT.RecordingEvents(new ArrayList<>());
+    private RuntimeEvents events = new RecordingEvents(new ArrayList<>());
     private Consumer<AgentReport> reports = r -> {};
     private Supplier<KubeletCheck> kubelet = () -> new KubeletCheck(List.of());
     private Duration syncLog = Duration.ofSeconds(1);
@@ -49,7 +50,7 @@ final class InMemoryAgent {
             AgentConfig config,
             CgroupNaming naming,
             PinWriter pins,
-            Supplier<List<NodeAgent.Found>> scan,
+            Supplier<List<FoundContainer>> scan,
             Path stateDir,
             PodSource pods) {
         this.node = node;

@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,43 +32,23 @@ class NodeAgentBeforeSyncTest {
 
     private final List<NodeAgent> agents = new ArrayList<>();
     private final FakeHost host = new FakeHost();
-    private final NodeAgentChurnTest.FakeCgroups cgroups = host.cgroups;
+    private final FakeCgroups cgroups = host.cgroups;
 
     @AfterEach
     void close() {
         agents.forEach(NodeAgent::close);
     }
 
-    /** The API server is away: the list never comes. */
-    static final class AwayPods implements PodSource {
-        @Override
-        public void start(Listener listener) {}
-
-        @Override
-        public boolean awaitSynced(Duration timeout) throws InterruptedException {
-            TimeUnit.NANOSECONDS.sleep(timeout.toNanos());
-            return false;
-        }
-
-        @Override
-        public List<Pod> list() {
-            return List.of();
-        }
-
-        @Override
-        public void close() {}
-    }
-
     @Test
     void pinsFromTheCheckpointAndRepairsDriftBeforeThePodListArrives() throws Exception {
-        CpuTopology topo = new SysfsTopologyReader(NodeAgentChurnTest.SYSFS).read();
-        Pod trader = NodeAgentChurnTest.withStatus(guaranteed("trader", "4"));
-        Pod web = NodeAgentChurnTest.withStatus(burstable("web"));
-        Pod stranger = NodeAgentChurnTest.withStatus(guaranteed("stranger", "2"));
-        Pod late = NodeAgentChurnTest.withStatus(burstable("late"));
+        CpuTopology topo = new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
+        Pod trader = RuntimeFixtures.withStatus(guaranteed("trader", "4"));
+        Pod web = RuntimeFixtures.withStatus(burstable("web"));
+        Pod stranger = RuntimeFixtures.withStatus(guaranteed("stranger", "2"));
+        Pod late = RuntimeFixtures.withStatus(burstable("late"));
 
         // A first agent admits trader and web and checkpoints them, then stops (a rolling update or a crash).
-        NodeAgentChurnTest.FakePods api = new NodeAgentChurnTest.FakePods();
+        FakePods api = new FakePods();
         api.put(trader);
         api.put(web);
         NodeAgent first = agent(topo, api);
@@ -83,7 +62,7 @@ class NodeAgentBeforeSyncTest {
         // The next agent starts while the API server is away; containers start meanwhile.
         NodeAgent agent = agent(topo, new AwayPods());
         agent.start();
-        Pin all = new Pin(topo.onlineCpus(), NodeAgentChurnTest.allMems(topo));
+        Pin all = new Pin(topo.onlineCpus(), RuntimeFixtures.allMems(topo));
         CgroupPath traderPath = host.create(trader, all);
         CgroupPath webPath = host.create(web, all);
         CgroupPath strangerPath = host.create(stranger, all);

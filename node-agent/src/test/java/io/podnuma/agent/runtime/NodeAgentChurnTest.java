@@ -1,45 +1,38 @@
 package io.podnuma.agent.runtime;
 
+import static io.podnuma.agent.runtime.RuntimeFixtures.SYSFS;
+import static io.podnuma.agent.runtime.RuntimeFixtures.allMems;
+import static io.podnuma.agent.runtime.RuntimeFixtures.allStatuses;
+import static io.podnuma.agent.runtime.RuntimeFixtures.podOfKind;
+import static io.podnuma.agent.runtime.RuntimeFixtures.qos;
+import static io.podnuma.agent.runtime.RuntimeFixtures.withStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
-import io.podnuma.agent.cgroup.CgroupWriteException;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
-import io.podnuma.agent.engine.pod.PodQos;
 import io.podnuma.agent.engine.state.AssignmentKind;
 import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
-import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.testkit.agent.SampleConfigs;
-import io.podnuma.testkit.pods.SamplePods;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,8 +46,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class NodeAgentChurnTest {
 
-    static final Path SYSFS = Path.of("src/test/resources/sysfs/intel-2s-ht");
-
     @TempDir
     Path stateDir;
 
@@ -63,82 +54,6 @@ class NodeAgentChurnTest {
     @AfterEach
     void close() {
         agents.forEach(NodeAgent::close);
-    }
-
-    /** Pods as the API server has them, told to the agent's listener. */
-    static final class FakePods implements PodSource {
-        final Map<String, Pod> pods = new LinkedHashMap<>();
-        Listener listener;
-
-        @Override
-        public void start(Listener l) {
-            listener = l;
-        }
-
-        @Override
-        public boolean awaitSynced(Duration timeout) {
-            return true;
-        }
-
-        @Override
-        public synchronized List<Pod> list() {
-            return List.copyOf(pods.values());
-        }
-
-        synchronized void put(Pod p) {
-            pods.put(p.getMetadata().getUid(), p);
-            if (listener != null) {
-                listener.changed(p);
-            }
-        }
-
-        synchronized void remove(Pod p) {
-            pods.remove(p.getMetadata().getUid());
-            if (listener != null) {
-                listener.deleted(p);
-            }
-        }
-
-        @Override
-        public void close() {}
-    }
-
-    /** Container cgroups with their cpusets; a write may be made to fail. */
-    static final class FakeCgroups implements PinWriter {
-        final Map<CgroupPath, Pin> actual = new ConcurrentHashMap<>();
-        final Map<CgroupPath, Boolean> touched = new ConcurrentHashMap<>();
-        volatile double failureRate;
-        /** Containers whose every write fails. */
-        final java.util.Set<CgroupPath> failing = ConcurrentHashMap.newKeySet();
-
-        final Random rnd;
-        int failures;
-
-        FakeCgroups(Random rnd) {
-            this.rnd = rnd;
-        }
-
-        @Override
-        public synchronized boolean apply(CgroupPath container, Pin pin) throws CgroupWriteException {
-            if (!actual.containsKey(container)) {
-                throw new CgroupWriteException(Path.of("/" + container), container + " does not exist");
-            }
-            if (failing.contains(container) || failureRate > 0 && rnd.nextDouble() < failureRate) {
-                failures++;
-                throw new CgroupWriteException(Path.of("/" + container), "injected failure");
-            }
-            boolean changed = !pin.equals(actual.put(container, pin));
-            touched.put(container, true);
-            return changed;
-        }
-
-        @Override
-        public Optional<Pin> read(CgroupPath container) {
-            return Optional.ofNullable(actual.get(container));
-        }
-
-        @Override
-        public void removeQuota(CgroupPath container) {}
     }
 
     record Running(Pod pod, String container, ContainerCgroup cgroup, CgroupPath path) {}
@@ -162,7 +77,7 @@ class NodeAgentChurnTest {
                         naming,
                         cgroups,
                         () -> running.values().stream()
-                                .map(r -> new NodeAgent.Found(r.cgroup(), r.path()))
+                                .map(r -> new FoundContainer(r.cgroup(), r.path()))
                                 .toList(),
                         stateDir,
                         pods)
@@ -320,107 +235,5 @@ class NodeAgentChurnTest {
         int kind = rnd.nextInt(3);
         String cpus = String.valueOf(kind == 0 ? 2 + rnd.nextInt(4) : 1 + rnd.nextInt(3));
         return podOfKind(kind, name + "#" + rnd.nextLong(), name, cpus);
-    }
-
-    /**
-     * Kind 0: a Guaranteed pod with a {@code cpus} pod budget, a native sidecar and a 1-CPU app container; kind 1:
-     * classic Guaranteed with {@code cpus} and 1 whole CPUs; kind 2: Burstable.
-     */
-    static Pod podOfKind(int kind, String uidSeed, String name, String cpus) {
-        PodBuilder b = new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace("churn")
-                .withUid(UUID.nameUUIDFromBytes(uidSeed.getBytes(StandardCharsets.UTF_8))
-                        .toString())
-                .withCreationTimestamp("2026-11-29T00:00:00Z")
-                .endMetadata();
-        var spec = b.withNewSpec().withNodeName("churn");
-        switch (kind) {
-            case 0 -> {
-                spec.withResources(SamplePods.guaranteed(cpus, "1Gi"))
-                        .addNewInitContainer()
-                        .withName("proxy")
-                        .withRestartPolicy("Always")
-                        .endInitContainer()
-                        .addNewContainer()
-                        .withName("app")
-                        .withResources(SamplePods.guaranteed("1", "256Mi"))
-                        .endContainer();
-            }
-            case 1 -> {
-                spec.addNewContainer()
-                        .withName("app")
-                        .withResources(SamplePods.guaranteed(cpus, "512Mi"))
-                        .endContainer()
-                        .addNewContainer()
-                        .withName("helper")
-                        .withResources(SamplePods.guaranteed("1", "64Mi"))
-                        .endContainer();
-            }
-            default ->
-                spec.addNewContainer()
-                        .withName("web")
-                        .withNewResources()
-                        .addToRequests("cpu", new Quantity("250m"))
-                        .endResources()
-                        .endContainer();
-        }
-        return spec.endSpec().build();
-    }
-
-    static Pod withStatus(Pod p) {
-        String uid = p.getMetadata().getUid();
-        List<ContainerStatus> init = new ArrayList<>();
-        for (var c : p.getSpec().getInitContainers()) {
-            init.add(status(uid, c.getName()));
-        }
-        List<ContainerStatus> app = new ArrayList<>();
-        for (var c : p.getSpec().getContainers()) {
-            app.add(status(uid, c.getName()));
-        }
-        boolean guaranteed = p.getSpec().getContainers().stream()
-                        .allMatch(c -> c.getResources() != null
-                                && c.getResources().getLimits() != null
-                                && !c.getResources().getLimits().isEmpty())
-                || p.getSpec().getResources() != null;
-        return new PodBuilder(p)
-                .withNewStatus()
-                .withPhase("Running")
-                .withQosClass(guaranteed ? "Guaranteed" : "Burstable")
-                .withInitContainerStatuses(init)
-                .withContainerStatuses(app)
-                .endStatus()
-                .build();
-    }
-
-    private static ContainerStatus status(String uid, String name) {
-        return new ContainerStatusBuilder()
-                .withName(name)
-                .withContainerID("containerd://" + sha256(uid + "/" + name))
-                .build();
-    }
-
-    static List<ContainerStatus> allStatuses(Pod p) {
-        List<ContainerStatus> all = new ArrayList<>(p.getStatus().getInitContainerStatuses());
-        all.addAll(p.getStatus().getContainerStatuses());
-        return all;
-    }
-
-    static PodQos qos(Pod p) {
-        return "Guaranteed".equals(p.getStatus().getQosClass()) ? PodQos.GUARANTEED : PodQos.BURSTABLE;
-    }
-
-    static String sha256(String s) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    static CpuSet allMems(CpuTopology topo) {
-        return CpuSet.of(topo.numaNodes().stream().map(n -> n.id()).toList());
     }
 }

@@ -35,7 +35,7 @@ class NodeAgentFullSyncHandOverTest {
 
     private final List<NodeAgent> agents = new ArrayList<>();
     private final FakeHost host = new FakeHost();
-    private final NodeAgentChurnTest.FakeCgroups cgroups = host.cgroups;
+    private final FakeCgroups cgroups = host.cgroups;
 
     @AfterEach
     void close() {
@@ -70,17 +70,17 @@ class NodeAgentFullSyncHandOverTest {
 
     @Test
     void theNewOwnerGainsTheCpusOnlyAfterTheDeletedOwnersContainerGaveThemUp() throws Exception {
-        CpuTopology topo = new SysfsTopologyReader(NodeAgentChurnTest.SYSFS).read();
+        CpuTopology topo = new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
         // The new pod's UID sorts first, so its cgroup path comes first in every pass over the containers.
-        Pod deleted = NodeAgentChurnTest.withStatus(guaranteed("old-owner", "dddddddd-0000-4000-8000-000000000000"));
-        Pod created = NodeAgentChurnTest.withStatus(guaranteed("new-owner", "00000000-0000-4000-8000-00000000000a"));
+        Pod deleted = RuntimeFixtures.withStatus(guaranteed("old-owner", "dddddddd-0000-4000-8000-000000000000"));
+        Pod created = RuntimeFixtures.withStatus(guaranteed("new-owner", "00000000-0000-4000-8000-00000000000a"));
 
-        NodeAgentChurnTest.FakePods api = new NodeAgentChurnTest.FakePods();
+        FakePods api = new FakePods();
         api.put(deleted);
         NodeAgent first = agent(topo, api, cgroups);
         first.start();
         assertThat(first.awaitReady(Duration.ofSeconds(10))).isTrue();
-        CgroupPath oldPath = host.create(deleted, new Pin(topo.onlineCpus(), NodeAgentChurnTest.allMems(topo)));
+        CgroupPath oldPath = host.create(deleted, new Pin(topo.onlineCpus(), RuntimeFixtures.allMems(topo)));
         first.containerAppeared(host.cgroup(oldPath), oldPath, System.nanoTime());
         first.drain();
         CpuSet handedOver = first.state().pods().get(uid(deleted)).exclusiveCpus();
@@ -119,7 +119,7 @@ class NodeAgentFullSyncHandOverTest {
         NodeAgent agent = agent(topo, pods, watching);
         agent.start();
         // Before the list arrives, new-owner's container is pinned from the checkpoint: the shared pool.
-        CgroupPath newPath = host.create(created, new Pin(topo.onlineCpus(), NodeAgentChurnTest.allMems(topo)));
+        CgroupPath newPath = host.create(created, new Pin(topo.onlineCpus(), RuntimeFixtures.allMems(topo)));
         agent.containerAppeared(host.cgroup(newPath), newPath, System.nanoTime());
         agent.drain();
         assertThat(cgroups.actual.get(newPath).cpus().intersects(handedOver)).isFalse();

@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.ExclusiveCpuQuota;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
-import io.podnuma.agent.engine.pod.PodRef;
-import io.podnuma.agent.events.EventReason;
-import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.InformerPodSource;
@@ -158,8 +156,8 @@ class NodeAgentIT {
         Map<String, Long> pids = new java.util.TreeMap<>();
         for (var e : RunningPods.containers(pod).entrySet()) {
             pids.put(e.getKey(), host.startContainer(e.getValue()));
-            NodeAgent.Found found = AgentOnHost.found(host, e.getValue());
-            agent.containerAppeared(found.cgroup(), found.path(), System.nanoTime());
+            FoundContainer found = AgentOnHost.found(host, e.getValue());
+            agent.containerAppeared(found.container(), found.path(), System.nanoTime());
         }
         agent.drain();
         return pids;
@@ -284,21 +282,4 @@ class NodeAgentIT {
     }
 
     /** Records Events as one line each: {@code pod ns/name Type Reason: message} or {@code node Type Reason: ...}. */
-    record RecordingEvents(List<String> lines) implements RuntimeEvents {
-        @Override
-        public void onPod(PodRef pod, EventType type, EventReason reason, String message) {
-            lines.add("pod " + pod.namespace() + "/" + pod.name() + " " + type.apiValue() + " " + reason + ": "
-                    + message);
-        }
-
-        @Override
-        public void onNode(EventType type, EventReason reason, String message) {
-            lines.add("node " + type.apiValue() + " " + reason + ": " + message);
-        }
-
-        @Override
-        public void evict(PodRef pod, EventReason reason, String message) {
-            lines.add("evict " + pod.namespace() + "/" + pod.name() + " " + reason);
-        }
-    }
 }

@@ -8,6 +8,7 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.metrics.AgentMetrics;
@@ -41,16 +42,16 @@ class NodeAgentPoolPropagationTest {
 
     private final CpuTopology topo = readTopology();
     private final CgroupNaming naming = new CgroupNaming(CgroupDriver.SYSTEMD);
-    private final NodeAgentChurnTest.FakePods pods = new NodeAgentChurnTest.FakePods();
-    private final NodeAgentChurnTest.FakeCgroups cgroups = new NodeAgentChurnTest.FakeCgroups(new Random(1));
-    private final List<NodeAgent.Found> onHost = Collections.synchronizedList(new ArrayList<>());
+    private final FakePods pods = new FakePods();
+    private final FakeCgroups cgroups = new FakeCgroups(new Random(1));
+    private final List<FoundContainer> onHost = Collections.synchronizedList(new ArrayList<>());
     private final AgentMetrics metrics = new AgentMetrics(topo);
     private final List<CgroupPath> shared = new ArrayList<>();
     private NodeAgent agent;
 
     private static CpuTopology readTopology() {
         try {
-            return new SysfsTopologyReader(NodeAgentChurnTest.SYSFS).read();
+            return new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -72,7 +73,7 @@ class NodeAgentPoolPropagationTest {
         agent.start();
         assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();
         for (int i = 0; i < 3; i++) {
-            Pod web = NodeAgentChurnTest.withStatus(NodeAgentChurnTest.podOfKind(2, "web" + i, "web" + i, "1"));
+            Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web" + i, "web" + i, "1"));
             pods.put(web);
             shared.add(appear(web));
         }
@@ -91,7 +92,7 @@ class NodeAgentPoolPropagationTest {
     @Test
     void aBubbleAdmittedAndDeletedIsCountedOnceEachWhenEveryPoolContainerHoldsTheNewPool() {
         CpuSet before = agent.state().sharedPool();
-        Pod worker = NodeAgentChurnTest.podOfKind(0, "worker", "worker", "4");
+        Pod worker = RuntimeFixtures.podOfKind(0, "worker", "worker", "4");
         pods.put(worker); // bound, no containers yet: only the pool changes on the host
         agent.drain();
         CpuSet shrunk = agent.state().sharedPool();
@@ -106,7 +107,7 @@ class NodeAgentPoolPropagationTest {
         assertThat(sum()).as("two passes of in-memory writes").isBetween(0.0, 5.0);
         assertThat(metric(HISTOGRAM + "_bucket{le=\"+Inf\"}")).isEqualTo(2);
 
-        Pod another = NodeAgentChurnTest.withStatus(NodeAgentChurnTest.podOfKind(2, "web9", "web9", "1"));
+        Pod another = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web9", "web9", "1"));
         pods.put(another);
         agent.drain();
         assertThat(count())
@@ -119,7 +120,7 @@ class NodeAgentPoolPropagationTest {
         CgroupPath stuck = shared.get(1);
         cgroups.failing.add(stuck);
         long decided = System.nanoTime();
-        pods.put(NodeAgentChurnTest.podOfKind(0, "worker", "worker", "4"));
+        pods.put(RuntimeFixtures.podOfKind(0, "worker", "worker", "4"));
         agent.drain();
         CpuSet shrunk = agent.state().sharedPool();
         assertThat(cgroups.actual.get(stuck).cpus()).isNotEqualTo(shrunk);
@@ -142,7 +143,7 @@ class NodeAgentPoolPropagationTest {
         CpuSet before = agent.state().sharedPool();
         CgroupPath stuck = shared.get(1);
         cgroups.failing.add(stuck);
-        Pod worker = NodeAgentChurnTest.podOfKind(0, "worker", "worker", "4");
+        Pod worker = RuntimeFixtures.podOfKind(0, "worker", "worker", "4");
         pods.put(worker);
         agent.drain();
         assertThat(count()).isZero();
@@ -167,12 +168,12 @@ class NodeAgentPoolPropagationTest {
     }
 
     private CgroupPath appear(Pod p) {
-        var s = NodeAgentChurnTest.allStatuses(p).get(0);
+        var s = RuntimeFixtures.allStatuses(p).get(0);
         ContainerCgroup c = new ContainerCgroup(
-                NodeAgentChurnTest.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+                RuntimeFixtures.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
         CgroupPath path = naming.containerPath(c);
-        cgroups.actual.put(path, new Pin(topo.onlineCpus(), NodeAgentChurnTest.allMems(topo)));
-        onHost.add(new NodeAgent.Found(c, path));
+        cgroups.actual.put(path, new Pin(topo.onlineCpus(), RuntimeFixtures.allMems(topo)));
+        onHost.add(new FoundContainer(c, path));
         agent.containerAppeared(c, path, System.nanoTime());
         return path;
     }

@@ -8,6 +8,7 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.Checkpoint;
 import io.podnuma.agent.checkpoint.CheckpointCodec;
 import io.podnuma.agent.checkpoint.CheckpointStore;
@@ -20,6 +21,7 @@ import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.kubelet.FileCheck;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.report.ConditionBook;
+import io.podnuma.agent.report.ConditionType;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
@@ -51,12 +53,12 @@ class NodeAgentTest {
 
     private final CpuTopology topo = readTopology();
     private final CgroupNaming naming = new CgroupNaming(CgroupDriver.CGROUPFS);
-    private final NodeAgentChurnTest.FakePods pods = new NodeAgentChurnTest.FakePods();
-    private final NodeAgentChurnTest.FakeCgroups cgroups = new NodeAgentChurnTest.FakeCgroups(new Random(1));
+    private final FakePods pods = new FakePods();
+    private final FakeCgroups cgroups = new FakeCgroups(new Random(1));
     private final List<String> events = Collections.synchronizedList(new ArrayList<>());
     private final AtomicReference<AgentReport> lastReport = new AtomicReference<>();
     private final List<NodeAgent> agents = new ArrayList<>();
-    private final List<NodeAgent.Found> onHost = Collections.synchronizedList(new ArrayList<>());
+    private final List<FoundContainer> onHost = Collections.synchronizedList(new ArrayList<>());
     private Supplier<KubeletCheck> kubelet = () -> new KubeletCheck(List.of());
 
     @AfterEach
@@ -66,7 +68,7 @@ class NodeAgentTest {
 
     private static CpuTopology readTopology() {
         try {
-            return new SysfsTopologyReader(NodeAgentChurnTest.SYSFS).read();
+            return new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -82,7 +84,7 @@ class NodeAgentTest {
     private NodeAgent agent(AgentConfig config) throws InterruptedException {
         NodeAgent agent = new InMemoryAgent(
                         "unit", topo, config, naming, cgroups, () -> List.copyOf(onHost), stateDir, pods)
-                .withEvents(new NodeAgentIT.RecordingEvents(events))
+                .withEvents(new RecordingEvents(events))
                 .withReports(lastReport::set)
                 .withKubelet(kubelet)
                 .build();
@@ -94,14 +96,14 @@ class NodeAgentTest {
 
     /** A pod with a 4-CPU budget, its status naming its containers, and its cgroups on the fake host. */
     private Pod budgetedRunning(String name) {
-        Pod p = NodeAgentChurnTest.withStatus(budgeted(name));
+        Pod p = RuntimeFixtures.withStatus(budgeted(name));
         pods.put(p);
-        for (var s : NodeAgentChurnTest.allStatuses(p)) {
+        for (var s : RuntimeFixtures.allStatuses(p)) {
             ContainerCgroup c = new ContainerCgroup(
-                    NodeAgentChurnTest.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+                    RuntimeFixtures.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
             CgroupPath path = naming.containerPath(c);
             cgroups.actual.put(path, new Pin(topo.onlineCpus(), CpuSet.of(0, 1)));
-            onHost.add(new NodeAgent.Found(c, path));
+            onHost.add(new FoundContainer(c, path));
         }
         return p;
     }
@@ -133,9 +135,9 @@ class NodeAgentTest {
     }
 
     private Pin pinOf(Pod p) {
-        var s = NodeAgentChurnTest.allStatuses(p).get(0);
+        var s = RuntimeFixtures.allStatuses(p).get(0);
         return cgroups.actual.get(naming.containerPath(new ContainerCgroup(
-                NodeAgentChurnTest.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()))));
+                RuntimeFixtures.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()))));
     }
 
     @Test
@@ -259,21 +261,14 @@ class NodeAgentTest {
         cgroups.touched.clear();
 
         NodeAgent away = new InMemoryAgent(
-                        "unit",
-                        topo,
-                        config,
-                        naming,
-                        cgroups,
-                        () -> List.copyOf(onHost),
-                        stateDir,
-                        new NodeAgentBeforeSyncTest.AwayPods())
-                .withEvents(new NodeAgentIT.RecordingEvents(events))
+                        "unit", topo, config, naming, cgroups, () -> List.copyOf(onHost), stateDir, new AwayPods())
+                .withEvents(new RecordingEvents(events))
                 .withSyncLog(Duration.ofMillis(100))
                 .build();
         agents.add(away);
         away.start();
-        for (NodeAgent.Found f : List.copyOf(onHost)) {
-            away.containerAppeared(f.cgroup(), f.path(), System.nanoTime());
+        for (FoundContainer f : List.copyOf(onHost)) {
+            away.containerAppeared(f.container(), f.path(), System.nanoTime());
         }
         away.reconcileNow();
 
@@ -285,9 +280,9 @@ class NodeAgentTest {
     }
 
     private void removeCgroups(Pod p) {
-        for (var s : NodeAgentChurnTest.allStatuses(p)) {
+        for (var s : RuntimeFixtures.allStatuses(p)) {
             CgroupPath path = naming.containerPath(new ContainerCgroup(
-                    NodeAgentChurnTest.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID())));
+                    RuntimeFixtures.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID())));
             cgroups.actual.remove(path);
             onHost.removeIf(f -> f.path().equals(path));
         }
@@ -306,7 +301,7 @@ class NodeAgentTest {
         assertThat(events).anyMatch(e -> e.startsWith("node Normal PolicyChanged"));
         assertThat(events).anyMatch(e -> e.startsWith("node Warning PolicyConflict") && e.contains("unit/a"));
         assertThat(lastReport.get().node().conditions())
-                .anyMatch(c -> c.getType().equals(NodeAgent.DEGRADED)
+                .anyMatch(c -> c.getType().equals(ConditionType.DEGRADED.wire())
                         && c.getStatus().equals(ConditionBook.TRUE)
                         && c.getMessage().contains("unit/a"));
     }
@@ -321,11 +316,11 @@ class NodeAgentTest {
         NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
 
         assertThat(agent.state().pods()).containsKey(a.getMetadata().getUid());
-        Pod b = NodeAgentChurnTest.withStatus(budgeted("bb"));
+        Pod b = RuntimeFixtures.withStatus(budgeted("bb"));
         pods.put(b);
-        var s = NodeAgentChurnTest.allStatuses(b).get(0);
+        var s = RuntimeFixtures.allStatuses(b).get(0);
         ContainerCgroup c = new ContainerCgroup(
-                NodeAgentChurnTest.qos(b), b.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+                RuntimeFixtures.qos(b), b.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
         cgroups.actual.put(naming.containerPath(c), new Pin(topo.onlineCpus(), CpuSet.of(0, 1)));
         agent.containerAppeared(c, naming.containerPath(c), System.nanoTime()); // a new container, too
         agent.reconcileNow();
@@ -339,7 +334,7 @@ class NodeAgentTest {
     void withAdmissionEvictARefusedPodIsEvictedOnce() throws Exception {
         AgentConfig config = config("0-127", AdmissionAction.EVICT); // nothing can be exclusive
         NodeAgent agent = agent(config);
-        Pod a = NodeAgentChurnTest.withStatus(budgeted("a"));
+        Pod a = RuntimeFixtures.withStatus(budgeted("a"));
         pods.put(a);
         pods.put(a); // an update of the same pod
         agent.drain();
@@ -354,10 +349,10 @@ class NodeAgentTest {
         Pod spec = budgeted("a");
         pods.put(spec); // bound, no status yet
         agent.drain();
-        Pod running = NodeAgentChurnTest.withStatus(spec);
-        var s = NodeAgentChurnTest.allStatuses(running).get(0);
+        Pod running = RuntimeFixtures.withStatus(spec);
+        var s = RuntimeFixtures.allStatuses(running).get(0);
         ContainerCgroup c = new ContainerCgroup(
-                NodeAgentChurnTest.qos(running), spec.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+                RuntimeFixtures.qos(running), spec.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
         CgroupPath path = naming.containerPath(c);
         cgroups.actual.put(path, new Pin(topo.onlineCpus(), CpuSet.of(0, 1)));
         agent.containerAppeared(c, path, System.nanoTime());
@@ -373,7 +368,7 @@ class NodeAgentTest {
     @Test
     void cpusAContainerFailedToGiveUpAreGivenToNobodyUntilItHas() throws Exception {
         NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
-        Pod web = NodeAgentChurnTest.withStatus(NodeAgentChurnTest.podOfKind(2, "web", "web", "1"));
+        Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
         pods.put(web);
         CgroupPath webPath = appear(agent, web);
         agent.drain();
@@ -381,7 +376,7 @@ class NodeAgentTest {
         assertThat(cgroups.actual.get(webPath).cpus()).isEqualTo(sharedBefore);
 
         cgroups.failing.add(webPath); // web cannot be written: it keeps the whole shared pool
-        Pod a = NodeAgentChurnTest.withStatus(budgeted("a"));
+        Pod a = RuntimeFixtures.withStatus(budgeted("a"));
         pods.put(a);
         CgroupPath aPath = appear(agent, a);
         agent.drain();
@@ -398,12 +393,12 @@ class NodeAgentTest {
     }
 
     private CgroupPath appear(NodeAgent agent, Pod p) {
-        var s = NodeAgentChurnTest.allStatuses(p).get(0);
+        var s = RuntimeFixtures.allStatuses(p).get(0);
         ContainerCgroup c = new ContainerCgroup(
-                NodeAgentChurnTest.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
+                RuntimeFixtures.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
         CgroupPath path = naming.containerPath(c);
         cgroups.actual.put(path, new Pin(topo.onlineCpus(), CpuSet.of(0, 1)));
-        onHost.add(new NodeAgent.Found(c, path));
+        onHost.add(new FoundContainer(c, path));
         agent.containerAppeared(c, path, System.nanoTime());
         return path;
     }

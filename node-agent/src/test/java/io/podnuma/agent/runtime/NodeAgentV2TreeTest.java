@@ -15,6 +15,7 @@ import io.podnuma.agent.cgroup.V2KernelFiles;
 import io.podnuma.agent.cgroup.watch.CgroupTreeScanner;
 import io.podnuma.agent.cgroup.watch.CgroupTreeWatcher;
 import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
@@ -57,15 +58,15 @@ class NodeAgentV2TreeTest {
 
     @Test
     void delegatesCpusetAndPinsContainersTheWatcherFinds() throws Exception {
-        CpuTopology topo = new SysfsTopologyReader(NodeAgentChurnTest.SYSFS).read();
-        CpuSet mems = NodeAgentChurnTest.allMems(topo);
+        CpuTopology topo = new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
+        CpuSet mems = RuntimeFixtures.allMems(topo);
         Files.writeString(root.resolve("cgroup.subtree_control"), "cpu memory\n");
         Files.writeString(root.resolve("cpuset.cpus.effective"), topo.onlineCpus() + "\n");
         Files.writeString(root.resolve("cpuset.mems.effective"), mems + "\n");
         CgroupLayout layout = new CgroupLayout(CgroupVersion.V2, root, root, new CgroupNaming(CgroupDriver.SYSTEMD));
         V2KernelFiles.mkdir(root.resolve(CgroupDriver.SYSTEMD.kubepodsName()));
         AgentConfig config = InMemoryAgent.podScopeConfig("v2", SampleConfigs.reservedCpus("0,64"));
-        NodeAgentChurnTest.FakePods pods = new NodeAgentChurnTest.FakePods();
+        FakePods pods = new FakePods();
         NodeAgent agent = new InMemoryAgent(
                         "v2",
                         topo,
@@ -91,17 +92,17 @@ class NodeAgentV2TreeTest {
             }
         }));
 
-        Pod budgeted = NodeAgentChurnTest.withStatus(NodeAgentChurnTest.podOfKind(0, "trader", "trader", "4"));
-        Pod burstable = NodeAgentChurnTest.withStatus(NodeAgentChurnTest.podOfKind(2, "web", "web", "1"));
+        Pod budgeted = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(0, "trader", "trader", "4"));
+        Pod burstable = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
         pods.put(budgeted);
         pods.put(burstable);
         agent.drain();
         Map<String, Path> dirs = new java.util.TreeMap<>();
         for (Pod p : List.of(budgeted, burstable)) {
-            for (var s : NodeAgentChurnTest.allStatuses(p)) {
+            for (var s : RuntimeFixtures.allStatuses(p)) {
                 CgroupPath path = layout.naming()
                         .containerPath(new ContainerCgroup(
-                                NodeAgentChurnTest.qos(p),
+                                RuntimeFixtures.qos(p),
                                 p.getMetadata().getUid(),
                                 ContainerId.parse(s.getContainerID())));
                 Path dir = root;
@@ -138,11 +139,9 @@ class NodeAgentV2TreeTest {
         return agent.state().cpusOf(assignment, c);
     }
 
-    private static List<NodeAgent.Found> scan(CgroupLayout layout) {
+    private static List<FoundContainer> scan(CgroupLayout layout) {
         try {
-            return CgroupTreeScanner.scan(layout).stream()
-                    .map(f -> new NodeAgent.Found(f.container(), f.path()))
-                    .toList();
+            return CgroupTreeScanner.scan(layout);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

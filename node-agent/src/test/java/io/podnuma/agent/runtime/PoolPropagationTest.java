@@ -23,7 +23,7 @@ class PoolPropagationTest {
 
     private static AgentMetrics metrics() {
         try {
-            CpuTopology topo = new SysfsTopologyReader(NodeAgentChurnTest.SYSFS).read();
+            CpuTopology topo = new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
             return new AgentMetrics(topo);
         } catch (Exception e) {
             throw new IllegalStateException(e);

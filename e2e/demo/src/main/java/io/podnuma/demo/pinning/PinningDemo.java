@@ -3,7 +3,6 @@ package io.podnuma.demo.pinning;
 import com.google.protobuf.TextFormat;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.ControlPlane;
@@ -158,14 +157,7 @@ public final class PinningDemo {
                 sandbox.root(), sandbox.cpus());
         joinPolicy(sandbox.cpus());
         startAgent(sandbox, agent);
-        plane.client()
-                .namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(ns)
-                        .endMetadata()
-                        .build())
-                .serverSideApply();
+        plane.ensureNamespace(ns);
 
         section("Pods bound to " + settings.nodeName() + "; each container is a cgroup with a real process");
         List<Started> started = new ArrayList<>();

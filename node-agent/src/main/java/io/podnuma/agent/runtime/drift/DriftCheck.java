@@ -4,7 +4,8 @@ import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.events.EventReason;
 import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.metrics.AgentMetrics;
-import io.podnuma.agent.report.ConditionBook;
+import io.podnuma.agent.report.ConditionReason;
+import io.podnuma.agent.report.ConditionType;
 import io.podnuma.agent.runtime.Pin;
 import io.podnuma.agent.runtime.PinWriter;
 import io.podnuma.agent.runtime.RuntimeEvents;
@@ -92,12 +93,10 @@ public final class DriftCheck {
         }
         if (drifted > 0) {
             status.condition(
-                    AgentStatus.DRIFT,
-                    ConditionBook.TRUE,
-                    "DriftRepaired",
+                    ConditionReason.DRIFT_REPAIRED,
                     drifted + " container cpusets were rewritten by someone else and restored: " + where);
-        } else if (status.has(AgentStatus.DRIFT)) {
-            status.condition(AgentStatus.DRIFT, ConditionBook.FALSE, "NoDrift", "every cpuset is as wanted");
+        } else if (status.has(ConditionType.DRIFT)) {
+            status.condition(ConditionReason.NO_DRIFT, "every cpuset is as wanted");
         }
         return drifted;
     }

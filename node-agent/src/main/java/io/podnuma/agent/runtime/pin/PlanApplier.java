@@ -16,6 +16,7 @@ import io.podnuma.agent.runtime.host.HostBook;
 import io.podnuma.agent.runtime.host.HostContainer;
 import io.podnuma.agent.runtime.loop.RetryBackoff;
 import io.podnuma.agent.runtime.pods.PodBook;
+import io.podnuma.agent.runtime.status.AgentErrorReason;
 import io.podnuma.agent.runtime.status.AgentStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -238,7 +239,7 @@ public final class PlanApplier {
                 if (pins.readQuietly(step.path()).isEmpty()) {
                     return PinPlan.Outcome.GONE; // the container is gone; nothing to pin
                 }
-                status.error(EventReason.CPUSET_WRITE_FAILED.value(), e.getMessage());
+                status.error(AgentErrorReason.CPUSET_WRITE_FAILED, e.getMessage());
                 pods.ref(hc.podUid())
                         .ifPresent(p ->
                                 events.onPod(p, EventType.WARNING, EventReason.CPUSET_WRITE_FAILED, e.getMessage()));

@@ -10,9 +10,10 @@ import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.events.EventReason;
 import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.metrics.AgentMetrics;
-import io.podnuma.agent.report.ConditionBook;
+import io.podnuma.agent.report.ConditionReason;
 import io.podnuma.agent.runtime.RuntimeEvents;
 import io.podnuma.agent.runtime.pin.WriteMode;
+import io.podnuma.agent.runtime.status.AgentErrorReason;
 import io.podnuma.agent.runtime.status.AgentStatus;
 import java.io.UncheckedIOException;
 import org.slf4j.Logger;
@@ -87,7 +88,7 @@ public final class Recovery {
                 String message = r.message() + "; moved to " + r.movedTo()
                         + ", rebuilding from the running pods and the CPUs their containers hold";
                 events.onNode(EventType.WARNING, EventReason.of(r.reason()), message);
-                status.error(r.reason().eventReason(), message);
+                status.error(AgentErrorReason.of(r.reason()), message);
                 yield new Recovered(allocator.initialState(), WriteMode.REBUILDING);
             }
         };
@@ -97,10 +98,10 @@ public final class Recovery {
         if (outcome.degraded()) {
             String message = "the policy in force conflicts with what running pods hold; they keep it until they "
                     + "end: " + outcome.summary();
-            status.condition(AgentStatus.DEGRADED, ConditionBook.TRUE, "PolicyConflict", message);
+            status.condition(ConditionReason.POLICY_CONFLICT, message);
             events.onNode(EventType.WARNING, EventReason.POLICY_CONFLICT, message);
         } else {
-            status.condition(AgentStatus.DEGRADED, ConditionBook.FALSE, "AsExpected", "no conflicts");
+            status.condition(ConditionReason.AS_EXPECTED, "no conflicts");
         }
     }
 
@@ -111,7 +112,7 @@ public final class Recovery {
             metrics.checkpointWritten();
         } catch (UncheckedIOException e) {
             metrics.checkpointWriteFailed();
-            status.error("CheckpointWriteFailed", e.getMessage());
+            status.error(AgentErrorReason.CHECKPOINT_WRITE_FAILED, e.getMessage());
             LOG.error("{}", e.getMessage());
         }
     }

@@ -12,6 +12,8 @@ import io.podnuma.agent.podresources.ListedPod;
 import io.podnuma.agent.podresources.PodResourcesSnapshot;
 import io.podnuma.agent.pods.PodRecord;
 import io.podnuma.agent.report.ConditionBook;
+import io.podnuma.agent.report.ConditionReason;
+import io.podnuma.agent.report.ConditionType;
 import io.podnuma.agent.report.NodeReport;
 import io.podnuma.agent.report.nrt.SharedPoolRequests;
 import io.podnuma.agent.runtime.AgentReport;
@@ -31,10 +33,6 @@ import java.util.function.Consumer;
  * from the PodResources threads.
  */
 public final class AgentStatus {
-
-    public static final String READY = "Ready";
-    public static final String DEGRADED = "Degraded";
-    public static final String DRIFT = "Drift";
 
     /** Who the node is in the reports. */
     public record Identity(String nodeName, Optional<String> policyName, String configHash) {}
@@ -71,16 +69,17 @@ public final class AgentStatus {
         this.snapshot = new PodResourcesSnapshot(allocator.initialState(), List.of(), allocatable);
     }
 
-    public void error(String reason, String message) {
-        lastError = Optional.of(new AgentError(now().toString(), reason, message));
+    public void error(AgentErrorReason reason, String message) {
+        lastError = Optional.of(new AgentError(now().toString(), reason.wire(), message));
     }
 
-    public void condition(String type, String status, String reason, String message) {
-        conditions = conditions.with(type, status, reason, message, now());
+    /** States the reason's condition (its type and status come with the reason). */
+    public void condition(ConditionReason reason, String message) {
+        conditions = conditions.with(reason, message, now());
     }
 
-    public boolean has(String type) {
-        return conditions.byType().containsKey(type);
+    public boolean has(ConditionType type) {
+        return conditions.byType().containsKey(type.wire());
     }
 
     public void kubelet(KubeletCheck check) {

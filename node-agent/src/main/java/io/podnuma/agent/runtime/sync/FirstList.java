@@ -2,7 +2,7 @@ package io.podnuma.agent.runtime.sync;
 
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.pods.PodRecord;
-import io.podnuma.agent.report.ConditionBook;
+import io.podnuma.agent.report.ConditionReason;
 import io.podnuma.agent.runtime.NodeBook;
 import io.podnuma.agent.runtime.host.HostBook;
 import io.podnuma.agent.runtime.pin.KubeletWatch;
@@ -63,9 +63,7 @@ public final class FirstList {
         node.markSynced();
         markReady.run();
         status.condition(
-                AgentStatus.READY,
-                ConditionBook.TRUE,
-                "Synced",
+                ConditionReason.SYNCED,
                 "pods listed, " + state.pods().size() + " held, " + host.size() + " container cgroups reconciled");
         LOG.info(
                 "full sync: {} pods on the node, {} held ({} admitted now, {} released), {} container cgroups",

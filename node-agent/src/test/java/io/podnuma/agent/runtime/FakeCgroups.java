@@ -1,0 +1,48 @@
+package io.podnuma.agent.runtime;
+
+import io.podnuma.agent.cgroup.CgroupPath;
+import io.podnuma.agent.cgroup.CgroupWriteException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Container cgroups with their cpusets; a write may be made to fail. */
+final class FakeCgroups implements PinWriter {
+    final Map<CgroupPath, Pin> actual = new ConcurrentHashMap<>();
+    final Map<CgroupPath, Boolean> touched = new ConcurrentHashMap<>();
+    volatile double failureRate;
+    /** Containers whose every write fails. */
+    final Set<CgroupPath> failing = ConcurrentHashMap.newKeySet();
+
+    final Random rnd;
+    int failures;
+
+    FakeCgroups(Random rnd) {
+        this.rnd = rnd;
+    }
+
+    @Override
+    public synchronized boolean apply(CgroupPath container, Pin pin) throws CgroupWriteException {
+        if (!actual.containsKey(container)) {
+            throw new CgroupWriteException(Path.of("/" + container), container + " does not exist");
+        }
+        if (failing.contains(container) || failureRate > 0 && rnd.nextDouble() < failureRate) {
+            failures++;
+            throw new CgroupWriteException(Path.of("/" + container), "injected failure");
+        }
+        boolean changed = !pin.equals(actual.put(container, pin));
+        touched.put(container, true);
+        return changed;
+    }
+
+    @Override
+    public Optional<Pin> read(CgroupPath container) {
+        return Optional.ofNullable(actual.get(container));
+    }
+
+    @Override
+    public void removeQuota(CgroupPath container) {}
+}

@@ -1,0 +1,24 @@
+package io.podnuma.agent.runtime;
+
+import io.podnuma.agent.engine.pod.PodRef;
+import io.podnuma.agent.events.EventReason;
+import io.podnuma.agent.events.EventType;
+import java.util.List;
+
+/** The agent's Events and evictions as lines ({@code pod ns/name Warning Reason: message}), in order. */
+record RecordingEvents(List<String> lines) implements RuntimeEvents {
+    @Override
+    public void onPod(PodRef pod, EventType type, EventReason reason, String message) {
+        lines.add("pod " + pod.namespace() + "/" + pod.name() + " " + type.apiValue() + " " + reason + ": " + message);
+    }
+
+    @Override
+    public void onNode(EventType type, EventReason reason, String message) {
+        lines.add("node " + type.apiValue() + " " + reason + ": " + message);
+    }
+
+    @Override
+    public void evict(PodRef pod, EventReason reason, String message) {
+        lines.add("evict " + pod.namespace() + "/" + pod.name() + " " + reason);
+    }
+}
