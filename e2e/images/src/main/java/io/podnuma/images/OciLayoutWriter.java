@@ -67,6 +67,8 @@ public final class OciLayoutWriter {
                 switch (entry) {
                     case LayerEntry.Directory d -> tar.directory(name, d.mode());
                     case LayerEntry.Symlink s -> tar.symlink(name, s.target());
+                    case LayerEntry.Text t ->
+                        tar.file(name, t.mode(), t.content().getBytes(StandardCharsets.UTF_8));
                     case LayerEntry.HostFile f -> {
                         try (InputStream in = Files.newInputStream(f.source())) {
                             tar.file(name, f.mode(), Files.size(f.source()), in);
