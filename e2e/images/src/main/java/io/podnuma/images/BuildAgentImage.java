@@ -29,6 +29,10 @@ public final class BuildAgentImage {
     public static final LayerPath JAVA_HOME = HOME.resolve("jre");
     public static final LayerPath JAR = HOME.resolve("node-agent.jar");
 
+    /** The native libraries of java.desktop that only a display or a sound card loads. */
+    static final List<String> HEADLESS_EXCLUDED =
+            List.of("**/libawt_xawt.so", "**/libjawt.so", "**/libsplashscreen.so", "**/libjsound.so");
+
     private BuildAgentImage() {}
 
     public static void main(String[] args) throws IOException {
@@ -102,6 +106,9 @@ public final class BuildAgentImage {
                         "--strip-debug",
                         "--no-man-pages",
                         "--no-header-files",
+                        // java.desktop is in for java.beans; its display and sound back ends need X11 and ALSA,
+                        // which a headless agent never loads and a node image should not carry.
+                        "--exclude-files=" + String.join(",", HEADLESS_EXCLUDED),
                         "--output",
                         output.toString()));
         return output;
