@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The node-agent image as built: its entrypoint carries node-agent/jvm.flags, and its root filesystem alone (its own
- * jlinked runtime, jar and glibc, entered with chroot) runs {@code node-agent topology}: every module and library
- * the agent needs is in the image.
+ * jlinked runtime, jar and glibc, entered with chroot and mounted read-only) runs {@code node-agent topology}:
+ * every module and library the agent needs is in the image, and the JVM needs no writable root.
  */
 class AgentImageIT {
     private static TarEntries outer;
@@ -70,7 +70,7 @@ class AgentImageIT {
     }
 
     @Test
-    void theImagesOwnRootFilesystemRunsTheAgent() throws Exception {
+    void theImagesOwnRootFilesystemRunsTheAgentReadOnly() throws Exception {
         assumeThat(isRoot()).as("chroot into the image needs root").isTrue();
         Files.createDirectories(root.resolve("sys"));
         Files.createDirectories(root.resolve("proc"));
@@ -81,8 +81,12 @@ class AgentImageIT {
                 "private",
                 "sh",
                 "-c",
-                // A private mount namespace: /sys and /proc for the JVM, gone with the process whatever happens.
-                "mount --rbind -o ro /sys \"$0/sys\" && mount -t proc proc \"$0/proc\" && exec chroot \"$0\" \"$@\"",
+                // A private mount namespace, gone with the process whatever happens: the image's root read-only
+                // (as a pod's readOnlyRootFilesystem), /sys and /proc for the JVM.
+                "mount --bind \"$0\" \"$0\" && mount --rbind -o ro /sys \"$0/sys\" && mount -t proc proc \"$0/proc\""
+                        + " && mount -o remount,bind,ro \"$0\""
+                        + " && if touch \"$0/tmp/probe\" 2>/dev/null; then echo 'root still writable'; exit 3; fi"
+                        + " && exec chroot \"$0\" \"$@\"",
                 root.toString()));
         command.addAll(strings(BuiltImages.config(outer).path("config").path("Entrypoint")));
         command.addAll(List.of("topology", "--output", "json"));
