@@ -24,7 +24,6 @@ import java.util.stream.Stream;
  * {@code node-agent-image.tar}.
  */
 public final class BuildAgentImage {
-    public static final String REPOSITORY = "podnuma.local/node-agent";
     public static final LayerPath HOME = LayerPath.of("/opt/podnuma");
     public static final LayerPath JAVA_HOME = HOME.resolve("jre");
     public static final LayerPath JAR = HOME.resolve("node-agent.jar");
@@ -42,7 +41,7 @@ public final class BuildAgentImage {
         Path jar = Path.of(args[0]);
         JvmFlags flags = JvmFlags.read(Path.of(args[1]));
         Path out = Path.of(args[2]);
-        ImageName name = new ImageName(REPOSITORY, args[3]);
+        ImageName name = PodnumaImage.NODE_AGENT.name(args[3]);
         Files.createDirectories(out);
 
         long start = System.nanoTime();
@@ -74,7 +73,7 @@ public final class BuildAgentImage {
                 List.of("run"),
                 List.of("PATH=" + JAVA_HOME.resolve("bin").absolute(), "JAVA_HOME=" + JAVA_HOME.absolute()),
                 entries);
-        OciArchive archive = new OciLayoutWriter().write(spec, out.resolve("node-agent-image.tar"));
+        OciArchive archive = new OciLayoutWriter().write(spec, PodnumaImage.NODE_AGENT.tarIn(out));
         System.out.printf(
                 "podnuma images: %s → %s (%,d bytes; modules %s; %d s)%n",
                 archive.name(),

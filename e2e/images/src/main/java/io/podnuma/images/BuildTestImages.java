@@ -14,12 +14,9 @@ import java.util.List;
  *       ({@code workload.c}), read with {@code kubectl logs}.
  * </ul>
  * Arguments: the C source directory, the output directory, the image tag. Writes {@code pause} and
- * {@code workload} (the binaries, also run directly by this module's tests) and {@code <name>-image.tar}.
+ * {@code workload} (the binaries, also run directly by this module's tests) and their image tars.
  */
 public final class BuildTestImages {
-    public static final String PAUSE_REPOSITORY = "podnuma.local/pause";
-    public static final String WORKLOAD_REPOSITORY = "podnuma.local/workload";
-
     private BuildTestImages() {}
 
     public static void main(String[] args) throws IOException {
@@ -31,22 +28,23 @@ public final class BuildTestImages {
         String tag = args[2];
         Files.createDirectories(out);
         for (OciArchive archive : List.of(
-                staticImage(sources, out, "pause", new ImageName(PAUSE_REPOSITORY, tag)),
-                staticImage(sources, out, "workload", new ImageName(WORKLOAD_REPOSITORY, tag)))) {
+                staticImage(sources, out, "pause", PodnumaImage.PAUSE, tag),
+                staticImage(sources, out, "workload", PodnumaImage.WORKLOAD, tag))) {
             System.out.printf("podnuma images: %s → %s (%,d bytes)%n", archive.name(), archive.file(), archive.size());
         }
     }
 
     /** One static binary at {@code /<program>} and nothing else; the entrypoint runs it. */
-    static OciArchive staticImage(Path sources, Path out, String program, ImageName name) throws IOException {
+    static OciArchive staticImage(Path sources, Path out, String program, PodnumaImage image, String tag)
+            throws IOException {
         Path binary = StaticBinary.compile(sources.resolve(program + ".c"), out.resolve(program));
         LayerPath inImage = LayerPath.of("/" + program);
         ImageSpec spec = new ImageSpec(
-                name,
+                image.name(tag),
                 List.of(inImage.absolute()),
                 List.of(),
                 List.of("PATH=/"),
                 List.of(new LayerEntry.HostFile(inImage, binary, FileMode.EXECUTABLE)));
-        return new OciLayoutWriter().write(spec, out.resolve(program + "-image.tar"));
+        return new OciLayoutWriter().write(spec, image.tarIn(out));
     }
 }

@@ -29,19 +29,25 @@ class AgentImageIT {
 
     @BeforeAll
     static void readImage() throws IOException {
-        outer = TarEntries.read(BuiltImages.file("node-agent-image.tar"));
+        outer = TarEntries.read(BuiltImages.tar(PodnumaImage.NODE_AGENT));
         layer = BuiltImages.layer(outer);
         BuiltImages.extract(layer, root);
     }
 
     @Test
     void theImageIsNamedAndItsEntrypointRunsTheJarWithTheAgentsJvmFlags() throws IOException {
-        assertThat(BuiltImages.imageName(outer)).isEqualTo("podnuma.local/node-agent:" + BuiltImages.tag());
+        assertThat(BuiltImages.imageName(outer))
+                .isEqualTo(PodnumaImage.NODE_AGENT.name(BuiltImages.tag()).reference());
         JsonNode process = BuiltImages.config(outer).path("config");
         List<String> expected = new ArrayList<>();
         expected.add("/opt/podnuma/jre/bin/java");
-        // The test kit's launcher reads the file its own way: the image must run what the process ITs measured.
-        expected.addAll(io.podnuma.testkit.agent.JvmFlags.daemonSet());
+        // Read here apart from JvmFlags: every line of the file that is not blank or a comment, in order.
+        for (String line : Files.readAllLines(Path.of("../../node-agent/jvm.flags"))) {
+            String flag = line.replaceAll("#.*", "").strip();
+            if (!flag.isEmpty()) {
+                expected.add(flag);
+            }
+        }
         expected.addAll(List.of("-jar", "/opt/podnuma/node-agent.jar"));
         assertThat(strings(process.path("Entrypoint"))).containsExactlyElementsOf(expected);
         assertThat(expected).contains("-XX:+UseSerialGC", "-Xmx64m");

@@ -35,6 +35,12 @@ final class BuiltImages {
         return file;
     }
 
+    static Path tar(PodnumaImage image) {
+        Path file = image.tarIn(dir());
+        assertThat(file).as("built by `package`").exists();
+        return file;
+    }
+
     /** The image's config JSON, found from index.json through the manifest. */
     static JsonNode config(TarEntries outer) throws IOException {
         JsonNode manifest = JSON.readTree(blob(

@@ -79,14 +79,14 @@ class CtrImportIT {
 
     @Test
     void containerdImportsAndUnpacksEveryImage() throws Exception {
-        for (String image : List.of("pause", "workload", "node-agent")) {
-            String name = "podnuma.local/" + image + ":" + BuiltImages.tag();
+        for (PodnumaImage image : PodnumaImage.values()) {
+            String name = image.name(BuiltImages.tag()).reference();
             Result imported = ctr(
                     "images",
                     "import",
                     "--platform",
                     "linux/amd64",
-                    BuiltImages.file(image + "-image.tar").toString());
+                    BuiltImages.tar(image).toString());
             assertThat(imported.exit()).as(imported.output()).isZero();
             assertThat(ctr("images", "ls", "-q").output().lines()).contains(name);
             Result check = ctr("images", "check", "name==" + name);

@@ -29,8 +29,9 @@ class StaticImagesIT {
 
     @Test
     void eachTarNamesItsImageAndHoldsOnlyItsStaticExecutable() throws IOException {
-        for (String program : List.of("pause", "workload")) {
-            TarEntries outer = TarEntries.read(BuiltImages.file(program + "-image.tar"));
+        for (PodnumaImage image : List.of(PodnumaImage.PAUSE, PodnumaImage.WORKLOAD)) {
+            String program = image == PodnumaImage.PAUSE ? "pause" : "workload";
+            TarEntries outer = TarEntries.read(BuiltImages.tar(image));
             assertThat(BuiltImages.imageName(outer)).isEqualTo("podnuma.local/" + program + ":" + BuiltImages.tag());
             assertThat(BuiltImages.config(outer)
                             .path("config")
