@@ -27,6 +27,24 @@ final class HostLibraries {
 
     private HostLibraries() {}
 
+    /** One line of ldd's output: a library at a path, one it cannot find, or anything else (vdso, headers). */
+    sealed interface LddLine {
+        record Resolved(Path library) implements LddLine {}
+
+        record NotFound(String name) implements LddLine {}
+
+        record Other(String line) implements LddLine {}
+
+        static LddLine parse(String line) {
+            Matcher notFound = NOT_FOUND.matcher(line);
+            if (notFound.matches()) {
+                return new NotFound(notFound.group(1));
+            }
+            Matcher resolved = RESOLVED.matcher(line);
+            return resolved.matches() ? new Resolved(Path.of(resolved.group(1)).normalize()) : new Other(line);
+        }
+    }
+
     static SortedSet<Path> of(List<Path> elfFiles, Path runtime) throws IOException {
         SortedSet<Path> libraries = new TreeSet<>();
         Path runtimeReal = runtime.toRealPath();
@@ -36,17 +54,17 @@ final class HostLibraries {
         }
         for (Path elf : elfFiles) {
             for (String line : ldd(elf)) {
-                Matcher notFound = NOT_FOUND.matcher(line);
-                // e.g. libawt.so => libjvm.so: the JVM loads both itself, from lib/server, before the dependant.
-                if (notFound.matches() && !inRuntime.contains(notFound.group(1))) {
-                    throw new IOException(elf + " needs " + notFound.group(1) + ", which this host does not have");
-                }
-                Matcher m = RESOLVED.matcher(line);
-                if (m.matches()) {
-                    Path library = Path.of(m.group(1)).normalize();
-                    if (!library.toRealPath().startsWith(runtimeReal)) {
-                        libraries.add(library);
+                switch (LddLine.parse(line)) {
+                    case LddLine.Resolved r -> {
+                        if (!r.library().toRealPath().startsWith(runtimeReal)) {
+                            libraries.add(r.library());
+                        }
                     }
+                    // e.g. libawt.so => libjvm.so: the JVM loads both itself, from lib/server, before the dependant.
+                    case LddLine.NotFound n when inRuntime.contains(n.name()) -> {}
+                    case LddLine.NotFound n ->
+                        throw new IOException(elf + " needs " + n.name() + ", which this host does not have");
+                    case LddLine.Other o -> {}
                 }
             }
         }
