@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -29,8 +30,10 @@ class StaticImagesIT {
 
     @Test
     void eachTarNamesItsImageAndHoldsOnlyItsStaticExecutable() throws IOException {
-        for (PodnumaImage image : List.of(PodnumaImage.PAUSE, PodnumaImage.WORKLOAD)) {
-            String program = image == PodnumaImage.PAUSE ? "pause" : "workload";
+        for (var imageAndProgram : Map.of(PodnumaImage.PAUSE, "pause", PodnumaImage.WORKLOAD, "workload")
+                .entrySet()) {
+            PodnumaImage image = imageAndProgram.getKey();
+            String program = imageAndProgram.getValue();
             TarEntries outer = TarEntries.read(BuiltImages.tar(image));
             assertThat(BuiltImages.imageName(outer)).isEqualTo("podnuma.local/" + program + ":" + BuiltImages.tag());
             assertThat(BuiltImages.config(outer)
