@@ -1,0 +1,112 @@
+/*
+ * podnuma's workload: a container process that tells what CPUs and NUMA memory nodes it may use, as the kernel
+ * sees it from inside the container (/proc/self/status), so a test reads a pin from `kubectl logs`.
+ *
+ * Output: one line "affinity cpus=<Cpus_allowed_list> mems=<Mems_allowed_list>" on stdout
+ *   - at start,
+ *   - whenever either list changes (checked every POLL seconds, first argument, default 1),
+ *   - on SIGUSR1 (a report on request, even if nothing changed).
+ * `workload report` prints the line once and exits 0: for `kubectl exec`, whose process joins the same cgroup.
+ * Exit status: 0 on SIGTERM or SIGINT, 1 if /proc/self/status cannot be read.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define LIST_MAX 4096
+
+static int read_field(const char *status, const char *key, char *out, size_t out_size) {
+    const char *at = strstr(status, key);
+    if (at == NULL) {
+        return -1;
+    }
+    at += strlen(key);
+    while (*at == ' ' || *at == '\t') {
+        at++;
+    }
+    size_t n = strcspn(at, "\n");
+    if (n >= out_size) {
+        n = out_size - 1;
+    }
+    memcpy(out, at, n);
+    out[n] = '\0';
+    return 0;
+}
+
+static int read_affinity(char *line, size_t line_size) {
+    static char status[65536];
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f == NULL) {
+        return -1;
+    }
+    size_t n = fread(status, 1, sizeof status - 1, f);
+    fclose(f);
+    status[n] = '\0';
+    char cpus[LIST_MAX];
+    char mems[LIST_MAX];
+    /* The leading newline keeps "Cpus_allowed:" (the mask) from matching "Cpus_allowed_list:". */
+    if (read_field(status, "\nCpus_allowed_list:", cpus, sizeof cpus) != 0
+        || read_field(status, "\nMems_allowed_list:", mems, sizeof mems) != 0) {
+        return -1;
+    }
+    snprintf(line, line_size, "affinity cpus=%s mems=%s", cpus, mems);
+    return 0;
+}
+
+static volatile sig_atomic_t stop_requested = 0;
+static volatile sig_atomic_t report_requested = 0;
+
+static void on_stop(int sig) {
+    (void) sig;
+    stop_requested = 1;
+}
+
+static void on_report(int sig) {
+    (void) sig;
+    report_requested = 1;
+}
+
+int main(int argc, char **argv) {
+    char line[2 * LIST_MAX + 32];
+    char last[sizeof line];
+    if (argc > 1 && strcmp(argv[1], "report") == 0) {
+        if (read_affinity(line, sizeof line) != 0) {
+            fprintf(stderr, "workload: cannot read /proc/self/status\n");
+            return 1;
+        }
+        printf("%s\n", line);
+        return 0;
+    }
+    long poll_seconds = argc > 1 ? strtol(argv[1], NULL, 10) : 1;
+    if (poll_seconds < 1) {
+        poll_seconds = 1;
+    }
+    struct sigaction stop = {0};
+    stop.sa_handler = on_stop;
+    sigaction(SIGTERM, &stop, NULL);
+    sigaction(SIGINT, &stop, NULL);
+    struct sigaction report = {0};
+    report.sa_handler = on_report;
+    sigaction(SIGUSR1, &report, NULL);
+
+    last[0] = '\0';
+    while (!stop_requested) {
+        if (read_affinity(line, sizeof line) != 0) {
+            fprintf(stderr, "workload: cannot read /proc/self/status\n");
+            return 1;
+        }
+        if (report_requested || strcmp(line, last) != 0) {
+            report_requested = 0;
+            printf("%s\n", line);
+            /* stdout is a pipe or a log file in a container: flush so each report reaches the log at once. */
+            fflush(stdout);
+            strcpy(last, line);
+        }
+        /* A signal ends the sleep early (no SA_RESTART matters for nanosleep: it returns EINTR). */
+        struct timespec pause_for = {poll_seconds, 0};
+        nanosleep(&pause_for, NULL);
+    }
+    return 0;
+}

@@ -1,0 +1,169 @@
+package io.podnuma.images;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OciLayoutWriterTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ImageName NAME = new ImageName("podnuma.local/sample", "1.2.3-SNAPSHOT");
+    private static final String DEEP_DIR = "/opt/podnuma/" + "a-rather-long-directory-name/".repeat(4) + "bin";
+
+    @TempDir
+    Path dir;
+
+    private Path program;
+    private Path data;
+
+    @BeforeEach
+    void hostFiles() throws IOException {
+        program = Files.writeString(dir.resolve("program"), "#!not really\n");
+        data = Files.write(dir.resolve("data"), new byte[1500]);
+    }
+
+    private ImageSpec sample() {
+        return new ImageSpec(
+                NAME,
+                List.of("/bin/program", "--flag"),
+                List.of("run"),
+                List.of("PATH=/bin"),
+                List.of(
+                        new LayerEntry.HostFile(LayerPath.of("/bin/program"), program, FileMode.EXECUTABLE),
+                        new LayerEntry.HostFile(LayerPath.of(DEEP_DIR + "/data.bin"), data, FileMode.REGULAR),
+                        new LayerEntry.Symlink(LayerPath.of("/lib64/loader"), "/lib/loader"),
+                        new LayerEntry.Directory(LayerPath.of("/tmp"), FileMode.STICKY_SCRATCH)));
+    }
+
+    @Test
+    void theIndexNamesTheImageAndEveryDescriptorMatchesItsBlob() throws IOException {
+        OciArchive archive = new OciLayoutWriter().write(sample(), dir.resolve("image.tar"));
+        TarEntries outer = TarEntries.read(archive.file());
+
+        assertThat(outer.names()).contains("oci-layout", "index.json", "blobs/", "blobs/sha256/");
+        assertThat(JSON.readTree(outer.get("oci-layout").content())
+                        .path("imageLayoutVersion")
+                        .asText())
+                .isEqualTo("1.0.0");
+        JsonNode index = JSON.readTree(outer.get("index.json").content());
+        assertThat(index.path("schemaVersion").asInt()).isEqualTo(2);
+        assertThat(index.path("manifests")).hasSize(1);
+        JsonNode entry = index.path("manifests").get(0);
+        assertThat(entry.path("annotations").path("io.containerd.image.name").asText())
+                .isEqualTo("podnuma.local/sample:1.2.3-SNAPSHOT");
+        assertThat(entry.path("annotations")
+                        .path("org.opencontainers.image.ref.name")
+                        .asText())
+                .isEqualTo("1.2.3-SNAPSHOT");
+        assertThat(entry.path("mediaType").asText()).isEqualTo("application/vnd.oci.image.manifest.v1+json");
+
+        JsonNode manifest = JSON.readTree(blob(outer, entry));
+        assertThat(manifest.path("schemaVersion").asInt()).isEqualTo(2);
+        JsonNode config = JSON.readTree(blob(outer, manifest.path("config")));
+        assertThat(manifest.path("config").path("mediaType").asText())
+                .isEqualTo("application/vnd.oci.image.config.v1+json");
+        assertThat(manifest.path("layers")).hasSize(1);
+        JsonNode layerDescriptor = manifest.path("layers").get(0);
+        assertThat(layerDescriptor.path("mediaType").asText()).isEqualTo("application/vnd.oci.image.layer.v1.tar");
+        byte[] layer = blob(outer, layerDescriptor);
+
+        assertThat(config.path("rootfs").path("diff_ids").get(0).asText())
+                .isEqualTo(layerDescriptor.path("digest").asText());
+        assertThat(config.path("architecture").asText()).isEqualTo("amd64");
+        assertThat(config.path("os").asText()).isEqualTo("linux");
+        assertThat(config.path("config").path("Entrypoint").toString()).isEqualTo("[\"/bin/program\",\"--flag\"]");
+        assertThat(config.path("config").path("Cmd").toString()).isEqualTo("[\"run\"]");
+        assertThat(config.path("config").path("Env").toString()).isEqualTo("[\"PATH=/bin\"]");
+
+        assertThat(archive.layer().digest().toString())
+                .isEqualTo(layerDescriptor.path("digest").asText());
+        assertThat(archive.manifest().digest().toString())
+                .isEqualTo(entry.path("digest").asText());
+        assertThat(archive.size()).isEqualTo(Files.size(archive.file()));
+        assertThat(TarEntries.read(layer).names()).isNotEmpty();
+    }
+
+    @Test
+    void theLayerHasTheModesGivenParentDirectoriesRootOwnershipAndNoTimestamps() throws IOException {
+        TarEntries layer = layerOf(new OciLayoutWriter().write(sample(), dir.resolve("image.tar")));
+
+        TarEntries.Entry bin = layer.get("bin/program");
+        assertThat(bin.type()).isEqualTo('0');
+        assertThat(bin.mode()).isEqualTo(0755);
+        assertThat(bin.text()).isEqualTo("#!not really\n");
+        TarEntries.Entry deep = layer.get(DEEP_DIR.substring(1) + "/data.bin");
+        assertThat(deep.name().length()).isGreaterThan(100);
+        assertThat(deep.mode()).isEqualTo(0644);
+        assertThat(deep.content()).hasSize(1500);
+        assertThat(layer.get("lib64/loader").type()).isEqualTo('2');
+        assertThat(layer.get("lib64/loader").linkTarget()).isEqualTo("/lib/loader");
+        assertThat(layer.get("tmp/").mode()).isEqualTo(01777);
+        for (String parent : List.of("bin/", "lib64/", "opt/", "opt/podnuma/", DEEP_DIR.substring(1) + "/")) {
+            assertThat(layer.get(parent).type()).as(parent).isEqualTo('5');
+            assertThat(layer.get(parent).mode()).as(parent).isEqualTo(0755);
+        }
+        for (TarEntries.Entry e : layer.byName().values()) {
+            assertThat(e.uid()).as(e.name()).isZero();
+            assertThat(e.gid()).as(e.name()).isZero();
+            assertThat(e.mtime()).as(e.name()).isZero();
+        }
+        // A directory comes before what it holds, so an extracting runtime never creates one implicitly.
+        assertThat(layer.names().indexOf("bin/")).isLessThan(layer.names().indexOf("bin/program"));
+    }
+
+    @Test
+    void theSameInputsGiveTheSameBytes() throws IOException {
+        OciArchive first = new OciLayoutWriter().write(sample(), dir.resolve("one.tar"));
+        OciArchive second = new OciLayoutWriter().write(sample(), dir.resolve("two.tar"));
+
+        assertThat(Files.readAllBytes(second.file())).isEqualTo(Files.readAllBytes(first.file()));
+        assertThat(second.manifest()).isEqualTo(first.manifest());
+    }
+
+    @Test
+    void imageSpecsRefuseWhatALayerCannotHold() {
+        var file = new LayerEntry.HostFile(LayerPath.of("/a/b"), dir, FileMode.REGULAR);
+        assertThatThrownBy(() -> new ImageSpec(NAME, List.of("/a/b"), List.of(), List.of(), List.of(file, file)))
+                .hasMessageContaining("two layer entries for /a/b");
+        var fileAsParent = new LayerEntry.HostFile(LayerPath.of("/a"), dir, FileMode.REGULAR);
+        assertThatThrownBy(() -> new ImageSpec(NAME, List.of("/a"), List.of(), List.of(), List.of(file, fileAsParent)))
+                .hasMessageContaining("/a is a parent of /a/b but not a directory");
+        assertThatThrownBy(() -> new ImageSpec(NAME, List.of(), List.of(), List.of(), List.of()))
+                .hasMessageContaining("needs an entrypoint");
+        assertThatThrownBy(() -> LayerPath.of("/a/../etc")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LayerPath.of("relative")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ImageName("pause", "1")).hasMessageContaining("with a domain");
+        assertThatThrownBy(() -> new ImageName("podnuma.local/pause", "a:b")).hasMessageContaining("tag");
+    }
+
+    private static TarEntries layerOf(OciArchive archive) throws IOException {
+        return TarEntries.read(
+                TarEntries.read(archive.file()).get(archive.layer().path()).content());
+    }
+
+    /** The blob a descriptor points at, after checking its size and digest. */
+    private static byte[] blob(TarEntries outer, JsonNode descriptor) {
+        Digest digest = Digest.parse(descriptor.path("digest").asText());
+        byte[] content = outer.get("blobs/sha256/" + digest.hex()).content();
+        assertThat(content).hasSize(descriptor.path("size").asInt());
+        assertThat(HexFormat.of().formatHex(sha256(content))).isEqualTo(digest.hex());
+        return content;
+    }
+
+    private static byte[] sha256(byte[] content) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(content);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
