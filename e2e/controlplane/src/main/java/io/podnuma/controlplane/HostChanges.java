@@ -341,7 +341,10 @@ final class HostChanges {
         }
     }
 
-    /** The cgroup v1 hierarchies: every directory under the cgroup root except the v2 one of a hybrid host. */
+    /**
+     * The cgroup hierarchies: every directory under the cgroup root, the v2 one of a hybrid host ({@code unified})
+     * included, since the kubelet creates {@code kubepods} there too.
+     */
     List<Path> hierarchies() {
         if (!Files.isDirectory(roots.cgroupRoot())) {
             return List.of();
@@ -349,7 +352,6 @@ final class HostChanges {
         try (Stream<Path> dirs = Files.list(roots.cgroupRoot())) {
             return dirs.filter(Files::isDirectory)
                     .filter(d -> !Files.isSymbolicLink(d))
-                    .filter(d -> !d.getFileName().toString().equals("unified"))
                     .sorted()
                     .toList();
         } catch (IOException e) {

@@ -75,10 +75,11 @@ class RealNodeLeftoversTest {
         Process kubelet = start("sleep", "300");
         StaleRuns.record(run, kubelet.toHandle());
         // A shim names the run directory on its command line; a container lives in a kubepods cgroup.
+        // (read, a shell builtin, waits on our open pipe: no child process that could outlive the shell)
         Process shim = start(
                 "sh",
                 "-c",
-                "sleep 300",
+                "read line",
                 run.resolve("containerd/containerd.sock").toString());
         Process container = start("sleep", "301");
         write(roots.cgroupRoot().resolve("cpuset/kubepods/besteffort/pod1/abc/cgroup.procs"), container.pid() + "\n");
