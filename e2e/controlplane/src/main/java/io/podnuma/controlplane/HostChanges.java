@@ -332,12 +332,14 @@ final class HostChanges {
 
     private void restore(Sysctl sysctl) {
         Path file = roots.sysctl(sysctl.name());
+        try {
+            Files.writeString(file, sysctl.original());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
         if (!read(file).equals(sysctl.original())) {
-            try {
-                Files.writeString(file, sysctl.original());
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-            }
+            throw new IllegalStateException(
+                    file + " reads '" + read(file) + "' after writing '" + sysctl.original() + "'");
         }
     }
 
@@ -378,9 +380,13 @@ final class HostChanges {
         }
     }
 
-    private static String read(Path file) {
-        try {
-            return Files.readString(file).strip();
+    /**
+     * Reads a sysctl in one read call. Not {@code Files.readString}: for a file of size 0 it reads the first byte
+     * alone, and a /proc/sys file answers a read at a non-zero offset with end-of-file, so "10" reads as "1".
+     */
+    static String read(Path file) {
+        try (var in = Files.newInputStream(file)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }

@@ -225,11 +225,8 @@ class RealNodeIT {
             Map<String, String> sysctls = new LinkedHashMap<>();
             for (String name : RealNode.SYSCTLS) {
                 try {
-                    sysctls.put(
-                            name,
-                            Files.readString(HostChanges.HostRoots.REAL.sysctl(name))
-                                    .strip());
-                } catch (IOException e) {
+                    sysctls.put(name, HostChanges.read(HostChanges.HostRoots.REAL.sysctl(name)));
+                } catch (java.io.UncheckedIOException e) {
                     sysctls.put(name, "(unreadable)");
                 }
             }
