@@ -77,8 +77,10 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
      * {@link KubeletAccess#REAL_KUBELET}.
      */
     public static LocalControlPlane startForRealKubelet() {
-        String base = System.getProperty(WORK_DIR_PROPERTY, "target");
-        return start(ControlPlaneBinaries.locate(), Path.of(base).toAbsolutePath(), KubeletAccess.REAL_KUBELET);
+        // A directory of its own: the work dir is named after the JVM, and the shared plane of the same JVM
+        // (ControlPlaneExtension) must keep its certificates and kubeconfig.
+        Path base = Path.of(System.getProperty(WORK_DIR_PROPERTY, "target"), "real-kubelet-plane");
+        return start(ControlPlaneBinaries.locate(), base.toAbsolutePath(), KubeletAccess.REAL_KUBELET);
     }
 
     /** Starts etcd and kube-apiserver from {@code binDir}; logs go to {@code baseDir/controlplane-logs}. */
@@ -86,7 +88,10 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         return start(binDir, baseDir, KubeletAccess.NONE);
     }
 
-    /** Starts etcd and kube-apiserver from {@code binDir}, set up for {@code kubeletAccess}. */
+    /**
+     * Starts etcd and kube-apiserver from {@code binDir}, set up for {@code kubeletAccess}. Two planes of one JVM
+     * need different {@code baseDir}s (the work dir is named after the JVM's pid).
+     */
     public static LocalControlPlane start(Path binDir, Path baseDir, KubeletAccess kubeletAccess) {
         int reaped = StaleRuns.reap(baseDir);
         if (reaped > 0) {
