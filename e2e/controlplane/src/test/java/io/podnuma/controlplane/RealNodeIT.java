@@ -132,6 +132,10 @@ class RealNodeIT {
         node.close();
         HostSnapshot after = HostSnapshot.take();
         assertThat(after).isEqualTo(before);
+        // Absolute too, so a leftover of an earlier class in this JVM cannot hide in "before".
+        assertThat(after.kubepods()).doesNotContainValue(true);
+        assertThat(after.bridge()).isFalse();
+        assertThat(after.mountsOfNode()).isEmpty();
         assertThat(HostChanges.mountsBelow(runDir)).isEmpty();
         assertThat(runDir).doesNotExist();
         assertThat(processesMentioning(runDir.toString())).isEmpty();
