@@ -185,7 +185,9 @@ final class HostChanges {
     /** Processes naming the run directory (kubelet, containerd, shims) and those in the recorded cgroups. */
     List<Long> processes(List<Change> changes) {
         List<Long> pids = new ArrayList<>();
-        String marker = runDir.toString();
+        // Every such process names a file below the run dir; the trailing slash keeps realnode-work-37 from
+        // matching realnode-work-3799.
+        String marker = runDir + "/";
         try (Stream<Path> entries = Files.list(roots.proc())) {
             for (Path entry : entries.toList()) {
                 String name = entry.getFileName().toString();
