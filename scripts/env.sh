@@ -36,7 +36,8 @@ podnuma_require_go() {
   command -v go >/dev/null 2>&1 || podnuma_die "the Go toolchain is needed to build the local control plane from Go modules; install Go 1.26 or newer (https://go.dev/doc/install)."
 }
 
-# Builds (or finds in the cache) kube-apiserver, etcd, controller-manager, scheduler, kubectl, kwok and helm.
+# Builds (or finds in the cache) kube-apiserver, etcd, controller-manager, scheduler, kubectl, kwok, helm and the real
+# node's kubelet, containerd, ctr, the runc shim, runc (Debian's, apt-get installed when missing) and the CNI plugins.
 podnuma_controlplane() {
   podnuma_require_go
   local out

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Builds the local control plane (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd,
-# kwok, helm) from the Go wrapper modules beside this script into a per-version cache directory.
+# kwok, helm) and the real worker node (kubelet, containerd, ctr, containerd-shim-runc-v2, the CNI plugins
+# bridge, host-local, loopback and portmap under bin/cni) from the Go wrapper modules beside this script into
+# a per-version cache directory. runc is Debian's package, copied into the bin dir: its Go module needs cgo
+# and libseccomp-dev, the package is one apt-get away and has been measured to work here.
 #
-# Needs only a Go toolchain and the Go module proxy. Progress goes to stderr; the bin directory is the
+# Needs a Go toolchain and the Go module proxy, and runc on PATH (installed with apt-get when missing and
+# root; set RUNC=/path/to/runc to use another). Progress goes to stderr; the bin directory is the
 # last line on stdout, so callers can run `dir=$(build-controlplane.sh --print-bin-dir)`.
 #
 # Environment:
 #   PODNUMA_CACHE_DIR   cache root (default $HOME/.cache/podnuma); binaries land in
 #                       $PODNUMA_CACHE_DIR/controlplane/<key>/bin
 #   GO                  the go command to use (default: `go` on PATH, else /usr/local/go/bin/go)
+#   RUNC                the runc to copy (default: `runc` on PATH, installed with apt-get when missing)
 set -euo pipefail
 
 usage() {
@@ -65,6 +70,8 @@ k8s_version="$(required_version kubernetes k8s.io/kubernetes)"
 etcd_version="$(required_version etcd go.etcd.io/etcd/server/v3)"
 kwok_version="$(required_version kwok sigs.k8s.io/kwok)"
 helm_version="$(required_version helm helm.sh/helm/v4)"
+containerd_version="$(required_version containerd github.com/containerd/containerd/v2)"
+cni_version="$(required_version cni github.com/containernetworking/plugins)"
 go_version="$("$go_cmd" env GOVERSION)"
 
 # Anything that changes the binaries changes the key: the pinned modules, the toolchain and this script.
@@ -72,14 +79,16 @@ fingerprint="$(
     {
         printf '%s\n' "$go_version"
         cat "$script_path"
-        for m in kubernetes etcd kwok helm; do cat "$here/$m/go.mod" "$here/$m/go.sum"; done
+        for m in kubernetes etcd kwok helm containerd cni; do cat "$here/$m/go.mod" "$here/$m/go.sum"; done
     } | sha256sum | cut -c1-12
 )"
-key="k8s-${k8s_version}_etcd-${etcd_version}_kwok-${kwok_version}_helm-${helm_version}_${fingerprint}"
+key="k8s-${k8s_version}_etcd-${etcd_version}_kwok-${kwok_version}_helm-${helm_version}"
+key+="_containerd-${containerd_version}_cni-${cni_version}_${fingerprint}"
 cache_root="${PODNUMA_CACHE_DIR:-$HOME/.cache/podnuma}/controlplane"
 key_dir="$cache_root/$key"
 bin_dir="$key_dir/bin"
-tools=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok helm)
+tools=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok helm
+    kubelet containerd ctr containerd-shim-runc-v2 runc cni/bridge cni/host-local cni/loopback cni/portmap)
 
 complete() {
     local t
@@ -132,7 +141,24 @@ rm -rf "$staging"
 mkdir -p "$staging"
 trap 'rm -rf "$staging"' EXIT
 
-log "building control plane $key"
+# runc first: a machine that cannot get it should fail before the long Go build, not after it.
+runc_cmd="${RUNC:-}"
+if [[ -z "$runc_cmd" ]]; then
+    if ! command -v runc >/dev/null 2>&1; then
+        if [[ $EUID -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+            log "[runc] not on PATH: apt-get install -y runc"
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -q runc >&2 ||
+                fail "[runc] apt-get install runc failed; install runc or set RUNC=/path/to/runc"
+        else
+            fail "[runc] not on PATH and cannot apt-get it (needs root and apt-get); install runc or set RUNC=/path/to/runc"
+        fi
+    fi
+    runc_cmd="$(command -v runc)"
+fi
+[[ -x "$runc_cmd" ]] || fail "[runc] $runc_cmd is not executable"
+cp "$runc_cmd" "$staging/runc"
+
+log "building control plane and node $key"
 log "go: $go_cmd ($go_version), GOCACHE=$("$go_cmd" env GOCACHE), GOMODCACHE=$("$go_cmd" env GOMODCACHE)"
 started=$SECONDS
 timings=()
@@ -159,7 +185,7 @@ for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
 done
 build_module kubernetes "kubernetes $k8s_version" "$k8s_ldflags" \
     k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
-    k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
+    k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl k8s.io/kubernetes/cmd/kubelet
 
 # etcd's version is a constant in its api module; only the commit is a link-time variable.
 build_module etcd "etcd $etcd_version" "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=release-$etcd_version" \
@@ -168,15 +194,27 @@ build_module kwok "kwok $kwok_version" "-s -w -X sigs.k8s.io/kwok/pkg/consts.Ver
     sigs.k8s.io/kwok/cmd/kwok
 build_module helm "helm $helm_version" "-s -w -X helm.sh/helm/v4/internal/version.version=$helm_version" \
     helm.sh/helm/v4/cmd/helm
+containerd_pkg=github.com/containerd/containerd/v2
+build_module containerd "containerd $containerd_version" \
+    "-s -w -X $containerd_pkg/version.Version=$containerd_version -X $containerd_pkg/version.Package=$containerd_pkg" \
+    -tags "no_btrfs no_devmapper no_zfs" \
+    $containerd_pkg/cmd/containerd $containerd_pkg/cmd/ctr $containerd_pkg/cmd/containerd-shim-runc-v2
+cni_pkg=github.com/containernetworking/plugins
+build_module cni "cni $cni_version" "-s -w -X $cni_pkg/pkg/utils/buildversion.BuildVersion=$cni_version" \
+    $cni_pkg/plugins/main/bridge $cni_pkg/plugins/ipam/host-local $cni_pkg/plugins/main/loopback \
+    $cni_pkg/plugins/meta/portmap
 
 # The etcd server's main package is the module root, so go names the binary after it ("server").
 mv "$staging/out-etcd/server" "$staging/out-etcd/etcd"
+# CNI plugins get a directory of their own: containerd's CNI bin_dirs should hold plugins only.
+mkdir -p "$staging/cni"
 for t in "${tools[@]}"; do
-    found="$(find "$staging" -mindepth 2 -maxdepth 2 -name "$t" -type f | head -n 1)"
+    [[ "$t" == runc ]] && continue
+    found="$(find "$staging" -mindepth 2 -maxdepth 2 -path "$staging/out-*/${t#cni/}" -type f | head -n 1)"
     [[ -n "$found" ]] || fail "the build produced no '$t' binary under $staging"
     mv "$found" "$staging/$t"
 done
-find "$staging" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+find "$staging" -mindepth 1 -maxdepth 1 -type d -name 'out-*' -exec rm -rf {} +
 
 # A binary that reports the wrong version would fail later in confusing ways (chart kubeVersion checks).
 check_version() {
@@ -193,6 +231,13 @@ check_version kubectl "$k8s_version" version --client
 check_version etcd "${etcd_version#v}" --version
 check_version kwok "${kwok_version#v}" --version
 check_version helm "$helm_version" version --short
+check_version kubelet "$k8s_version" --version
+check_version containerd "$containerd_version" --version
+check_version ctr "$containerd_version" --version
+check_version containerd-shim-runc-v2 "$containerd_version" -v
+check_version runc "runc version" --version
+# A CNI plugin called without CNI_COMMAND prints its name and version.
+for plugin in bridge host-local loopback portmap; do check_version "cni/$plugin" "$cni_version"; done
 
 rm -rf "$bin_dir"
 mv "$staging" "$bin_dir"
@@ -204,6 +249,7 @@ elapsed=$((SECONDS - started))
     printf 'built=%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     printf 'elapsed_seconds=%s\n' "$elapsed"
     printf 'timings=%s\n' "${timings[*]}"
+    printf 'runc=%s (%s)\n' "$runc_cmd" "$("$bin_dir/runc" --version 2>&1 | head -n 1)"
 } >"$key_dir/build-info.txt"
 log "built all tools in ${elapsed}s (${timings[*]}) into $bin_dir"
 finish

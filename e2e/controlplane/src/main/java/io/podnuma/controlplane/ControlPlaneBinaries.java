@@ -22,8 +22,25 @@ final class ControlPlaneBinaries {
     static final String BIN_ENV = "PODNUMA_CONTROLPLANE_BIN";
     static final String SCRIPT = "build-controlplane.sh";
     static final String SCRIPT_PROPERTY = "podnuma.controlplane.script";
-    static final List<String> TOOLS =
-            List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl", "kwok", "helm");
+    /** Every executable the script puts in the bin dir, relative to it (the CNI plugins have their own dir). */
+    static final List<String> TOOLS = List.of(
+            "etcd",
+            "kube-apiserver",
+            "kube-controller-manager",
+            "kube-scheduler",
+            "kubectl",
+            "kwok",
+            "helm",
+            "kubelet",
+            "containerd",
+            "ctr",
+            "containerd-shim-runc-v2",
+            "runc",
+            "cni/bridge",
+            "cni/host-local",
+            "cni/loopback",
+            "cni/portmap");
+
     private static final List<Path> USUAL_GO = List.of(Path.of("/usr/local/go/bin/go"));
 
     private final Map<String, String> env;

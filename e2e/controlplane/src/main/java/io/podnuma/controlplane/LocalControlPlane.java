@@ -38,12 +38,14 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
     private static final Duration CONTROLLER_TIMEOUT = Duration.ofSeconds(60);
 
     private final Path binDir;
+    private final KubeletAccess kubeletAccess;
     private final Path workDir;
     private final Path logDir;
     private final List<ManagedProcess> processes = new ArrayList<>();
     private final Thread shutdownHook = new Thread(this::close, "podnuma-controlplane-shutdown");
 
     private Pki pki;
+    private String openssl;
     private String server;
     private Kubeconfigs kubeconfigs;
     private Path adminKubeconfig;
@@ -52,8 +54,9 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
     private ManagedProcess apiServer;
     private boolean closed;
 
-    private LocalControlPlane(Path binDir, Path workDir, Path logDir) {
+    private LocalControlPlane(Path binDir, KubeletAccess kubeletAccess, Path workDir, Path logDir) {
         this.binDir = binDir;
+        this.kubeletAccess = kubeletAccess;
         this.workDir = workDir;
         this.logDir = logDir;
     }
@@ -69,8 +72,27 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         return start(ControlPlaneBinaries.locate(), Path.of(base).toAbsolutePath());
     }
 
+    /**
+     * Starts a plane like {@link #start()} whose API server also serves real kubelets ({@link RealNode}): see
+     * {@link KubeletAccess#REAL_KUBELET}.
+     */
+    public static LocalControlPlane startForRealKubelet() {
+        // A directory of its own: the work dir is named after the JVM, and the shared plane of the same JVM
+        // (ControlPlaneExtension) must keep its certificates and kubeconfig.
+        Path base = Path.of(System.getProperty(WORK_DIR_PROPERTY, "target"), "real-kubelet-plane");
+        return start(ControlPlaneBinaries.locate(), base.toAbsolutePath(), KubeletAccess.REAL_KUBELET);
+    }
+
     /** Starts etcd and kube-apiserver from {@code binDir}; logs go to {@code baseDir/controlplane-logs}. */
     public static LocalControlPlane start(Path binDir, Path baseDir) {
+        return start(binDir, baseDir, KubeletAccess.NONE);
+    }
+
+    /**
+     * Starts etcd and kube-apiserver from {@code binDir}, set up for {@code kubeletAccess}. Two planes of one JVM
+     * need different {@code baseDir}s (the work dir is named after the JVM's pid).
+     */
+    public static LocalControlPlane start(Path binDir, Path baseDir, KubeletAccess kubeletAccess) {
         int reaped = StaleRuns.reap(baseDir);
         if (reaped > 0) {
             System.err.println("[controlplane] stopped " + reaped + " processes left by a test JVM that was killed");
@@ -78,7 +100,8 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         Path workDir = baseDir.resolve(
                 StaleRuns.WORK_DIR_PREFIX + ProcessHandle.current().pid());
         for (int attempt = 1; ; attempt++) {
-            LocalControlPlane plane = new LocalControlPlane(binDir, workDir, baseDir.resolve("controlplane-logs"));
+            LocalControlPlane plane =
+                    new LocalControlPlane(binDir, kubeletAccess, workDir, baseDir.resolve("controlplane-logs"));
             Runtime.getRuntime().addShutdownHook(plane.shutdownHook);
             try {
                 plane.startCore();
@@ -123,8 +146,8 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         HealthProbe.trusting(pki.caCert()).await(URI.create(etcdUrl + "/health"), etcd, ETCD_TIMEOUT);
 
         server = "https://127.0.0.1:" + apiPort;
-        apiServer = launch(
-                "kube-apiserver",
+        this.openssl = openssl;
+        List<String> apiServerArgs = new ArrayList<>(List.of(
                 "--etcd-servers=" + etcdUrl,
                 "--bind-address=127.0.0.1",
                 "--advertise-address=127.0.0.1",
@@ -140,18 +163,63 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
                 "--service-account-key-file=" + pki.saPub(),
                 "--service-account-signing-key-file=" + pki.saKey(),
                 "--service-cluster-ip-range=" + SERVICE_CIDR,
-                "--authorization-mode=RBAC",
                 // No token controller runs, so pods must not wait for service-account tokens.
                 "--disable-admission-plugins=ServiceAccount",
                 // The node agent's DaemonSet is privileged.
                 "--allow-privileged=true",
-                "--profiling=false");
+                "--profiling=false"));
+        apiServerArgs.addAll(kubeletAccessArgs(openssl));
+        apiServer = launch("kube-apiserver", apiServerArgs.toArray(String[]::new));
         HealthProbe.trusting(pki.caCert()).await(URI.create(server + "/readyz"), apiServer, APISERVER_TIMEOUT);
 
         kubeconfigs = new Kubeconfigs(workDir.resolve("kubeconfig"), server, pki);
         adminKubeconfig = kubeconfigs.writeAdmin();
         admin = clientFrom(adminKubeconfig, null);
         kwokNodes = new KwokNodes(admin);
+    }
+
+    private List<String> kubeletAccessArgs(String openssl) {
+        return switch (kubeletAccess) {
+            case NONE -> List.of("--authorization-mode=RBAC");
+            case REAL_KUBELET -> {
+                // system:masters: the kubelet's webhook authorizer lets the API server proxy logs and exec.
+                Pki.Issued client = pki.issue(
+                        openssl,
+                        workDir.resolve("pki"),
+                        "apiserver-kubelet-client",
+                        "/O=system:masters/CN=kube-apiserver-kubelet-client",
+                        List.of(
+                                "basicConstraints = critical, CA:FALSE",
+                                "keyUsage = critical, digitalSignature, keyEncipherment",
+                                "extendedKeyUsage = clientAuth"));
+                yield List.of(
+                        "--authorization-mode=Node,RBAC",
+                        "--enable-admission-plugins=NodeRestriction",
+                        // The node's address is its hostname, which resolves to loopback here; the kubelet refuses a
+                        // loopback node IP, and the API server's proxy refuses to dial one.
+                        "--kubelet-preferred-address-types=Hostname",
+                        "--kubelet-client-certificate=" + client.cert(),
+                        "--kubelet-client-key=" + client.key(),
+                        "--kubelet-certificate-authority=" + pki.caCert());
+            }
+        };
+    }
+
+    /** How this plane's API server treats kubelets. */
+    public KubeletAccess kubeletAccess() {
+        return kubeletAccess;
+    }
+
+    /**
+     * Issues a certificate from this plane's CA (a real kubelet's client and serving certificates); {@code
+     * extensionLines} are openssl x509v3 lines.
+     */
+    Pki.Issued issueCertificate(Path dir, String name, String subject, List<String> extensionLines) {
+        return pki.issue(openssl, dir, name, subject, extensionLines);
+    }
+
+    Path caCert() {
+        return pki.caCert();
     }
 
     @Override

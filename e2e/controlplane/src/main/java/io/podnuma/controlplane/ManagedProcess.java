@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** One long-running control-plane process whose output goes to its own log file. */
@@ -19,16 +20,23 @@ final class ManagedProcess implements AutoCloseable {
     private final String name;
     private final List<String> command;
     private final Path log;
+    private final Map<String, String> env;
     private final Process process;
 
-    private ManagedProcess(String name, List<String> command, Path log, Process process) {
+    private ManagedProcess(String name, List<String> command, Map<String, String> env, Path log, Process process) {
         this.name = name;
         this.command = List.copyOf(command);
+        this.env = Map.copyOf(env);
         this.log = log;
         this.process = process;
     }
 
     static ManagedProcess start(String name, List<String> command, Path logDir) {
+        return start(name, command, Map.of(), logDir);
+    }
+
+    /** Starts {@code command} with {@code env} added to this JVM's environment. */
+    static ManagedProcess start(String name, List<String> command, Map<String, String> env, Path logDir) {
         Path log = logDir.resolve(name + ".log");
         try {
             Files.createDirectories(logDir);
@@ -36,7 +44,7 @@ final class ManagedProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + log + ": " + e.getMessage(), e);
         }
-        return launch(name, command, log);
+        return launch(name, command, env, log);
     }
 
     /**
@@ -57,17 +65,18 @@ final class ManagedProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + log + ": " + e.getMessage(), e);
         }
-        return launch(name, command, log);
+        return launch(name, command, env, log);
     }
 
-    private static ManagedProcess launch(String name, List<String> command, Path log) {
+    private static ManagedProcess launch(String name, List<String> command, Map<String, String> env, Path log) {
         try {
-            Process process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
+            ProcessBuilder builder = new ProcessBuilder(command);
+            builder.environment().putAll(env);
+            Process process = builder.redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
-            return new ManagedProcess(name, command, log, process);
+            return new ManagedProcess(name, command, env, log, process);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name + " (" + command.get(0) + "): " + e.getMessage(), e);
         }

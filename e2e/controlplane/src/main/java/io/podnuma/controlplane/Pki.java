@@ -109,6 +109,31 @@ record Pki(Path caCert, Path serverCert, Path serverKey, Path adminCert, Path ad
         }
     }
 
+    /** A certificate and its key, issued by this CA. */
+    record Issued(Path cert, Path key) {}
+
+    /**
+     * Issues a new certificate for {@code subject} from this CA into {@code dir}, with the openssl x509v3
+     * {@code extensionLines} (e.g. {@code extendedKeyUsage = clientAuth}).
+     */
+    Issued issue(String openssl, Path dir, String name, String subject, List<String> extensionLines) {
+        try {
+            Files.createDirectories(dir);
+            Path config = dir.resolve(name + ".cnf");
+            List<String> lines =
+                    new ArrayList<>(List.of("[req]", "distinguished_name = dn", "prompt = no", "[dn]", "[ext]"));
+            lines.addAll(extensionLines);
+            lines.add("");
+            Files.writeString(config, String.join("\n", lines));
+            Path key = dir.resolve(name + ".key");
+            Path cert = dir.resolve(name + ".crt");
+            signed(openssl, config, caCert, caCert.resolveSibling("ca.key"), subject, "ext", key, cert);
+            return new Issued(cert, key);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write certificates under " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
     private static void signed(
             String openssl,
             Path config,

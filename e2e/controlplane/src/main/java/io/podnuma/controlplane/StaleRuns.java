@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -49,6 +50,14 @@ public final class StaleRuns {
      * gone, and deletes the directory; returns how many processes it stopped.
      */
     public static int reap(Path baseDir, String prefix) {
+        return reap(baseDir, prefix, dir -> {});
+    }
+
+    /**
+     * Like {@link #reap(Path, String)}, and runs {@code afterStop} on each dead run's directory once its recorded
+     * children are stopped and before it is deleted: the place to undo what those children did to the host.
+     */
+    public static int reap(Path baseDir, String prefix, Consumer<Path> afterStop) {
         if (!Files.isDirectory(baseDir)) {
             return 0;
         }
@@ -64,6 +73,7 @@ public final class StaleRuns {
                     continue;
                 }
                 stopped += stopRecorded(dir);
+                afterStop.accept(dir);
                 LocalControlPlane.deleteRecursively(dir);
             }
         } catch (IOException e) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BuildScriptTest {
 
-    private static final List<String> MODULES = List.of("kubernetes", "etcd", "kwok", "helm");
+    private static final List<String> MODULES = List.of("kubernetes", "etcd", "kwok", "helm", "containerd", "cni");
 
     @TempDir
     Path tmp;
@@ -28,6 +28,10 @@ class BuildScriptTest {
     private Path cache;
     private Path goLog;
     private Path go;
+    private Path runc;
+
+    private static final String ALL_VERSIONS =
+            "Kubernetes v1.37.2 / etcd Version: 3.6.16 / kwok version v0.8.0 / v4.3.1 / containerd v2.4.2 / CNI v1.10.0";
 
     @BeforeEach
     void copyScriptAndModules() throws IOException {
@@ -42,7 +46,10 @@ class BuildScriptTest {
         }
         cache = tmp.resolve("cache");
         goLog = tmp.resolve("go.log");
-        go = fakeGo("Kubernetes v1.37.2 / etcd Version: 3.6.16 / kwok version v0.8.0 / v4.3.1");
+        go = fakeGo(ALL_VERSIONS);
+        runc = tmp.resolve("runc");
+        Files.writeString(runc, "#!/bin/sh\necho 'runc version 1.1.5+ds1'\n");
+        Files.setPosixFilePermissions(runc, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
     /** A go that answers `env` and, for `build -o DIR ... PKGS`, writes a script per package printing {@code banner}. */
@@ -62,7 +69,7 @@ class BuildScriptTest {
                 while [ $# -gt 0 ]; do
                   case "$1" in
                     -o) out="$2"; shift 2 ;;
-                    -ldflags) shift 2 ;;
+                    -ldflags | -tags) shift 2 ;;
                     -*) shift ;;
                     *) name="${1##*/}"; [ "$name" = v3 ] && name=server
                        printf '#!/bin/sh\\necho "%s"\\n' > "$out/$name"; chmod +x "$out/$name"; shift ;;
@@ -79,7 +86,7 @@ class BuildScriptTest {
         command.addAll(List.of(args));
         return Commands.run(
                 command,
-                Map.of("GO", go.toString(), "PODNUMA_CACHE_DIR", cache.toString()),
+                Map.of("GO", go.toString(), "RUNC", runc.toString(), "PODNUMA_CACHE_DIR", cache.toString()),
                 null,
                 Duration.ofSeconds(60));
     }
@@ -96,12 +103,22 @@ class BuildScriptTest {
 
         assertThat(bin).startsWith(cache.resolve("controlplane")).endsWith(Path.of("bin"));
         assertThat(bin.getParent().getFileName().toString())
-                .matches("k8s-v1\\.37\\.2_etcd-v3\\.6\\.16_kwok-v0\\.8\\.0_helm-v4\\.3\\.1_[0-9a-f]{12}");
+                .matches("k8s-v1\\.37\\.2_etcd-v3\\.6\\.16_kwok-v0\\.8\\.0_helm-v4\\.3\\.1"
+                        + "_containerd-v2\\.4\\.2_cni-v1\\.10\\.0_[0-9a-f]{12}");
         assertThat(ControlPlaneBinaries.TOOLS)
                 .allSatisfy(tool -> assertThat(bin.resolve(tool)).isExecutable());
         assertThat(bin.resolveSibling("build-info.txt")).content().contains("go=go1.99.0", "elapsed_seconds=");
-        assertThat(goBuilds()).containsExactly("build kubernetes", "build etcd", "build kwok", "build helm");
-        assertThat(first.stderr()).contains("[kubernetes v1.37.2] done in", "built all tools in");
+        assertThat(goBuilds())
+                .containsExactly(
+                        "build kubernetes", "build etcd", "build kwok", "build helm", "build containerd", "build cni");
+        assertThat(first.stderr())
+                .contains(
+                        "[kubernetes v1.37.2] done in",
+                        "[containerd v2.4.2] done in",
+                        "[cni v1.10.0] done in",
+                        "[runc] runc version 1.1.5+ds1",
+                        "built all tools in");
+        assertThat(bin.resolveSibling("build-info.txt")).content().contains("runc=" + runc);
     }
 
     @Test
@@ -135,6 +152,16 @@ class BuildScriptTest {
             assertThat(entries.flatMap(dir -> java.util.stream.Stream.of(dir.resolve("bin"))))
                     .allSatisfy(bin -> assertThat(bin).doesNotExist());
         }
+    }
+
+    @Test
+    void aMissingRuncFailsBeforeTheLongGoBuild() throws IOException {
+        runc = tmp.resolve("no-such-runc");
+        CommandResult result = run();
+
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.stderr()).contains("[runc] " + runc + " is not executable");
+        assertThat(goBuilds()).isEmpty();
     }
 
     @Test

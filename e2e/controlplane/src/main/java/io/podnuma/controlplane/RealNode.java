@@ -1,0 +1,548 @@
+package io.podnuma.controlplane;
+
+import io.fabric8.kubernetes.api.model.Node;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A real worker node on this machine: containerd (private root, state, sockets and config), the CNI bridge
+ * {@value #BRIDGE} on {@value #POD_SUBNET}, and a kubelet registered to a {@link LocalControlPlane} started with
+ * {@link KubeletAccess#REAL_KUBELET}. Pods run as real processes under {@code /sys/fs/cgroup/<subsystem>/kubepods}.
+ *
+ * <p>One per machine at a time (the kubelet's ports 10250/10248 and several of its paths are fixed): {@link
+ * #start} waits for the lock {@value #LOCK}. Everything the run changes outside its directory is recorded in
+ * {@link HostChanges} before it happens; {@link #close} undoes it, and so does the next start after a killed JVM.
+ */
+public final class RealNode implements AutoCloseable {
+
+    public static final String BRIDGE = "pn-cni0";
+    public static final String POD_SUBNET = "10.88.0.0/16";
+    public static final String PAUSE_IMAGE = PauseImage.NAME;
+    static final String BASE_DIR_PROPERTY = "podnuma.realnode.dir";
+    static final Path DEFAULT_BASE_DIR = Path.of("/var/tmp/podnuma-realnode");
+    static final String WORK_DIR_PREFIX = "realnode-work-";
+    static final String LOCK = "realnode.lock";
+
+    /** Set by the kubelet (the first four) and by the bridge plugin (ip_forward). */
+    static final List<String> SYSCTLS = List.of(
+            "vm.overcommit_memory",
+            "vm.panic_on_oom",
+            "kernel.panic",
+            "kernel.panic_on_oops",
+            "kernel.keys.root_maxkeys",
+            "kernel.keys.root_maxbytes",
+            "net.ipv4.ip_forward");
+    /** Paths the kubelet, containerd and the CNI plugins use whatever their configuration says. */
+    static final List<Path> FIXED_PATHS = List.of(
+            Path.of("/run/containerd"),
+            Path.of("/var/lib/kubelet"),
+            Path.of("/var/log/containers"),
+            Path.of("/var/log/pods"),
+            Path.of("/var/lib/cni"),
+            Path.of("/run/netns"),
+            Path.of("/opt/containerd"),
+            Path.of("/etc/cni"),
+            Path.of("/opt/cni"));
+
+    private static final Duration CONTAINERD_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+
+    private final LocalControlPlane plane;
+    private final Path binDir;
+    private final Path runDir;
+    private final Path logDir;
+    private final HostChanges changes;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final List<ManagedProcess> processes = new ArrayList<>();
+    private final Thread shutdownHook = new Thread(this::close, "podnuma-realnode-shutdown");
+    private final String nodeName;
+    private Duration startup = Duration.ZERO;
+    private boolean closed;
+
+    private RealNode(LocalControlPlane plane, Path runDir, Path logDir, FileChannel lockChannel, FileLock lock) {
+        this.plane = plane;
+        this.binDir = plane.binDir();
+        this.runDir = runDir;
+        this.logDir = logDir;
+        this.changes = new HostChanges(runDir, HostChanges.HostRoots.REAL);
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.nodeName = hostname();
+    }
+
+    /** Why a real node cannot run here, if it cannot: tests skip with this reason. */
+    public static Optional<String> whyUnavailable() {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return Optional.of("a real node needs root (the kubelet and containerd manage cgroups, mounts and"
+                    + " network namespaces); running as " + System.getProperty("user.name"));
+        }
+        if (!Files.isDirectory(Path.of("/sys/fs/cgroup/cpuset"))) {
+            return Optional.of("no cgroup v1 cpuset hierarchy at /sys/fs/cgroup/cpuset");
+        }
+        for (String tool : List.of("gcc", "ip", "umount")) {
+            if (Commands.run(List.of("sh", "-c", "command -v " + tool), Map.of(), null, Duration.ofSeconds(10))
+                            .exitCode()
+                    != 0) {
+                return Optional.of("no '" + tool + "' on PATH (the real node needs gcc, iproute2 and umount)");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Starts a node against {@code plane} (waiting for another JVM's node to go first) and waits for Ready. */
+    public static RealNode start(LocalControlPlane plane, RealNodeOptions options) {
+        if (plane.kubeletAccess() != KubeletAccess.REAL_KUBELET) {
+            throw new IllegalArgumentException(
+                    "the control plane must be started with KubeletAccess.REAL_KUBELET for a real kubelet to join");
+        }
+        whyUnavailable().ifPresent(reason -> {
+            throw new ControlPlaneUnavailableException(reason);
+        });
+        Path base = Path.of(System.getProperty(BASE_DIR_PROPERTY, DEFAULT_BASE_DIR.toString()));
+        Path logDir = Path.of(System.getProperty(LocalControlPlane.WORK_DIR_PROPERTY, "target"))
+                .toAbsolutePath()
+                .resolve("realnode-logs");
+        FileChannel channel = null;
+        FileLock lock;
+        try {
+            Files.createDirectories(base);
+            channel = FileChannel.open(base.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            lock = channel.tryLock();
+            if (lock == null) {
+                System.err.println("[realnode] another test JVM has the real node; waiting for " + base.resolve(LOCK));
+                lock = channel.lock();
+            }
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw new UncheckedIOException("cannot lock " + base.resolve(LOCK) + ": " + e.getMessage(), e);
+        }
+        undoDeadRuns(base);
+        Path runDir = base.resolve(WORK_DIR_PREFIX + ProcessHandle.current().pid());
+        RealNode node = new RealNode(plane, runDir, logDir, channel, lock);
+        Runtime.getRuntime().addShutdownHook(node.shutdownHook);
+        try {
+            node.startAll(options);
+            return node;
+        } catch (RuntimeException | Error e) {
+            node.printLogTails(System.err, 40);
+            node.close();
+            throw e;
+        }
+    }
+
+    /** Undoes what killed JVMs' runs left under {@code base}; returns how many processes it stopped. */
+    static int undoDeadRuns(Path base) {
+        return undoDeadRuns(base, HostChanges.HostRoots.REAL);
+    }
+
+    static int undoDeadRuns(Path base, HostChanges.HostRoots roots) {
+        int stopped = StaleRuns.reap(base, WORK_DIR_PREFIX, dir -> {
+            System.err.println("[realnode] undoing what a killed test JVM's real node left: " + dir);
+            new HostChanges(dir, roots).undo();
+        });
+        if (stopped > 0) {
+            System.err.println("[realnode] stopped " + stopped + " processes left by a test JVM that was killed");
+        }
+        return stopped;
+    }
+
+    private void startAll(RealNodeOptions options) {
+        long t0 = System.nanoTime();
+        LocalControlPlane.deleteRecursively(runDir);
+        LocalControlPlane.deleteRecursively(logDir);
+        // Written down before anything happens, so a kill at any later point can be undone.
+        changes.recordSysctls(SYSCTLS);
+        changes.recordCreatedPaths(FIXED_PATHS);
+        changes.recordCgroups("kubepods");
+        changes.recordLink(BRIDGE);
+
+        List<Path> images = new ArrayList<>();
+        images.add(PauseImage.build(runDir.resolve("images")));
+        images.addAll(options.images());
+
+        Path socket = runDir.resolve("containerd/containerd.sock");
+        ManagedProcess containerd = launch(
+                "containerd",
+                Map.of("PATH", binDir + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin")),
+                binDir.resolve("containerd").toString(),
+                "--config=" + writeContainerdConfig(socket));
+        awaitContainerd(containerd);
+        for (Path image : images) {
+            ctr("images", "import", image.toString()).assertSuccess();
+        }
+        writeCniConfig();
+
+        ManagedProcess kubelet = launch(
+                "kubelet",
+                Map.of(),
+                binDir.resolve("kubelet").toString(),
+                "--config=" + writeKubeletConfig(socket, options),
+                "--kubeconfig=" + writeKubeletKubeconfig(),
+                "--root-dir=" + runDir.resolve("kubelet/root"),
+                "--v=1");
+        awaitReady(kubelet);
+        startup = Duration.ofNanos(System.nanoTime() - t0);
+        System.err.println("[realnode] node " + nodeName + " Ready and untainted " + startup.toMillis()
+                + " ms after start (run dir " + runDir + ")");
+    }
+
+    private Path writeContainerdConfig(Path socket) {
+        Path dir = runDir.resolve("containerd");
+        String config = """
+                version = 4
+                root = "%1$s/root"
+                state = "%1$s/state"
+
+                [plugins.'io.containerd.server.v1.grpc']
+                  address = "%2$s"
+
+                [plugins.'io.containerd.server.v1.ttrpc']
+                  address = "%2$s.ttrpc"
+
+                [plugins.'io.containerd.server.v1.debug']
+                  address = "%1$s/debug.sock"
+
+                [plugins.'io.containerd.internal.v1.opt']
+                  path = "%1$s/opt"
+
+                [plugins.'io.containerd.nri.v1.nri']
+                  disable = false
+                  socket_path = "%1$s/nri.sock"
+
+                [plugins.'io.containerd.cri.v1.images']
+                  [plugins.'io.containerd.cri.v1.images'.pinned_images]
+                    sandbox = '%3$s'
+
+                [plugins.'io.containerd.cri.v1.runtime']
+                  # Root lacks CAP_SYS_RESOURCE on this kind of VM: runc must not lower oom_score_adj.
+                  restrict_oom_score_adj = true
+                  netns_mounts_under_state_dir = true
+                  [plugins.'io.containerd.cri.v1.runtime'.cni]
+                    bin_dirs = ["%4$s"]
+                    conf_dir = "%5$s"
+                  [plugins.'io.containerd.cri.v1.runtime'.containerd]
+                    default_runtime_name = "runc"
+                    [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
+                      runtime_type = "io.containerd.runc.v2"
+                      [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc.options]
+                        BinaryName = "%6$s"
+                        SystemdCgroup = false
+                """.formatted(
+                dir, socket, PAUSE_IMAGE, binDir.resolve("cni"), runDir.resolve("cni/conf"), binDir.resolve("runc"));
+        return write(dir.resolve("config.toml"), config);
+    }
+
+    private void writeCniConfig() {
+        write(runDir.resolve("cni/conf/10-podnuma.conflist"), """
+                {
+                  "cniVersion": "1.0.0",
+                  "name": "podnuma",
+                  "plugins": [
+                    {
+                      "type": "bridge",
+                      "bridge": "%s",
+                      "isGateway": true,
+                      "ipMasq": false,
+                      "hairpinMode": true,
+                      "ipam": {
+                        "type": "host-local",
+                        "ranges": [[{"subnet": "%s"}]],
+                        "routes": [{"dst": "0.0.0.0/0"}],
+                        "dataDir": "%s"
+                      }
+                    },
+                    {"type": "portmap", "capabilities": {"portMappings": true}}
+                  ]
+                }
+                """.formatted(
+                        BRIDGE, POD_SUBNET, runDir.resolve("cni/ipam")));
+    }
+
+    private Path writeKubeletConfig(Path socket, RealNodeOptions options) {
+        Path dir = runDir.resolve("kubelet");
+        Pki.Issued serving = plane.issueCertificate(
+                dir.resolve("pki"),
+                "kubelet-serving",
+                "/O=system:nodes/CN=system:node:" + nodeName,
+                List.of(
+                        "basicConstraints = critical, CA:FALSE",
+                        "keyUsage = critical, digitalSignature, keyEncipherment",
+                        "extendedKeyUsage = serverAuth",
+                        "subjectAltName = DNS:" + nodeName + ", DNS:localhost, IP:127.0.0.1"));
+        String cpuManager = options.cpuManagerPolicy() == RealNodeOptions.CpuManagerPolicy.STATIC
+                ? "cpuManagerPolicy: static\nreservedSystemCPUs: \"0\"\n"
+                : "cpuManagerPolicy: none\n";
+        String config = """
+                apiVersion: kubelet.config.k8s.io/v1beta1
+                kind: KubeletConfiguration
+                cgroupDriver: cgroupfs
+                # kubelet 1.37 refuses cgroup v1 unless told otherwise; this machine has only v1 cpusets.
+                failCgroupV1: false
+                failSwapOn: false
+                # The kubelet refuses a loopback node IP; it serves on loopback and the API server dials its hostname.
+                address: 127.0.0.1
+                healthzBindAddress: 127.0.0.1
+                readOnlyPort: 0
+                authentication:
+                  anonymous:
+                    enabled: false
+                  webhook:
+                    enabled: true
+                  x509:
+                    clientCAFile: %1$s
+                authorization:
+                  mode: Webhook
+                tlsCertFile: %2$s
+                tlsPrivateKeyFile: %3$s
+                containerRuntimeEndpoint: unix://%4$s
+                makeIPTablesUtilChains: false
+                volumePluginDir: %5$s/volume-plugins
+                podLogsDir: %5$s/pod-logs
+                imageGCHighThresholdPercent: 100
+                imageGCLowThresholdPercent: 99
+                evictionHard:
+                  memory.available: "1Mi"
+                  nodefs.available: "1%%"
+                  nodefs.inodesFree: "1%%"
+                  imagefs.available: "1%%"
+                featureGates:
+                  PodLevelResources: true
+                  PodLevelResourceManagers: true
+                %6$s""".formatted(plane.caCert(), serving.cert(), serving.key(), socket, dir, cpuManager);
+        return write(dir.resolve("config.yaml"), config);
+    }
+
+    private Path writeKubeletKubeconfig() {
+        Path dir = runDir.resolve("kubelet");
+        Pki.Issued client = plane.issueCertificate(
+                dir.resolve("pki"),
+                "kubelet-client",
+                "/O=system:nodes/CN=system:node:" + nodeName,
+                List.of(
+                        "basicConstraints = critical, CA:FALSE",
+                        "keyUsage = critical, digitalSignature, keyEncipherment",
+                        "extendedKeyUsage = clientAuth"));
+        return write(
+                dir.resolve("kubeconfig"), """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: podnuma
+                  cluster:
+                    server: %s
+                    certificate-authority: %s
+                users:
+                - name: kubelet
+                  user:
+                    client-certificate: %s
+                    client-key: %s
+                contexts:
+                - name: kubelet
+                  context:
+                    cluster: podnuma
+                    user: kubelet
+                current-context: kubelet
+                """.formatted(plane.server(), plane.caCert(), client.cert(), client.key()));
+    }
+
+    private void awaitContainerd(ManagedProcess containerd) {
+        long deadline = System.nanoTime() + CONTAINERD_TIMEOUT.toNanos();
+        while (true) {
+            containerd.requireAlive();
+            if (ctr("version").succeeded()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "containerd did not answer within " + CONTAINERD_TIMEOUT + "; see " + containerd.log());
+            }
+            sleep(200);
+        }
+    }
+
+    private void awaitReady(ManagedProcess kubelet) {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (true) {
+            kubelet.requireAlive();
+            Node node = plane.client().nodes().withName(nodeName).get();
+            if (node != null && isReady(node) && untainted(node)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("node " + nodeName + " was not Ready and untainted within "
+                        + READY_TIMEOUT + " (last seen: "
+                        + (node == null
+                                ? "not registered"
+                                : node.getStatus() + " taints " + node.getSpec().getTaints()) + "); see "
+                        + kubelet.log());
+            }
+            sleep(200);
+        }
+    }
+
+    static boolean isReady(Node node) {
+        return node.getStatus() != null
+                && node.getStatus().getConditions() != null
+                && node.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    static boolean untainted(Node node) {
+        return node.getSpec() == null
+                || node.getSpec().getTaints() == null
+                || node.getSpec().getTaints().isEmpty();
+    }
+
+    /** Runs {@code ctr} against this node's containerd in the {@code k8s.io} namespace (the kubelet's). */
+    public CommandResult ctr(String... args) {
+        List<String> command = new ArrayList<>(List.of(
+                binDir.resolve("ctr").toString(),
+                "--address",
+                runDir.resolve("containerd/containerd.sock").toString(),
+                "--namespace",
+                "k8s.io"));
+        command.addAll(List.of(args));
+        return Commands.run(command, Map.of(), null, Commands.DEFAULT_TIMEOUT);
+    }
+
+    /** The host pid of a running container's first process, from containerd ({@code ctr tasks ls}). */
+    public Optional<Long> containerPid(String containerId) {
+        String id =
+                containerId.startsWith("containerd://") ? containerId.substring("containerd://".length()) : containerId;
+        for (String line : ctr("tasks", "ls").assertSuccess().stdout().lines().toList()) {
+            String[] fields = line.trim().split("\\s+");
+            if (fields.length >= 3 && fields[0].equals(id) && "RUNNING".equals(fields[2])) {
+                return Optional.of(Long.parseLong(fields[1]));
+            }
+        }
+        return Optional.empty();
+    }
+
+    public String nodeName() {
+        return nodeName;
+    }
+
+    /** From the first step of {@link #start} until the node was Ready and untainted. */
+    public Duration startupTime() {
+        return startup;
+    }
+
+    /** This run's private directory (containerd's root and state, the kubelet's root dir, the record). */
+    public Path runDir() {
+        return runDir;
+    }
+
+    public Path logDir() {
+        return logDir;
+    }
+
+    public synchronized void printLogTails(PrintStream out, int lines) {
+        for (ManagedProcess process : processes) {
+            out.println("----- last " + lines + " lines of " + process.log().toAbsolutePath()
+                    + (process.isAlive() ? "" : " (process has exited)") + " -----");
+            out.println(process.tail(lines));
+        }
+    }
+
+    private synchronized ManagedProcess launch(String name, Map<String, String> env, String... command) {
+        if (closed) {
+            throw new IllegalStateException("the real node is closed; cannot start " + name);
+        }
+        ManagedProcess process = ManagedProcess.start(name, List.of(command), env, logDir);
+        processes.add(process);
+        StaleRuns.record(runDir, process.handle());
+        return process;
+    }
+
+    /**
+     * Stops the kubelet, then containerd, then undoes every recorded host change (remaining container processes
+     * and shims, mounts, the bridge, the kubepods cgroups, sysctls, fixed paths), deletes the run directory and
+     * releases the lock. Logs stay in {@link #logDir()}.
+     */
+    @Override
+    public void close() {
+        List<ManagedProcess> toStop;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            toStop = new ArrayList<>(processes);
+        }
+        for (int i = toStop.size() - 1; i >= 0; i--) {
+            toStop.get(i).close();
+        }
+        List<String> problems = changes.undo();
+        try {
+            if (problems.isEmpty()) {
+                LocalControlPlane.deleteRecursively(runDir);
+            } else {
+                System.err.println("[realnode] keeping " + runDir + " for the next start to retry: " + problems);
+            }
+        } catch (UncheckedIOException e) {
+            System.err.println("[realnode] " + e.getMessage());
+        }
+        try {
+            lock.release();
+        } catch (IOException e) {
+            System.err.println("[realnode] cannot release the lock: " + e.getMessage());
+        }
+        closeQuietly(lockChannel);
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // we are running inside the hook
+        }
+    }
+
+    private static String hostname() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/hostname"))
+                    .strip()
+                    .toLowerCase(java.util.Locale.ROOT);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the hostname: " + e.getMessage(), e);
+        }
+    }
+
+    private static Path write(Path file, String content) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, content);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // closing the lock file cannot lose anything
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the real node", e);
+        }
+    }
+}
