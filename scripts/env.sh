@@ -46,5 +46,21 @@ podnuma_controlplane() {
   export PODNUMA_CONTROLPLANE_BIN="$out"
 }
 
+# The pause and workload images are static C binaries (e2e/images): gcc and the static glibc must be there. As root
+# on a Debian-like machine they are installed when missing (CI has the package servers); otherwise say what to do.
+podnuma_require_static_cc() {
+  if command -v gcc >/dev/null 2>&1 && [ -n "$(gcc -print-file-name=libc.a 2>/dev/null | grep /)" ] &&
+    [ -f "$(gcc -print-file-name=libc.a)" ]; then
+    return 0
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "podnuma: installing gcc and libc6-dev (static C binaries of the test images)" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc libc6-dev >&2 ||
+      podnuma_die "apt-get install gcc libc6-dev failed; install a C compiler with the static glibc"
+    return 0
+  fi
+  podnuma_die "gcc with the static glibc is needed for the test images (Debian: apt-get install gcc libc6-dev)"
+}
+
 PODNUMA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PODNUMA_ROOT
