@@ -7,7 +7,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,15 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 class PauseImageTest {
     @TempDir
     Path dir;
-
-    private Process process;
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        if (process != null && process.isAlive()) {
-            process.destroyForcibly().waitFor();
-        }
-    }
 
     @Test
     void theSandboxImageNameIsTheOneConstant() {
@@ -48,11 +38,15 @@ class PauseImageTest {
         assertThat(new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
                 .isEqualTo(PauseImage.VERSION_LINE + "\n");
 
-        process = new ProcessBuilder(dir.resolve("pause").toString()).start();
-        var out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        assertThat(out.readLine()).isEqualTo(PauseImage.STARTED_LINE);
-        process.destroy(); // SIGTERM
-        assertThat(process.waitFor(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).isZero();
+        Process pause = new ProcessBuilder(dir.resolve("pause").toString()).start();
+        try {
+            var out = new BufferedReader(new InputStreamReader(pause.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(out.readLine()).isEqualTo(PauseImage.STARTED_LINE);
+            pause.destroy(); // SIGTERM
+            assertThat(pause.waitFor(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(pause.exitValue()).isZero();
+        } finally {
+            pause.destroyForcibly();
+        }
     }
 }
