@@ -1,6 +1,7 @@
 package io.podnuma.controlplane;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.podnuma.oci.PauseImage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -28,7 +29,9 @@ public final class RealNode implements AutoCloseable {
 
     public static final String BRIDGE = "pn-cni0";
     public static final String POD_SUBNET = "10.88.0.0/16";
-    public static final String PAUSE_IMAGE = PauseImage.NAME;
+    /** The sandbox image containerd pins; the images build writes the same one (PauseImage of podnuma-oci). */
+    public static final String PAUSE_IMAGE = PauseImage.NAME.reference();
+
     static final String BASE_DIR_PROPERTY = "podnuma.realnode.dir";
     static final Path DEFAULT_BASE_DIR = Path.of("/var/tmp/podnuma-realnode");
     static final String WORK_DIR_PREFIX = "realnode-work-";
@@ -158,6 +161,14 @@ public final class RealNode implements AutoCloseable {
         return stopped;
     }
 
+    private static Path buildPauseImage(Path dir) {
+        try {
+            return PauseImage.build(dir).file();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot build the pause image in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
     private void startAll(RealNodeOptions options) {
         long t0 = System.nanoTime();
         LocalControlPlane.deleteRecursively(runDir);
@@ -169,7 +180,7 @@ public final class RealNode implements AutoCloseable {
         changes.recordLink(BRIDGE);
 
         List<Path> images = new ArrayList<>();
-        images.add(PauseImage.build(runDir.resolve("images")));
+        images.add(buildPauseImage(runDir.resolve("images")));
         images.addAll(options.images());
 
         Path socket = runDir.resolve("containerd/containerd.sock");

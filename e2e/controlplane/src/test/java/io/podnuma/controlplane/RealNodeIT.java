@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.oci.PauseImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,12 @@
 package io.podnuma.images;
 
+import io.podnuma.oci.FileMode;
+import io.podnuma.oci.ImageName;
+import io.podnuma.oci.ImageSpec;
+import io.podnuma.oci.LayerEntry;
+import io.podnuma.oci.LayerPath;
+import io.podnuma.oci.OciArchive;
+import io.podnuma.oci.OciLayoutWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,8 @@
 package io.podnuma.images;
 
+import io.podnuma.oci.OciArchive;
+import io.podnuma.oci.PauseImage;
+import io.podnuma.oci.StaticImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,8 +11,8 @@ import java.util.List;
 /**
  * Builds the two images the real-node tests run besides the agent, from the C sources of this module:
  * <ul>
- *   <li>{@code podnuma.local/pause:<version>}: the sandbox process ({@code pause.c}), for containerd's
- *       {@code pinned_images.sandbox};
+ *   <li>{@link PauseImage#NAME}: the sandbox process ({@code pause.c} of podnuma-oci), for containerd's
+ *       {@code pinned_images.sandbox}: the same image the real-node fixture builds for itself;
  *   <li>{@code podnuma.local/workload:<version>}: a process that prints its own CPU and memory-node affinity
  *       ({@code workload.c}), read with {@code kubectl logs}.
  * </ul>
@@ -28,23 +31,14 @@ public final class BuildTestImages {
         String tag = args[2];
         Files.createDirectories(out);
         for (OciArchive archive : List.of(
-                staticImage(sources, out, "pause", PodnumaImage.PAUSE, tag),
-                staticImage(sources, out, "workload", PodnumaImage.WORKLOAD, tag))) {
+                PauseImage.build(out),
+                StaticImage.build(
+                        sources.resolve("workload.c"),
+                        out,
+                        "workload",
+                        PodnumaImage.WORKLOAD.name(tag),
+                        PodnumaImage.WORKLOAD.tarIn(out)))) {
             System.out.printf("podnuma images: %s → %s (%,d bytes)%n", archive.name(), archive.file(), archive.size());
         }
-    }
-
-    /** One static binary at {@code /<program>} and nothing else; the entrypoint runs it. */
-    static OciArchive staticImage(Path sources, Path out, String program, PodnumaImage image, String tag)
-            throws IOException {
-        Path binary = StaticBinary.compile(sources.resolve(program + ".c"), out.resolve(program));
-        LayerPath inImage = LayerPath.of("/" + program);
-        ImageSpec spec = new ImageSpec(
-                image.name(tag),
-                List.of(inImage.absolute()),
-                List.of(),
-                List.of("PATH=/"),
-                List.of(new LayerEntry.HostFile(inImage, binary, FileMode.EXECUTABLE)));
-        return new OciLayoutWriter().write(spec, image.tarIn(out));
     }
 }

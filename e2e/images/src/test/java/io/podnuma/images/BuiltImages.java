@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.podnuma.oci.Digest;
+import io.podnuma.oci.TarEntries;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

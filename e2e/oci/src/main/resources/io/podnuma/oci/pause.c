@@ -1,13 +1,21 @@
 /*
  * podnuma's pause: the process that holds a pod sandbox's namespaces. It does nothing until it is told to stop.
  * As PID 1 of the sandbox it also reaps orphans, so exited children do not stay as zombies in the pod.
- * Exit status: 0 on SIGTERM or SIGINT (the runtime's normal stop), 2 if the signal mask cannot be set.
+ * It prints one line when it starts (a pod's logs show it ran) and, as "/pause --version", its version and exits
+ * (the image has no shell, so kubectl exec needs something of its own to run). PauseImage holds both lines.
+ * Exit status: 0 on SIGTERM or SIGINT (the runtime's normal stop) and after --version, 2 if the signal mask cannot
+ * be set.
  */
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+        puts("podnuma pause 1");
+        return 0;
+    }
     sigset_t wanted;
     sigemptyset(&wanted);
     sigaddset(&wanted, SIGTERM);
@@ -18,6 +26,8 @@ int main(void) {
         perror("pause: sigprocmask");
         return 2;
     }
+    puts("podnuma pause: started");
+    fflush(stdout);
     for (;;) {
         int sig = 0;
         if (sigwait(&wanted, &sig) != 0) {

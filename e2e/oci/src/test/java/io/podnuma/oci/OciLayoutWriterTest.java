@@ -1,4 +1,4 @@
-package io.podnuma.images;
+package io.podnuma.oci;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The packer's image layout tars: read back by this module's reader and by the system's tar, and reproducible. */
 class OciLayoutWriterTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ImageName NAME = new ImageName("podnuma.local/sample", "1.2.3-SNAPSHOT");
@@ -143,6 +144,55 @@ class OciLayoutWriterTest {
         assertThatThrownBy(() -> LayerPath.of("relative")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ImageName("pause", "1")).hasMessageContaining("with a domain");
         assertThatThrownBy(() -> new ImageName("podnuma.local/pause", "a:b")).hasMessageContaining("tag");
+    }
+
+    @Test
+    void theSystemTarListsAndUnpacksTheLayoutAndEveryBlobIsNamedByItsDigest() throws Exception {
+        OciArchive archive = new OciLayoutWriter().write(sample(), dir.resolve("image.tar"));
+
+        assertThat(systemTar("-tvf", archive.file().toString())).contains("oci-layout", "index.json", "blobs/sha256/");
+        Path unpacked = Files.createDirectories(dir.resolve("unpacked"));
+        systemTar("-xf", archive.file().toString(), "-C", unpacked.toString());
+        assertThat(Files.readString(unpacked.resolve("index.json")))
+                .contains("\"io.containerd.image.name\":\"podnuma.local/sample:1.2.3-SNAPSHOT\"");
+        try (var blobs = Files.list(unpacked.resolve("blobs/sha256"))) {
+            List<Path> all = blobs.toList();
+            assertThat(all).hasSize(3);
+            for (Path blob : all) {
+                assertThat(Digest.of(Files.readAllBytes(blob)).toString()).isEqualTo("sha256:" + blob.getFileName());
+            }
+        }
+    }
+
+    @Test
+    void theSystemTarSeesEachLayerFileWithItsMode() throws Exception {
+        OciArchive archive = new OciLayoutWriter().write(sample(), dir.resolve("image.tar"));
+        Path layer = Files.write(
+                dir.resolve("layer.tar"),
+                TarEntries.read(archive.file()).get(archive.layer().path()).content());
+
+        List<String> listing = systemTar("-tvf", layer.toString()).lines().toList();
+        assertThat(listing)
+                .filteredOn(line -> line.endsWith(" bin/program"))
+                .singleElement()
+                .satisfies(line -> assertThat(line).startsWith("-rwxr-xr-x").contains(" 13 "));
+        assertThat(listing)
+                .filteredOn(line -> line.endsWith("/data.bin"))
+                .singleElement()
+                .satisfies(line -> assertThat(line).startsWith("-rw-r--r--").contains(" 1500 "));
+    }
+
+    private String systemTar(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("tar"));
+        command.addAll(List.of(args));
+        Process tar = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("tar.out").toFile())
+                .start();
+        assertThat(tar.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        String output = Files.readString(dir.resolve("tar.out"));
+        assertThat(tar.exitValue()).as(output).isZero();
+        return output;
     }
 
     private static TarEntries layerOf(OciArchive archive) throws IOException {

@@ -1,4 +1,4 @@
-package io.podnuma.images;
+package io.podnuma.oci;
 
 /** A content-addressed blob of an image layout: what a descriptor points at. */
 public record Blob(String mediaType, Digest digest, long size) {

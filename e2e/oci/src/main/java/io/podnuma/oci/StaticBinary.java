@@ -1,4 +1,4 @@
-package io.podnuma.images;
+package io.podnuma.oci;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,10 +10,10 @@ import java.util.List;
  * Compiles one C file into a static, stripped executable with the host's gcc and static glibc, so the image needs
  * no libraries, no loader and no shell.
  */
-final class StaticBinary {
+public final class StaticBinary {
     private StaticBinary() {}
 
-    static Path compile(Path source, Path output) throws IOException {
+    public static Path compile(Path source, Path output) throws IOException {
         Files.createDirectories(output.toAbsolutePath().getParent());
         List<String> command = List.of(
                 "gcc",

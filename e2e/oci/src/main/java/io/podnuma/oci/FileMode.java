@@ -1,4 +1,4 @@
-package io.podnuma.images;
+package io.podnuma.oci;
 
 /** A Unix permission mode of a file in a layer, as the tar header stores it (octal digits, no type bits). */
 public record FileMode(int bits) {

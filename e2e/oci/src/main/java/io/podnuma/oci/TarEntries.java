@@ -1,4 +1,4 @@
-package io.podnuma.images;
+package io.podnuma.oci;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,19 +10,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A ustar reader for the tests, written from the format, independent of {@link TarWriter}'s code. */
-record TarEntries(Map<String, TarEntries.Entry> byName) {
-    record Entry(String name, char type, int mode, int uid, int gid, long mtime, String linkTarget, byte[] content) {
-        String text() {
+/**
+ * A ustar reader to check what was packed (the tests of this module and of the image builds), written from the
+ * format, independent of {@link TarWriter}'s code: a writer bug is not read back as its own mirror image.
+ */
+public record TarEntries(Map<String, TarEntries.Entry> byName) {
+    public record Entry(
+            String name, char type, int mode, int uid, int gid, long mtime, String linkTarget, byte[] content) {
+        public String text() {
             return new String(content, StandardCharsets.UTF_8);
         }
     }
 
-    static TarEntries read(Path tar) throws IOException {
+    public static TarEntries read(Path tar) throws IOException {
         return read(Files.readAllBytes(tar));
     }
 
-    static TarEntries read(byte[] tar) {
+    public static TarEntries read(byte[] tar) {
         Map<String, Entry> entries = new LinkedHashMap<>();
         int at = 0;
         while (at + 512 <= tar.length) {
@@ -61,11 +65,11 @@ record TarEntries(Map<String, TarEntries.Entry> byName) {
         return new TarEntries(entries);
     }
 
-    static TarEntries read(InputStream in) throws IOException {
+    public static TarEntries read(InputStream in) throws IOException {
         return read(in.readAllBytes());
     }
 
-    Entry get(String name) {
+    public Entry get(String name) {
         Entry e = byName.get(name);
         if (e == null) {
             throw new AssertionError("no entry " + name + " in " + byName.keySet());
@@ -73,7 +77,7 @@ record TarEntries(Map<String, TarEntries.Entry> byName) {
         return e;
     }
 
-    List<String> names() {
+    public List<String> names() {
         return new ArrayList<>(byName.keySet());
     }
 
