@@ -55,7 +55,9 @@ podnuma_require_static_cc() {
   fi
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "podnuma: installing gcc and libc6-dev (static C binaries of the test images)" >&2
+    # A fresh machine may have no package lists yet: update once, then try again.
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc libc6-dev >&2 ||
+      { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc libc6-dev >&2; } ||
       podnuma_die "apt-get install gcc libc6-dev failed; install a C compiler with the static glibc"
     return 0
   fi

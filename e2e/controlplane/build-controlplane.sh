@@ -147,7 +147,9 @@ if [[ -z "$runc_cmd" ]]; then
     if ! command -v runc >/dev/null 2>&1; then
         if [[ $EUID -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
             log "[runc] not on PATH: apt-get install -y runc"
+            # A fresh machine may have no package lists yet: update once, then try again.
             DEBIAN_FRONTEND=noninteractive apt-get install -y -q runc >&2 ||
+                { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q runc >&2; } ||
                 fail "[runc] apt-get install runc failed; install runc or set RUNC=/path/to/runc"
         else
             fail "[runc] not on PATH and cannot apt-get it (needs root and apt-get); install runc or set RUNC=/path/to/runc"
