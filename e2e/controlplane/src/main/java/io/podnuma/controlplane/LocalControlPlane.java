@@ -359,11 +359,7 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
 
     /** Prints the last {@code lines} lines of every process's log, to explain a failed test. */
     public synchronized void printLogTails(PrintStream out, int lines) {
-        for (ManagedProcess process : processes) {
-            out.println("----- last " + lines + " lines of " + process.log().toAbsolutePath()
-                    + (process.isAlive() ? "" : " (process has exited)") + " -----");
-            out.println(process.tail(lines));
-        }
+        ManagedProcess.printLogTails(processes, out, lines);
     }
 
     private void startNodeComponents() {

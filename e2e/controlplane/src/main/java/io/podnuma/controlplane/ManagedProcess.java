@@ -1,6 +1,7 @@
 package io.podnuma.controlplane;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -107,6 +108,15 @@ final class ManagedProcess implements AutoCloseable {
     }
 
     /** The last {@code lines} lines of the log. */
+    /** Prints the last {@code lines} lines of each process's log, to explain a failed test. */
+    static void printLogTails(List<ManagedProcess> processes, PrintStream out, int lines) {
+        for (ManagedProcess process : processes) {
+            out.println("----- last " + lines + " lines of " + process.log().toAbsolutePath()
+                    + (process.isAlive() ? "" : " (process has exited)") + " -----");
+            out.println(process.tail(lines));
+        }
+    }
+
     String tail(int lines) {
         try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
             long start = Math.max(0, file.length() - TAIL_BYTES);

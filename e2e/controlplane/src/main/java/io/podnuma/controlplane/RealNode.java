@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real worker node on this machine: containerd (private root, state, sockets and config), the CNI bridge
@@ -83,6 +84,13 @@ public final class RealNode implements AutoCloseable {
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.nodeName = hostname();
+    }
+
+    /** Skips the calling test (JUnit assumption) with the reason printed when this machine cannot run a real node. */
+    public static void assumeAvailable(Class<?> test) {
+        Optional<String> unavailable = whyUnavailable();
+        unavailable.ifPresent(why -> System.err.println("[" + test.getSimpleName() + "] skipped: " + why));
+        Assumptions.assumeTrue(unavailable.isEmpty(), () -> unavailable.orElse(""));
     }
 
     /** Why a real node cannot run here, if it cannot: tests skip with this reason. */
@@ -460,11 +468,7 @@ public final class RealNode implements AutoCloseable {
     }
 
     public synchronized void printLogTails(PrintStream out, int lines) {
-        for (ManagedProcess process : processes) {
-            out.println("----- last " + lines + " lines of " + process.log().toAbsolutePath()
-                    + (process.isAlive() ? "" : " (process has exited)") + " -----");
-            out.println(process.tail(lines));
-        }
+        ManagedProcess.printLogTails(processes, out, lines);
     }
 
     private synchronized ManagedProcess launch(String name, Map<String, String> env, String... command) {

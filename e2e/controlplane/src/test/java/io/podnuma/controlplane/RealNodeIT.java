@@ -13,10 +13,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -41,11 +39,7 @@ class RealNodeIT {
 
     @BeforeAll
     void startNode() {
-        Optional<String> unavailable = RealNode.whyUnavailable();
-        if (unavailable.isPresent()) {
-            System.err.println("[RealNodeIT] skipped: " + unavailable.get());
-        }
-        Assumptions.assumeTrue(unavailable.isEmpty(), () -> unavailable.orElse(""));
+        RealNode.assumeAvailable(RealNodeIT.class);
         // Taken before the node's own start-up undoes any killed run's leftovers: after the test, the host must
         // look like this again; so undo those first.
         RealNode.undoDeadRuns(

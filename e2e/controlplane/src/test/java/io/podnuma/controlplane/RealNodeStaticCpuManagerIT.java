@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,11 +24,7 @@ class RealNodeStaticCpuManagerIT {
 
     @BeforeAll
     void startNode() {
-        Optional<String> unavailable = RealNode.whyUnavailable();
-        if (unavailable.isPresent()) {
-            System.err.println("[RealNodeStaticCpuManagerIT] skipped: " + unavailable.get());
-        }
-        Assumptions.assumeTrue(unavailable.isEmpty(), () -> unavailable.orElse(""));
+        RealNode.assumeAvailable(RealNodeStaticCpuManagerIT.class);
         int cpus = Runtime.getRuntime().availableProcessors();
         Assumptions.assumeTrue(
                 cpus >= 2, "the static policy reserves CPU 0 and needs a second CPU; this machine has " + cpus);
