@@ -128,8 +128,15 @@ class RealNodeHostModelIT {
                                 .as("the sandbox cgroup of pod %s", uid)
                                 .hasSize(1);
                         for (String sandbox : extra) {
-                            assertThat(appearedAt.get(sandbox).parent())
-                                    .isEqualTo(layout.naming().podPath(qos, uid));
+                            CgroupPath at = appearedAt.get(sandbox);
+                            assertThat(at.parent()).isEqualTo(layout.naming().podPath(qos, uid));
+                            // containerd labels the CRI sandbox; its pause process lives in that cgroup too.
+                            assertThat(node.ctr("containers", "info", sandbox)
+                                            .assertSuccess()
+                                            .stdout())
+                                    .contains("\"io.cri-containerd.kind\": \"sandbox\"");
+                            long sandboxPid = node.containerPid(sandbox).orElseThrow();
+                            assertThat(cpusetCgroupOf(sandboxPid)).isEqualTo(at.toString());
                         }
                     }
                 }
