@@ -1,6 +1,7 @@
 package io.podnuma.controlplane;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.oci.PauseImage;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -447,6 +448,53 @@ public final class RealNode implements AutoCloseable {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Applies a pod with one container {@code main} running the pause image and waits (90 s at most) until it runs
+     * with every container ID in its status.
+     *
+     * @param podLines YAML lines of the pod spec before {@code containers}, indented two spaces (e.g. pod-level
+     *     {@code resources}), or empty
+     * @param containerLines YAML lines of the container, indented four spaces (e.g. its {@code resources}), or empty
+     */
+    public Pod runPausePod(String namespace, String name, String podLines, String containerLines) {
+        plane.kubectlWithStdin(
+                        """
+                        apiVersion: v1
+                        kind: Pod
+                        metadata:
+                          name: %s
+                          namespace: %s
+                        spec:
+                          terminationGracePeriodSeconds: 5
+                        %s  containers:
+                          - name: main
+                            image: %s
+                            imagePullPolicy: Never
+                        %s""".formatted(name, namespace, podLines, PAUSE_IMAGE, containerLines), "apply", "-f", "-")
+                .assertSuccess();
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (true) {
+            Pod p = plane.client().pods().inNamespace(namespace).withName(name).get();
+            if (p != null
+                    && "Running".equals(p.getStatus().getPhase())
+                    && p.getStatus().getContainerStatuses() != null
+                    && !p.getStatus().getContainerStatuses().isEmpty()
+                    && p.getStatus().getContainerStatuses().stream().allMatch(c -> c.getContainerID() != null)) {
+                return p;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("pod " + namespace + "/" + name + " is not running with container IDs"
+                        + " after 90 s: " + (p == null ? "not found" : p.getStatus()));
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for pod " + namespace + "/" + name, e);
+            }
+        }
     }
 
     public String nodeName() {

@@ -78,7 +78,7 @@ class RealNodeIT {
     @Test
     @Order(2)
     void aBestEffortPodRunsAsARealProcessInTheKubeletsBestEffortCgroup() throws IOException {
-        Pod pod = runPod("besteffort", "");
+        Pod pod = node.runPausePod(NS, "besteffort", "", "");
         String uid = pod.getMetadata().getUid();
         long pid = containerPid(pod);
         assertThat(cgroupOf(pid, "cpuset")).isEqualTo("/kubepods/besteffort/pod" + uid + "/" + containerId(pod));
@@ -99,11 +99,11 @@ class RealNodeIT {
     @Test
     @Order(3)
     void aGuaranteedPodWithPodLevelResourcesGetsItsPodCgroupLimits() throws IOException {
-        Pod pod = runPod("guaranteed", """
+        Pod pod = node.runPausePod(NS, "guaranteed", """
                   resources:
                     requests: {cpu: "1", memory: 512Mi}
                     limits: {cpu: "1", memory: 512Mi}
-                """);
+                """, "");
         String uid = pod.getMetadata().getUid();
         long pid = containerPid(pod);
         assertThat(pod.getStatus().getQosClass()).isEqualTo("Guaranteed");
@@ -134,34 +134,6 @@ class RealNodeIT {
         assertThat(HostChanges.mountsBelow(runDir)).isEmpty();
         assertThat(runDir).doesNotExist();
         assertThat(processesMentioning(runDir.toString())).isEmpty();
-    }
-
-    private Pod runPod(String name, String podResources) {
-        plane.kubectlWithStdin("""
-                apiVersion: v1
-                kind: Pod
-                metadata:
-                  name: %s
-                  namespace: %s
-                spec:
-                  terminationGracePeriodSeconds: 5
-                %s  containers:
-                  - name: main
-                    image: %s
-                    imagePullPolicy: Never
-                """.formatted(name, NS, podResources, RealNode.PAUSE_IMAGE), "apply", "-f", "-")
-                .assertSuccess();
-        await().atMost(Duration.ofSeconds(90))
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> {
-                    Pod p = plane.client().pods().inNamespace(NS).withName(name).get();
-                    return p != null
-                            && "Running".equals(p.getStatus().getPhase())
-                            && p.getStatus().getContainerStatuses() != null
-                            && !p.getStatus().getContainerStatuses().isEmpty()
-                            && p.getStatus().getContainerStatuses().get(0).getContainerID() != null;
-                });
-        return plane.client().pods().inNamespace(NS).withName(name).get();
     }
 
     private static String containerId(Pod pod) {

@@ -1,13 +1,11 @@
 package io.podnuma.controlplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -46,40 +44,11 @@ class RealNodeStaticCpuManagerIT {
 
     @Test
     void aGuaranteedIntegerCpuContainerGetsAnExclusiveCpu() throws IOException {
-        plane.kubectlWithStdin("""
-                apiVersion: v1
-                kind: Pod
-                metadata:
-                  name: exclusive
-                  namespace: default
-                spec:
-                  terminationGracePeriodSeconds: 5
-                  containers:
-                  - name: main
-                    image: %s
-                    imagePullPolicy: Never
+        Pod pod = node.runPausePod("default", "exclusive", "", """
                     resources:
                       requests: {cpu: "1", memory: 64Mi}
                       limits: {cpu: "1", memory: 64Mi}
-                """.formatted(RealNode.PAUSE_IMAGE), "apply", "-f", "-")
-                .assertSuccess();
-        await().atMost(Duration.ofSeconds(90))
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> {
-                    Pod p = plane.client()
-                            .pods()
-                            .inNamespace("default")
-                            .withName("exclusive")
-                            .get();
-                    return p != null
-                            && "Running".equals(p.getStatus().getPhase())
-                            && p.getStatus().getContainerStatuses().get(0).getContainerID() != null;
-                });
-        Pod pod = plane.client()
-                .pods()
-                .inNamespace("default")
-                .withName("exclusive")
-                .get();
+                """);
         String id = pod.getStatus().getContainerStatuses().get(0).getContainerID();
         long pid = node.containerPid(id).orElseThrow();
 

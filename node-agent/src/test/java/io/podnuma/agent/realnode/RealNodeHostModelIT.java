@@ -80,12 +80,12 @@ class RealNodeHostModelIT {
                     // Leftovers of other runs must not make this test pass: only what appears from here counts.
                     Set<String> before = Set.copyOf(appeared.keySet());
 
-                    Pod bestEffort = runPod(plane, "hm-besteffort", "");
-                    Pod guaranteed = runPod(plane, "hm-guaranteed", """
+                    Pod bestEffort = node.runPausePod(NS, "hm-besteffort", "", "");
+                    Pod guaranteed = node.runPausePod(NS, "hm-guaranteed", """
                               resources:
                                 requests: {cpu: "1", memory: 256Mi}
                                 limits: {cpu: "1", memory: 256Mi}
-                            """);
+                            """, "");
                     assertThat(bestEffort.getStatus().getQosClass()).isEqualTo("BestEffort");
                     assertThat(guaranteed.getStatus().getQosClass()).isEqualTo("Guaranteed");
 
@@ -205,34 +205,6 @@ class RealNodeHostModelIT {
                 .peek(id -> assertThat(id).matches("containerd://[0-9a-f]{64}"))
                 .map(id -> id.substring("containerd://".length()))
                 .toList();
-    }
-
-    private static Pod runPod(LocalControlPlane plane, String name, String podResources) {
-        plane.kubectlWithStdin("""
-                apiVersion: v1
-                kind: Pod
-                metadata:
-                  name: %s
-                  namespace: %s
-                spec:
-                  terminationGracePeriodSeconds: 5
-                %s  containers:
-                  - name: main
-                    image: %s
-                    imagePullPolicy: Never
-                """.formatted(name, NS, podResources, RealNode.PAUSE_IMAGE), "apply", "-f", "-")
-                .assertSuccess();
-        await().atMost(Duration.ofSeconds(90))
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> {
-                    Pod p = plane.client().pods().inNamespace(NS).withName(name).get();
-                    return p != null
-                            && "Running".equals(p.getStatus().getPhase())
-                            && p.getStatus().getContainerStatuses() != null
-                            && !p.getStatus().getContainerStatuses().isEmpty()
-                            && p.getStatus().getContainerStatuses().stream().allMatch(s -> s.getContainerID() != null);
-                });
-        return plane.client().pods().inNamespace(NS).withName(name).get();
     }
 
     private static void deletePods(LocalControlPlane plane, String... names) {
