@@ -1,29 +1,22 @@
 package io.podnuma.agent.config;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.policy.NodeConfigMapper;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.crds.v1alpha1.policy.PolicyHash;
 import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,11 +44,6 @@ public final class AgentConfigLoader {
 
     /** Far above a real file (a few KiB); stops a wrong mount (a device, a log) from being read whole. */
     static final long MAX_FILE_BYTES = 1024 * 1024;
-
-    private static final ObjectMapper CANONICAL = JsonMapper.builder()
-            .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-            .build();
 
     private AgentConfigLoader() {}
 
@@ -150,16 +138,9 @@ public final class AgentConfigLoader {
                 policyHash(policy));
     }
 
-    /** {@code sha256:<hex>} of the policy's canonical JSON: keys sorted, defaults filled in, no formatting. */
+    /** {@code sha256:<hex>} of the policy's canonical JSON ({@link PolicyHash}). */
     public static String policyHash(NumaResourcePolicySpec policy) {
-        try {
-            byte[] json = CANONICAL.writeValueAsBytes(policy);
-            return "sha256:"
-                    + HexFormat.of()
-                            .formatHex(MessageDigest.getInstance("SHA-256").digest(json));
-        } catch (JsonProcessingException | NoSuchAlgorithmException e) {
-            throw new IllegalStateException("cannot hash the policy: " + e.getMessage(), e);
-        }
+        return PolicyHash.of(policy);
     }
 
     private static void checkFlags(Map<String, String> flags, List<String> problems) {

@@ -1,0 +1,371 @@
+package io.podnuma.operator.render;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.crds.v1alpha1.policy.PolicyHash;
+import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * A policy and the rollout settings → the agent's ConfigMap, DaemonSet, headless metrics Service and ServiceMonitor.
+ * The config file is the one {@code node-agent run} reads ({@link NodeAgentConfig}), with the paths as the container
+ * sees its host mounts; the node name comes from the downward API. The policy's {@code nodeSelector} and
+ * {@code priority} are left out of the file: they decide which nodes run the agent, not what it does there, so
+ * changing them rolls no agent.
+ */
+public final class AgentRender {
+
+    /** The node label that puts a node under a policy: the DaemonSet selects nodes by it. */
+    public static final String POLICY_LABEL = "podnuma.io/policy";
+    /** On the pod template: a new config file makes a new template, and the DaemonSet rolls. */
+    public static final String CONFIG_HASH_ANNOTATION = "podnuma.io/config-hash";
+
+    public static final String CONFIG_KEY = "agent.yaml";
+    static final String CONFIG_DIR = "/etc/podnuma";
+    static final String SYS = "/host/sys";
+    static final String CGROUP = "/host/cgroup";
+    static final String STATE = "/var/lib/podnuma";
+    static final String SOCKET = STATE + "/pod-resources/podnuma.sock";
+    static final String KUBELET_ROOT = "/host/kubelet";
+    static final String KUBELET_CONFIG_DIR = "/host/kubelet-config";
+    static final String KUBELET_CONFIG = KUBELET_CONFIG_DIR + "/config.yaml";
+    static final String NAME_PREFIX = "podnuma-agent-";
+    /** A Service name is a DNS-1035 label of at most 63 characters. */
+    static final int MAX_POLICY_NAME = 63 - NAME_PREFIX.length();
+
+    private static final Pattern DNS_1035 = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
+
+    private AgentRender() {}
+
+    /** The objects for policy {@code name}; refuses a spec the agent would refuse, with the agent's messages. */
+    public static RenderedAgent render(String name, NumaResourcePolicySpec spec, AgentRollout rollout) {
+        requireRenderableName(name);
+        NumaResourcePolicySpec inForce = new NumaResourcePolicySpec(
+                null,
+                null,
+                spec.topologyManager(),
+                spec.cpuManager(),
+                spec.memoryManager(),
+                spec.podLevelResources(),
+                spec.admission(),
+                spec.exportNodeResourceTopology());
+        List<String> problems = PolicyValidator.validate(inForce, "spec");
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "policy " + name + " cannot be rendered: " + String.join("; ", problems));
+        }
+        String file = NodeAgentConfigYaml.write(agentConfig(name, inForce, rollout));
+        String configHash = sha256(file);
+        // The hash of the policy as the agent will read it back from the file, so both sides hash the same value.
+        String policyHash = PolicyHash.of(NodeAgentConfigYaml.read(file).policy());
+        Map<String, String> labels = labels(name);
+        ConfigMap configMap = new ConfigMapBuilder()
+                .withMetadata(meta(name, rollout, labels))
+                .withData(Map.of(CONFIG_KEY, file))
+                .build();
+        return new RenderedAgent(
+                configMap,
+                daemonSet(name, rollout, labels, configHash),
+                service(name, rollout, labels),
+                serviceMonitor(name, rollout, labels),
+                configHash,
+                policyHash);
+    }
+
+    /** The name of every object of policy {@code name}. */
+    public static String objectName(String name) {
+        return NAME_PREFIX + name;
+    }
+
+    /** The labels that select policy {@code name}'s agent pods. */
+    public static Map<String, String> selector(String name) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("app.kubernetes.io/name", "podnuma-agent");
+        s.put(POLICY_LABEL, name);
+        return s;
+    }
+
+    static NodeAgentConfig agentConfig(String name, NumaResourcePolicySpec inForce, AgentRollout rollout) {
+        AgentHostPaths host = rollout.hostPaths();
+        NodeAgentConfig.Builder b = NodeAgentConfig.builder()
+                .policy(inForce)
+                .policyName(name)
+                .sysfsRoot(SYS)
+                .cgroupRoot(CGROUP)
+                .stateDir(STATE)
+                .podResourcesSocket(SOCKET)
+                .metricsPort(rollout.metricsPort())
+                .healthPort(rollout.healthPort())
+                .logLevel(rollout.logLevel().wire());
+        host.kubeletRootDir().ifPresent(d -> b.kubeletStateDir(KUBELET_ROOT));
+        host.kubeletConfigFile().ifPresent(f -> b.kubeletConfigFile(KUBELET_CONFIG));
+        rollout.reconcilePeriod().ifPresent(d -> b.reconcilePeriod(duration(d)));
+        rollout.statusMinInterval().ifPresent(d -> b.statusMinInterval(duration(d)));
+        return b.build();
+    }
+
+    private static DaemonSet daemonSet(
+            String name, AgentRollout rollout, Map<String, String> labels, String configHash) {
+        boolean hostNetwork = rollout.network() == PodNetwork.HOST;
+        return new DaemonSetBuilder()
+                .withMetadata(meta(name, rollout, labels))
+                .withNewSpec()
+                .withNewSelector()
+                .withMatchLabels(selector(name))
+                .endSelector()
+                .withNewUpdateStrategy()
+                .withType("RollingUpdate")
+                .withNewRollingUpdate()
+                .withMaxUnavailable(intOrPercent(rollout.maxUnavailable()))
+                .withMaxSurge(new IntOrString(0))
+                .endRollingUpdate()
+                .endUpdateStrategy()
+                .withRevisionHistoryLimit(10)
+                .withNewTemplate()
+                .withNewMetadata()
+                .withLabels(labels)
+                .withAnnotations(Map.of(CONFIG_HASH_ANNOTATION, configHash))
+                .endMetadata()
+                .withNewSpec()
+                .withServiceAccountName(rollout.serviceAccountName())
+                .withPriorityClassName(rollout.priorityClassName().orElse(null))
+                .withHostNetwork(hostNetwork ? true : null)
+                .withDnsPolicy(hostNetwork ? "ClusterFirstWithHostNet" : "ClusterFirst")
+                .withNodeSelector(Map.of(POLICY_LABEL, name))
+                // An agent must run wherever its policy put a node, whatever taints the node has.
+                .addNewToleration()
+                .withOperator("Exists")
+                .endToleration()
+                .withTerminationGracePeriodSeconds(30L)
+                .withRestartPolicy("Always")
+                .withSchedulerName("default-scheduler")
+                .withContainers(container(rollout))
+                .withVolumes(volumes(name, rollout))
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    private static Container container(AgentRollout rollout) {
+        List<EnvVar> env = new ArrayList<>();
+        env.add(new EnvVarBuilder()
+                .withName("PODNUMA_NODE_NAME")
+                .withNewValueFrom()
+                .withNewFieldRef()
+                .withApiVersion("v1")
+                .withFieldPath("spec.nodeName")
+                .endFieldRef()
+                .endValueFrom()
+                .build());
+        rollout.apiServer().ifPresent(api -> {
+            env.add(new EnvVar("KUBERNETES_SERVICE_HOST", api.host(), null));
+            env.add(new EnvVar("KUBERNETES_SERVICE_PORT", Integer.toString(api.port()), null));
+        });
+        return new ContainerBuilder()
+                .withName("agent")
+                .withImage(rollout.image())
+                .withImagePullPolicy(rollout.pullPolicy().wire())
+                .withArgs("run", "--config", CONFIG_DIR + "/" + CONFIG_KEY)
+                .withEnv(env)
+                .addNewPort()
+                .withName("metrics")
+                .withContainerPort(rollout.metricsPort())
+                .withProtocol("TCP")
+                .endPort()
+                .addNewPort()
+                .withName("health")
+                .withContainerPort(rollout.healthPort())
+                .withProtocol("TCP")
+                .endPort()
+                .withNewResources()
+                .withRequests(rollout.requests().isEmpty() ? null : rollout.requests())
+                .withLimits(rollout.limits().isEmpty() ? null : rollout.limits())
+                .endResources()
+                // Startup covers the first full sync; readiness is the agent's own /readyz after it.
+                .withStartupProbe(probe("/healthz", rollout.healthPort(), 30))
+                .withReadinessProbe(probe("/readyz", rollout.healthPort(), 3))
+                .withLivenessProbe(probe("/healthz", rollout.healthPort(), 6))
+                // Privileged: the agent writes other containers' cgroup files on the host (see the agent's docs).
+                .withNewSecurityContext()
+                .withPrivileged(true)
+                .endSecurityContext()
+                .withVolumeMounts(mounts(rollout))
+                .withTerminationMessagePath("/dev/termination-log")
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .build();
+    }
+
+    private static Probe probe(String path, int port, int failureThreshold) {
+        return new ProbeBuilder()
+                .withNewHttpGet()
+                .withPath(path)
+                .withPort(new IntOrString(port))
+                .withScheme("HTTP")
+                .endHttpGet()
+                .withPeriodSeconds(2)
+                .withTimeoutSeconds(1)
+                .withSuccessThreshold(1)
+                .withFailureThreshold(failureThreshold)
+                .build();
+    }
+
+    private static List<VolumeMount> mounts(AgentRollout rollout) {
+        List<VolumeMount> m = new ArrayList<>();
+        m.add(mount("config", CONFIG_DIR, true));
+        m.add(mount("host-sys", SYS, true));
+        m.add(mount("host-cgroup", CGROUP, false));
+        m.add(mount("state", STATE, false));
+        rollout.hostPaths().kubeletRootDir().ifPresent(d -> m.add(mount("kubelet-root", KUBELET_ROOT, true)));
+        rollout.hostPaths().kubeletConfigFile().ifPresent(f -> m.add(mount("kubelet-config", KUBELET_CONFIG, true)));
+        return m;
+    }
+
+    private static VolumeMount mount(String volume, String path, boolean readOnly) {
+        return new VolumeMountBuilder()
+                .withName(volume)
+                .withMountPath(path)
+                .withReadOnly(readOnly ? true : null)
+                .build();
+    }
+
+    private static List<Volume> volumes(String name, AgentRollout rollout) {
+        AgentHostPaths host = rollout.hostPaths();
+        List<Volume> v = new ArrayList<>();
+        v.add(new VolumeBuilder()
+                .withName("config")
+                .withNewConfigMap()
+                .withName(objectName(name))
+                .withDefaultMode(0444)
+                .endConfigMap()
+                .build());
+        v.add(hostPath("host-sys", host.sys(), "Directory"));
+        v.add(hostPath("host-cgroup", host.cgroup(), "Directory"));
+        v.add(hostPath("state", host.stateDir(), "DirectoryOrCreate"));
+        host.kubeletRootDir().ifPresent(d -> v.add(hostPath("kubelet-root", d, "Directory")));
+        host.kubeletConfigFile().ifPresent(f -> v.add(hostPath("kubelet-config", f, "File")));
+        return v;
+    }
+
+    /** The kubelet's files must exist: the agent never creates them; a missing one keeps the pod from starting. */
+    private static Volume hostPath(String volume, String path, String type) {
+        return new VolumeBuilder()
+                .withName(volume)
+                .withNewHostPath()
+                .withPath(path)
+                .withType(type)
+                .endHostPath()
+                .build();
+    }
+
+    private static Service service(String name, AgentRollout rollout, Map<String, String> labels) {
+        return new ServiceBuilder()
+                .withMetadata(meta(name, rollout, labels))
+                .withNewSpec()
+                .withClusterIP("None")
+                .withSelector(selector(name))
+                .addNewPort()
+                .withName("metrics")
+                .withPort(rollout.metricsPort())
+                .withTargetPort(new IntOrString("metrics"))
+                .withProtocol("TCP")
+                .endPort()
+                .endSpec()
+                .build();
+    }
+
+    private static GenericKubernetesResource serviceMonitor(
+            String name, AgentRollout rollout, Map<String, String> labels) {
+        return new GenericKubernetesResourceBuilder()
+                .withApiVersion("monitoring.coreos.com/v1")
+                .withKind("ServiceMonitor")
+                .withMetadata(meta(name, rollout, labels))
+                .addToAdditionalProperties(
+                        "spec",
+                        Map.of(
+                                "selector", Map.of("matchLabels", selector(name)),
+                                "namespaceSelector", Map.of("matchNames", List.of(rollout.namespace())),
+                                "endpoints", List.of(Map.of("port", "metrics", "path", "/metrics"))))
+                .build();
+    }
+
+    private static ObjectMeta meta(String name, AgentRollout rollout, Map<String, String> labels) {
+        return new ObjectMetaBuilder()
+                .withName(objectName(name))
+                .withNamespace(rollout.namespace())
+                .withLabels(labels)
+                .build();
+    }
+
+    private static Map<String, String> labels(String name) {
+        Map<String, String> l = new LinkedHashMap<>();
+        l.put("app.kubernetes.io/name", "podnuma-agent");
+        l.put("app.kubernetes.io/instance", name);
+        l.put("app.kubernetes.io/component", "node-agent");
+        l.put("app.kubernetes.io/part-of", "podnuma");
+        l.put("app.kubernetes.io/managed-by", "podnuma-operator");
+        l.put(POLICY_LABEL, name);
+        return l;
+    }
+
+    private static void requireRenderableName(String name) {
+        if (name == null
+                || name.length() > MAX_POLICY_NAME
+                || !DNS_1035.matcher(name).matches()) {
+            throw new IllegalArgumentException("policy name '" + name + "' cannot name its agents' objects:"
+                    + " allowed at most " + MAX_POLICY_NAME + " characters of a-z, 0-9 and '-', starting with a"
+                    + " letter and ending with a letter or digit (it becomes the Service " + NAME_PREFIX
+                    + "<name> and the node label value)");
+        }
+    }
+
+    private static IntOrString intOrPercent(String budget) {
+        return budget.endsWith("%") ? new IntOrString(budget) : new IntOrString(Integer.parseInt(budget));
+    }
+
+    static String duration(Duration d) {
+        long millis = d.toMillis();
+        return millis % 1000 == 0 ? (millis / 1000) + "s" : millis + "ms";
+    }
+
+    private static String sha256(String text) {
+        try {
+            return "sha256:"
+                    + java.util.HexFormat.of()
+                            .formatHex(
+                                    MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("no SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,229 @@
+package io.podnuma.operator.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.crds.v1alpha1.policy.CpuManager;
+import io.podnuma.crds.v1alpha1.policy.CpuManagerPolicy;
+import io.podnuma.crds.v1alpha1.policy.PodLevelResources;
+import io.podnuma.crds.v1alpha1.policy.PolicyHash;
+import io.podnuma.crds.v1alpha1.policy.TopologyManager;
+import io.podnuma.crds.v1alpha1.policy.TopologyManagerPolicy;
+import io.podnuma.crds.v1alpha1.policy.TopologyManagerScope;
+import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class AgentRenderTest {
+
+    private static final AgentRollout ROLLOUT = AgentRollout.defaults("podnuma.local/node-agent:1");
+
+    private static NumaResourcePolicySpec spec(String reservedCpus, Map<String, String> selector, Integer priority) {
+        return new NumaResourcePolicySpec(
+                new LabelSelectorBuilder().withMatchLabels(selector).build(),
+                priority,
+                new TopologyManager(TopologyManagerPolicy.SINGLE_NUMA_NODE, TopologyManagerScope.POD, null),
+                new CpuManager(CpuManagerPolicy.STATIC, reservedCpus, null, null, null),
+                null,
+                new PodLevelResources(true, null),
+                AdmissionAction.WARN,
+                false);
+    }
+
+    private static final NumaResourcePolicySpec SPEC = spec("0", Map.of("pool", "trading"), 10);
+
+    @Test
+    void theConfigFileIsTheAgentsFileWithTheContainersPathsAndThePolicyWithoutItsSelector() {
+        RenderedAgent r = AgentRender.render("low-latency", SPEC, ROLLOUT);
+        String file = r.configMap().getData().get(AgentRender.CONFIG_KEY);
+        NodeAgentConfig config = NodeAgentConfigYaml.read(file);
+        assertThat(config.nodeName()).as("from the downward API").isNull();
+        assertThat(config.policyName()).isEqualTo("low-latency");
+        assertThat(config.sysfsRoot()).isEqualTo("/host/sys");
+        assertThat(config.cgroupRoot()).isEqualTo("/host/cgroup");
+        assertThat(config.stateDir()).isEqualTo("/var/lib/podnuma");
+        assertThat(config.podResourcesSocket()).isEqualTo("/var/lib/podnuma/pod-resources/podnuma.sock");
+        assertThat(config.kubeletStateDir()).isEqualTo("/host/kubelet");
+        assertThat(config.kubeletConfigFile()).isEqualTo("/host/kubelet-config/config.yaml");
+        assertThat(config.metricsPort()).isEqualTo(9464);
+        assertThat(config.healthPort()).isEqualTo(8081);
+        assertThat(config.reconcilePeriod()).as("the agent's default").isNull();
+        assertThat(config.policy().nodeSelector()).isNull();
+        assertThat(config.policy().priority())
+                .as("the default, not the policy's 10")
+                .isZero();
+        assertThat(config.policy().cpuManager()).isEqualTo(SPEC.cpuManager());
+        assertThat(PolicyValidator.validate(config.policy(), "policy")).isEmpty();
+        assertThat(r.policyHash()).isEqualTo(PolicyHash.of(config.policy()));
+    }
+
+    @Test
+    void everyPathInTheFileIsAMountOfTheRightHostPath() {
+        RenderedAgent r = AgentRender.render("low-latency", SPEC, ROLLOUT);
+        PodSpec pod = r.daemonSet().getSpec().getTemplate().getSpec();
+        Container agent = pod.getContainers().getFirst();
+        Map<String, VolumeMount> mounts =
+                agent.getVolumeMounts().stream().collect(Collectors.toMap(VolumeMount::getMountPath, m -> m));
+        Map<String, Volume> volumes = pod.getVolumes().stream().collect(Collectors.toMap(Volume::getName, v -> v));
+        assertThat(hostPathAt(mounts, volumes, "/host/sys")).isEqualTo("/sys");
+        assertThat(mounts.get("/host/sys").getReadOnly()).isTrue();
+        assertThat(hostPathAt(mounts, volumes, "/host/cgroup")).isEqualTo("/sys/fs/cgroup");
+        assertThat(mounts.get("/host/cgroup").getReadOnly())
+                .as("the agent writes cpusets")
+                .isNull();
+        assertThat(hostPathAt(mounts, volumes, "/var/lib/podnuma")).isEqualTo("/var/lib/podnuma");
+        assertThat(hostPathAt(mounts, volumes, "/host/kubelet")).isEqualTo("/var/lib/kubelet");
+        assertThat(hostPathAt(mounts, volumes, "/host/kubelet-config/config.yaml"))
+                .isEqualTo("/var/lib/kubelet/config.yaml");
+        assertThat(volumes.get(mounts.get("/etc/podnuma").getName())
+                        .getConfigMap()
+                        .getName())
+                .isEqualTo("podnuma-agent-low-latency");
+        assertThat(agent.getArgs()).containsExactly("run", "--config", "/etc/podnuma/agent.yaml");
+    }
+
+    @Test
+    void withoutKubeletPathsTheAgentReadsNoKubeletFileAndMountsNone() {
+        AgentRollout noKubelet = ROLLOUT.withHostPaths(
+                new AgentHostPaths("/sys", "/sys/fs/cgroup", "/var/lib/podnuma", Optional.empty(), Optional.empty()));
+        RenderedAgent r = AgentRender.render("low-latency", SPEC, noKubelet);
+        NodeAgentConfig config =
+                NodeAgentConfigYaml.read(r.configMap().getData().get(AgentRender.CONFIG_KEY));
+        assertThat(config.kubeletStateDir()).isNull();
+        assertThat(config.kubeletConfigFile()).isNull();
+        assertThat(r.daemonSet().getSpec().getTemplate().getSpec().getVolumes())
+                .extracting(Volume::getName)
+                .containsExactly("config", "host-sys", "host-cgroup", "state");
+    }
+
+    @Test
+    void theDaemonSetRunsOnTheLabelledNodesWhateverTheirTaintsAndRollsAFractionAtATime() {
+        RenderedAgent r = AgentRender.render("low-latency", SPEC, ROLLOUT);
+        var ds = r.daemonSet();
+        PodSpec pod = ds.getSpec().getTemplate().getSpec();
+        assertThat(ds.getMetadata().getName()).isEqualTo("podnuma-agent-low-latency");
+        assertThat(ds.getMetadata().getNamespace()).isEqualTo("podnuma-system");
+        assertThat(pod.getNodeSelector()).isEqualTo(Map.of("podnuma.io/policy", "low-latency"));
+        assertThat(pod.getTolerations()).singleElement().satisfies(t -> {
+            assertThat(t.getOperator()).isEqualTo("Exists");
+            assertThat(t.getKey()).isNull();
+        });
+        assertThat(ds.getSpec()
+                        .getUpdateStrategy()
+                        .getRollingUpdate()
+                        .getMaxUnavailable()
+                        .getStrVal())
+                .isEqualTo("10%");
+        assertThat(pod.getPriorityClassName()).isEqualTo("system-node-critical");
+        assertThat(pod.getServiceAccountName()).isEqualTo("podnuma-agent");
+        assertThat(pod.getHostNetwork()).isTrue();
+        assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
+        assertThat(ds.getSpec().getSelector().getMatchLabels())
+                .isEqualTo(Map.of("app.kubernetes.io/name", "podnuma-agent", "podnuma.io/policy", "low-latency"));
+        assertThat(ds.getSpec().getTemplate().getMetadata().getLabels())
+                .containsAllEntriesOf(ds.getSpec().getSelector().getMatchLabels());
+        Container agent = pod.getContainers().getFirst();
+        assertThat(agent.getSecurityContext().getPrivileged()).isTrue();
+        assertThat(agent.getEnv())
+                .singleElement()
+                .satisfies(e -> assertThat(e.getValueFrom().getFieldRef().getFieldPath())
+                        .isEqualTo("spec.nodeName"));
+        assertThat(agent.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+        assertThat(agent.getReadinessProbe().getHttpGet().getPort().getIntVal()).isEqualTo(8081);
+        assertThat(agent.getResources().getRequests()).containsEntry("cpu", new Quantity("50m"));
+        assertThat(r.service().getSpec().getClusterIP()).isEqualTo("None");
+        assertThat(r.service().getSpec().getPorts().getFirst().getPort()).isEqualTo(9464);
+        assertThat(r.serviceMonitor().getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+    }
+
+    @Test
+    void theApiServerEndpointAndTheTestKnobsReachThePod() {
+        AgentRollout test = ROLLOUT.withApiServer(new ApiServerEndpoint("127.0.0.1", 6443))
+                .withPullPolicy(PullPolicy.NEVER)
+                .withPorts(19464, 18081)
+                .withResources(Map.of("memory", new Quantity("128Mi")), Map.of())
+                .withPeriods(Duration.ofSeconds(2), Duration.ofMillis(200))
+                .withMaxUnavailable("1");
+        RenderedAgent r = AgentRender.render("low-latency", SPEC, test);
+        Container agent =
+                r.daemonSet().getSpec().getTemplate().getSpec().getContainers().getFirst();
+        assertThat(agent.getEnv())
+                .extracting(EnvVar::getName, EnvVar::getValue)
+                .contains(
+                        org.assertj.core.groups.Tuple.tuple("KUBERNETES_SERVICE_HOST", "127.0.0.1"),
+                        org.assertj.core.groups.Tuple.tuple("KUBERNETES_SERVICE_PORT", "6443"));
+        assertThat(agent.getImagePullPolicy()).isEqualTo("Never");
+        assertThat(agent.getResources().getRequests()).isEqualTo(Map.of("memory", new Quantity("128Mi")));
+        assertThat(agent.getResources().getLimits()).isNull();
+        assertThat(r.daemonSet()
+                        .getSpec()
+                        .getUpdateStrategy()
+                        .getRollingUpdate()
+                        .getMaxUnavailable()
+                        .getIntVal())
+                .isEqualTo(1);
+        NodeAgentConfig config =
+                NodeAgentConfigYaml.read(r.configMap().getData().get(AgentRender.CONFIG_KEY));
+        assertThat(config.metricsPort()).isEqualTo(19464);
+        assertThat(config.reconcilePeriod()).isEqualTo("2s");
+        assertThat(config.statusMinInterval()).isEqualTo("200ms");
+    }
+
+    @Test
+    void theSameInputRendersEqualObjectsAndOnlyWhatTheAgentDoesChangesTheHash() {
+        RenderedAgent a = AgentRender.render("low-latency", SPEC, ROLLOUT);
+        assertThat(AgentRender.render("low-latency", SPEC, ROLLOUT)).isEqualTo(a);
+        RenderedAgent otherSelector =
+                AgentRender.render("low-latency", spec("0", Map.of("pool", "other"), 99), ROLLOUT);
+        assertThat(otherSelector.configHash()).isEqualTo(a.configHash());
+        assertThat(otherSelector.policyHash()).isEqualTo(a.policyHash());
+        RenderedAgent otherReservation = AgentRender.render("low-latency", spec("0-1", Map.of(), null), ROLLOUT);
+        assertThat(otherReservation.configHash()).isNotEqualTo(a.configHash());
+        assertThat(otherReservation.policyHash()).isNotEqualTo(a.policyHash());
+        assertThat(otherReservation
+                        .daemonSet()
+                        .getSpec()
+                        .getTemplate()
+                        .getMetadata()
+                        .getAnnotations())
+                .isEqualTo(Map.of("podnuma.io/config-hash", otherReservation.configHash()));
+        RenderedAgent otherPeriod = AgentRender.render(
+                "low-latency", SPEC, ROLLOUT.withPeriods(Duration.ofSeconds(5), Duration.ofSeconds(1)));
+        assertThat(otherPeriod.configHash()).as("the file changed").isNotEqualTo(a.configHash());
+        assertThat(otherPeriod.policyHash()).as("the policy did not").isEqualTo(a.policyHash());
+    }
+
+    @Test
+    void aNameThatCannotNameTheObjectsAndABadSpecAreRefusedWithTheReason() {
+        assertThatThrownBy(() -> AgentRender.render("x".repeat(50), SPEC, ROLLOUT))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most 49 characters");
+        assertThatThrownBy(() -> AgentRender.render("low.latency", SPEC, ROLLOUT))
+                .hasMessageContaining("policy name 'low.latency'");
+        assertThatThrownBy(() -> AgentRender.render("ok", spec("0-", Map.of(), null), ROLLOUT))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("policy ok cannot be rendered")
+                .hasMessageContaining("spec.cpuManager.reservedCpus");
+        assertThatThrownBy(() -> ROLLOUT.withMaxUnavailable("0")).hasMessageContaining("maxUnavailable '0'");
+        assertThatThrownBy(() -> ROLLOUT.withPorts(9000, 9000)).hasMessageContaining("both 9000");
+    }
+
+    private static String hostPathAt(Map<String, VolumeMount> mounts, Map<String, Volume> volumes, String path) {
+        assertThat(mounts).containsKey(path);
+        return volumes.get(mounts.get(path).getName()).getHostPath().getPath();
+    }
+}
