@@ -163,8 +163,6 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
                 "--service-account-key-file=" + pki.saPub(),
                 "--service-account-signing-key-file=" + pki.saKey(),
                 "--service-cluster-ip-range=" + SERVICE_CIDR,
-                // No token controller runs, so pods must not wait for service-account tokens.
-                "--disable-admission-plugins=ServiceAccount",
                 // The node agent's DaemonSet is privileged.
                 "--allow-privileged=true",
                 "--profiling=false"));
@@ -180,7 +178,8 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
 
     private List<String> kubeletAccessArgs(String openssl) {
         return switch (kubeletAccess) {
-            case NONE -> List.of("--authorization-mode=RBAC");
+            // kwok runs no pod, so no pod needs a service-account token: nothing waits for a ServiceAccount.
+            case NONE -> List.of("--authorization-mode=RBAC", "--disable-admission-plugins=ServiceAccount");
             case REAL_KUBELET -> {
                 // system:masters: the kubelet's webhook authorizer lets the API server proxy logs and exec.
                 Pki.Issued client = pki.issue(
@@ -194,7 +193,8 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
                                 "extendedKeyUsage = clientAuth"));
                 yield List.of(
                         "--authorization-mode=Node,RBAC",
-                        "--enable-admission-plugins=NodeRestriction",
+                        // ServiceAccount (on by default) mounts tokens: the kubelet fetches them for the agent pod.
+                        "--enable-admission-plugins=NodeRestriction,ServiceAccount",
                         // The node's address is its hostname, which resolves to loopback here; the kubelet refuses a
                         // loopback node IP, and the API server's proxy refuses to dial one.
                         "--kubelet-preferred-address-types=Hostname",
@@ -206,6 +206,28 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
     }
 
     /** How this plane's API server treats kubelets. */
+    /**
+     * The namespace, and for a plane that serves real kubelets its {@code default} ServiceAccount too: the
+     * ServiceAccount admission refuses a pod whose account does not exist yet, and the controller-manager makes it
+     * only some time after the namespace.
+     */
+    @Override
+    public String ensureNamespace(String name) {
+        ControlPlane.super.ensureNamespace(name);
+        if (kubeletAccess == KubeletAccess.REAL_KUBELET) {
+            admin.serviceAccounts()
+                    .inNamespace(name)
+                    .resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+                            .withNewMetadata()
+                            .withName("default")
+                            .withNamespace(name)
+                            .endMetadata()
+                            .build())
+                    .serverSideApply();
+        }
+        return name;
+    }
+
     public KubeletAccess kubeletAccess() {
         return kubeletAccess;
     }

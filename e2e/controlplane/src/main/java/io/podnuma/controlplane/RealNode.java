@@ -210,7 +210,7 @@ public final class RealNode implements AutoCloseable {
                 binDir.resolve("kubelet").toString(),
                 "--config=" + writeKubeletConfig(socket, options),
                 "--kubeconfig=" + writeKubeletKubeconfig(),
-                "--root-dir=" + runDir.resolve("kubelet/root"),
+                "--root-dir=" + kubeletRootDir(),
                 "--v=1");
         awaitReady(kubelet);
         startup = Duration.ofNanos(System.nanoTime() - t0);
@@ -474,14 +474,18 @@ public final class RealNode implements AutoCloseable {
                             imagePullPolicy: Never
                         %s""".formatted(name, namespace, podLines, PAUSE_IMAGE, containerLines), "apply", "-f", "-")
                 .assertSuccess();
+        return awaitRunning(namespace, name);
+    }
+
+    /**
+     * Waits (90 s at most) until the pod runs with a container ID for every container, native sidecars (init
+     * containers with {@code restartPolicy: Always}) included, and returns it.
+     */
+    public Pod awaitRunning(String namespace, String name) {
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (true) {
             Pod p = plane.client().pods().inNamespace(namespace).withName(name).get();
-            if (p != null
-                    && "Running".equals(p.getStatus().getPhase())
-                    && p.getStatus().getContainerStatuses() != null
-                    && !p.getStatus().getContainerStatuses().isEmpty()
-                    && p.getStatus().getContainerStatuses().stream().allMatch(c -> c.getContainerID() != null)) {
+            if (p != null && "Running".equals(p.getStatus().getPhase()) && everyContainerStarted(p)) {
                 return p;
             }
             if (System.nanoTime() > deadline) {
@@ -497,6 +501,31 @@ public final class RealNode implements AutoCloseable {
         }
     }
 
+    private static boolean everyContainerStarted(Pod p) {
+        List<io.fabric8.kubernetes.api.model.ContainerStatus> statuses = new ArrayList<>();
+        if (p.getStatus().getContainerStatuses() != null) {
+            statuses.addAll(p.getStatus().getContainerStatuses());
+        }
+        long sidecars = p.getSpec().getInitContainers() == null
+                ? 0
+                : p.getSpec().getInitContainers().stream()
+                        .filter(c -> "Always".equals(c.getRestartPolicy()))
+                        .count();
+        List<io.fabric8.kubernetes.api.model.ContainerStatus> init =
+                p.getStatus().getInitContainerStatuses() == null
+                        ? List.of()
+                        : p.getStatus().getInitContainerStatuses();
+        statuses.addAll(init);
+        return statuses.size() == p.getSpec().getContainers().size() + init.size()
+                && init.size() >= sidecars
+                && !statuses.isEmpty()
+                && statuses.stream()
+                        .allMatch(c -> c.getContainerID() != null
+                                && c.getState() != null
+                                && (c.getState().getRunning() != null
+                                        || c.getState().getTerminated() != null));
+    }
+
     public String nodeName() {
         return nodeName;
     }
@@ -504,6 +533,21 @@ public final class RealNode implements AutoCloseable {
     /** From the first step of {@link #start} until the node was Ready and untainted. */
     public Duration startupTime() {
         return startup;
+    }
+
+    /** The kubelet's {@code --root-dir} (its {@code cpu_manager_state} and {@code pod-resources} socket). */
+    public Path kubeletRootDir() {
+        return runDir.resolve("kubelet/root");
+    }
+
+    /** The kubelet's configuration file. */
+    public Path kubeletConfigFile() {
+        return runDir.resolve("kubelet/config.yaml");
+    }
+
+    /** The API server's port on loopback, as a pod on the host network dials it (there is no kube-proxy here). */
+    public int apiServerPort() {
+        return java.net.URI.create(plane.server()).getPort();
     }
 
     /** This run's private directory (containerd's root and state, the kubelet's root dir, the record). */

@@ -35,6 +35,8 @@ final class InProcessDriver extends KwokHostDriver {
         super(cp, workDir);
     }
 
+    private AgentConfig config;
+
     @Override
     public void startAgent(String node, String policyName) throws Exception {
         Path dir = workDir.resolve("agent");
@@ -43,10 +45,20 @@ final class InProcessDriver extends KwokHostDriver {
         Files.createDirectories(dir);
         Path file = dir.resolve("agent.yaml");
         NodeAgentConfigYaml.write(placement.applyTo(config(node, policyName)), file);
-        AgentConfig config = AgentConfigLoader.load(Map.of(AgentConfigLoader.CONFIG_FLAG, file.toString()), Map.of());
+        config = AgentConfigLoader.load(Map.of(AgentConfigLoader.CONFIG_FLAG, file.toString()), Map.of());
         client = new KubernetesClientBuilder()
                 .withConfig(Config.fromKubeconfig(Files.readString(cp.kubeconfig())))
                 .build();
+        start();
+    }
+
+    @Override
+    public void restartAgent() throws Exception {
+        stopAgent();
+        start();
+    }
+
+    private void start() throws Exception {
         daemon = AgentDaemon.start(config, client, Optional.empty());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (get(daemon.healthPort(), "/readyz").statusCode() != 200) {

@@ -10,6 +10,7 @@ import io.podnuma.testkit.host.KubeletLikeHost;
 import io.podnuma.testkit.host.PodContainer;
 import io.podnuma.testkit.pods.RunningPods;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,6 +25,7 @@ abstract class KwokHostDriver implements PinningDriver {
     protected final ControlPlane cp;
     protected final Path workDir;
     private KubeletLikeHost host;
+    private String node;
 
     KwokHostDriver(ControlPlane cp, Path workDir) {
         this.cp = cp;
@@ -36,9 +38,23 @@ abstract class KwokHostDriver implements PinningDriver {
         if (reason.isPresent()) {
             return reason.get();
         }
-        CpuList cpus =
-                CpuList.parse(java.nio.file.Files.readString(KubeletLikeHost.CPUSET.resolve("cpuset.effective_cpus")));
+        CpuList cpus = CpuList.parse(Files.readString(KubeletLikeHost.CPUSET.resolve("cpuset.effective_cpus")));
         return cpus.size() < 2 ? "one CPU (" + cpus + "): the scenario reserves one and pins a pod to another" : null;
+    }
+
+    @Override
+    public ControlPlane controlPlane() {
+        return cp;
+    }
+
+    @Override
+    public String joinNode(String id, String policyName) throws IOException {
+        node = "e2e-" + id;
+        cp.ensureNode(
+                node,
+                Map.of("podnuma.io/policy", policyName),
+                Map.of("cpu", Integer.toString(host().cpus().size()), "memory", "8Gi", "pods", "110"));
+        return node;
     }
 
     protected KubeletLikeHost host() throws IOException {
@@ -49,12 +65,8 @@ abstract class KwokHostDriver implements PinningDriver {
     }
 
     @Override
-    public String nodeCpus() {
-        try {
-            return host().cpus().toString();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+    public String nodeCpus() throws IOException {
+        return host().cpus().toString();
     }
 
     /** The agent's config for this node: what the operator renders from the policy, plus this host's places. */
@@ -68,7 +80,8 @@ abstract class KwokHostDriver implements PinningDriver {
     }
 
     @Override
-    public Map<String, Long> runContainers(Pod running) throws IOException {
+    public Map<String, Long> run(String namespace, Pod pod) throws IOException, InterruptedException {
+        Pod running = RunningPods.createRunning(cp, namespace, pod);
         Map<String, Long> pids = new LinkedHashMap<>();
         for (Map.Entry<String, PodContainer> c : RunningPods.containers(running).entrySet()) {
             pids.put(c.getKey(), host().startContainer(c.getValue()));
@@ -78,6 +91,9 @@ abstract class KwokHostDriver implements PinningDriver {
 
     @Override
     public void close() throws Exception {
+        if (node != null) {
+            cp.kubectl("delete", "node", node, "--wait=false", "--ignore-not-found");
+        }
         if (host != null) {
             host.close();
         }

@@ -3,13 +3,11 @@ package io.podnuma.e2e.pinning;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.testkit.GeneratedCrds;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.cpu.ProcessAffinity;
-import io.podnuma.testkit.pods.RunningPods;
 import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PrometheusText;
 import java.nio.file.Path;
@@ -29,8 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The pinning journey, one scenario for every driver: a node joins a policy; a Guaranteed pod with a pod-level budget
  * gets its bubble (its app container and native sidecar share it), a Burstable pod stays on the shared pool, a pod
- * that cannot fit is refused with a Warning Event and runs on the shared pool, the node's NumaNodeState says so;
- * then the node leaves the policy, the agent stops and every container gets every CPU back.
+ * that cannot fit is refused with a Warning Event and runs on the shared pool, the node's NumaNodeState says so; the
+ * agent restarts (a rolling update) and every pin stays; then the node leaves the policy, the agent stops and every
+ * container gets every CPU back. It needs two CPUs: one reserved, one for the bubble.
  */
 @ExtendWith(ControlPlaneExtension.class)
 abstract class PinningScenario {
@@ -45,42 +44,36 @@ abstract class PinningScenario {
     protected abstract PinningDriver driver(ControlPlane cp, Path workDir);
 
     @Test
-    void podsArePinnedRefusedReportedAndGivenBack(ControlPlane cp) throws Exception {
-        try (PinningDriver d = driver(cp, workDir)) {
+    void podsArePinnedRefusedReportedKeptAcrossARestartAndGivenBack(ControlPlane shared) throws Exception {
+        try (PinningDriver d = driver(shared, workDir)) {
             String reason = d.unavailableReason();
             if (reason != null) {
                 System.out.println(getClass().getSimpleName() + " skipped: " + reason);
             }
             Assumptions.assumeTrue(reason == null, () -> reason);
-            run(cp, d);
+            run(d.controlPlane(), d);
         }
     }
 
     private void run(ControlPlane cp, PinningDriver d) throws Exception {
         cp.installCrds(GeneratedCrds.numaNodeStates());
         String id = UUID.randomUUID().toString().substring(0, 8);
-        String node = "e2e-" + id;
         String ns = "e2e-" + id;
         CpuList host = CpuList.parse(d.nodeCpus());
-        cp.ensureNode(
-                node,
-                Map.of("podnuma.io/policy", POLICY),
-                Map.of("cpu", Integer.toString(host.size()), "memory", "8Gi", "pods", "110"));
+        String node = d.joinNode(id, POLICY);
         cp.ensureNamespace(ns);
         try {
             d.startAgent(node, POLICY);
             Map<String, Long> pids = new HashMap<>();
-            pids.putAll(prefixed("trader", d.runContainers(running(cp, ns, SamplePods.budgeted(node, "trader", 1)))));
-            pids.putAll(prefixed("web", d.runContainers(running(cp, ns, SamplePods.burstable(node, "web")))));
+            pids.putAll(prefixed("trader", d.run(ns, SamplePods.budgeted(node, "trader", 1))));
+            pids.putAll(prefixed("web", d.run(ns, SamplePods.burstable(node, "web"))));
             Map<?, ?> first = await(
                     "the NumaNodeState to list trader and web",
                     () -> status(cp, node)
                             .filter(s -> pod(s, ns, "trader").isPresent()
                                     && pod(s, ns, "web").isPresent()));
             CpuList free = cpus(first, "sharedPool").minus(cpus(first, "reservedCpus"));
-            pids.putAll(prefixed(
-                    "trader-2",
-                    d.runContainers(running(cp, ns, SamplePods.budgeted(node, "trader-2", free.size() + 1)))));
+            pids.putAll(prefixed("trader-2", d.run(ns, SamplePods.budgeted(node, "trader-2", free.size() + 1))));
 
             // The refusal: a Warning Event that says where the pod runs instead.
             String warning = await(
@@ -105,7 +98,6 @@ abstract class PinningScenario {
             for (String c : List.of("proxy", "engine")) {
                 assertThat(text(container(state, ns, "trader", c).get("assignment")))
                         .isEqualTo("PodShared");
-                assertThat(ProcessAffinity.allowedCpus(pids.get("trader/" + c))).isEqualTo(bubble);
             }
             // The shared pool: the rest; the Burstable pod and the refused one run there.
             CpuList shared = cpus(state, "sharedPool");
@@ -113,9 +105,13 @@ abstract class PinningScenario {
             assertThat(text(container(state, ns, "web", "web").get("assignment")))
                     .isEqualTo("NodeShared");
             assertThat(pod(state, ns, "trader-2")).isEmpty();
-            for (String p : List.of("web/web", "trader-2/proxy", "trader-2/engine")) {
-                assertThat(ProcessAffinity.allowedCpus(pids.get(p))).as(p).isEqualTo(shared);
-            }
+            Map<String, CpuList> wanted = Map.of(
+                    "trader/proxy", bubble,
+                    "trader/engine", bubble,
+                    "web/web", shared,
+                    "trader-2/proxy", shared,
+                    "trader-2/engine", shared);
+            assertAffinities(d, ns, pids, wanted, "pinned");
             assertThat(((Number) state.get("exclusiveCpus")).intValue()).isEqualTo(1);
             String metrics = d.metrics();
             assertThat(PrometheusText.sampleValue(metrics, "podnuma_cpu_manager_exclusive_cpu_allocation_count"))
@@ -123,24 +119,47 @@ abstract class PinningScenario {
             assertThat(PrometheusText.sampleValue(metrics, "podnuma_topology_manager_admission_errors_total"))
                     .isGreaterThanOrEqualTo(1.0);
 
+            // A rolling update: the agent stops while the node stays in the policy; the next one adopts every pin.
+            d.restartAgent();
+            assertAffinities(d, ns, pids, wanted, "after the agent restarted");
+            assertThat(PrometheusText.sampleValue(d.metrics(), "podnuma_cpu_manager_exclusive_cpu_allocation_count"))
+                    .as("the new agent adopted the checkpoint")
+                    .isEqualTo(1.0);
+            Map<?, ?> adopted = await(
+                    "the new agent's NumaNodeState",
+                    () -> status(cp, node).filter(s -> pod(s, ns, "trader").isPresent()));
+            assertThat(CpuList.parse(
+                            text(pod(adopted, ns, "trader").orElseThrow().get("cpus"))))
+                    .isEqualTo(bubble);
+
             // The node leaves the policy: the agent gives every container every CPU back and removes its report.
             cp.kubectl("label", "node", node, "podnuma.io/policy-").assertSuccess();
             d.stopAgent();
-            for (Map.Entry<String, Long> p : pids.entrySet()) {
-                assertThat(ProcessAffinity.allowedCpus(p.getValue()))
-                        .as("%s after the node left", p.getKey())
-                        .isEqualTo(host);
-            }
+            Map<String, CpuList> everything = new HashMap<>();
+            wanted.keySet().forEach(k -> everything.put(k, host));
+            assertAffinities(d, ns, pids, everything, "after the node left");
             assertThat(status(cp, node)).as("NumaNodeState after the node left").isEmpty();
+            System.out.printf(
+                    "[%s] node %s: bubble %s (trader's proxy and engine), shared pool %s (web, refused trader-2);"
+                            + " pins kept across an agent restart; every container back on %s%n",
+                    getClass().getSimpleName(), node, bubble, shared, host);
         } finally {
             cp.kubectl("delete", "namespace", ns, "--wait=false", "--ignore-not-found");
-            cp.kubectl("delete", "node", node, "--wait=false", "--ignore-not-found");
             cp.kubectl("delete", "nns", node, "--ignore-not-found");
         }
     }
 
-    private static Pod running(ControlPlane cp, String ns, Pod pod) throws InterruptedException {
-        return RunningPods.createRunning(cp, ns, pod);
+    /** Each container's CPUs, as the driver reads them (its process here; from inside the container there). */
+    private static void assertAffinities(
+            PinningDriver d, String ns, Map<String, Long> pids, Map<String, CpuList> wanted, String when)
+            throws Exception {
+        assertThat(pids.keySet()).containsExactlyInAnyOrderElementsOf(wanted.keySet());
+        for (Map.Entry<String, CpuList> w : new java.util.TreeMap<>(wanted).entrySet()) {
+            String[] pc = w.getKey().split("/");
+            assertThat(d.affinity(ns, pc[0], pc[1], pids.get(w.getKey())))
+                    .as("%s %s", w.getKey(), when)
+                    .isEqualTo(w.getValue());
+        }
     }
 
     private static Map<String, Long> prefixed(String pod, Map<String, Long> byContainer) {

@@ -23,6 +23,13 @@ final class ProcessDriver extends KwokHostDriver {
     }
 
     @Override
+    public void restartAgent() throws Exception {
+        stopAgent();
+        agent.start();
+        agent.awaitReady(Duration.ofSeconds(60));
+    }
+
+    @Override
     public String metrics() throws Exception {
         return agent.metrics();
     }

@@ -137,7 +137,7 @@ class AgentProcessIT {
                                 .assertSuccess()
                                 .stdout())
                         .as(
-                                "NodeResourceTopology: zone, scope, available CPUs (2 - reserved 1 - bubble 1 - web's 100m)")
+                                "NodeResourceTopology: zone, scope, available CPUs (2 - reserved 1 - bubble 1; web asks for memory only)")
                         .isEqualTo("node-0 pod 0"));
 
         // A rolling update: SIGTERM while the node is still labelled keeps every pin and the checkpoint.

@@ -58,7 +58,10 @@ public final class SamplePods {
         return budgeted(node, name, 1);
     }
 
-    /** A Burstable pod: one container {@code web} asking for 100m, no limit. It runs on the node's shared pool. */
+    /**
+     * A Burstable pod: one container {@code web} asking for 64Mi of memory, no limit and no CPU (so it takes no CPU
+     * from a two-CPU node's budget). It runs on the node's shared pool.
+     */
     public static Pod burstable(String node, String name) {
         return onNode(node, name)
                 .editSpec()
@@ -66,7 +69,7 @@ public final class SamplePods {
                 .withName("web")
                 .withImage("nginx")
                 .withNewResources()
-                .addToRequests("cpu", new Quantity("100m"))
+                .addToRequests("memory", new Quantity("64Mi"))
                 .endResources()
                 .endContainer()
                 .endSpec()

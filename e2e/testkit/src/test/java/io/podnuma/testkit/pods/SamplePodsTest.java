@@ -31,10 +31,10 @@ class SamplePodsTest {
     }
 
     @Test
-    void burstableAsksForCpuWithoutALimitAndBestEffortForNothing() {
+    void burstableAsksForMemoryWithoutALimitAndBestEffortForNothing() {
         Container web =
                 SamplePods.burstable("n1", "web").getSpec().getContainers().getFirst();
-        assertThat(web.getResources().getRequests()).isEqualTo(Map.of("cpu", new Quantity("100m")));
+        assertThat(web.getResources().getRequests()).isEqualTo(Map.of("memory", new Quantity("64Mi")));
         assertThat(web.getResources().getLimits()).isNullOrEmpty();
         assertThat(SamplePods.bestEffort("n1", "b")
                         .getSpec()

@@ -1,0 +1,109 @@
+package io.podnuma.e2e.pinning;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.controlplane.RealNode;
+import io.podnuma.controlplane.RealNodeOptions;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.e2e.realnode.RealNodeAgent;
+import io.podnuma.e2e.realnode.WorkloadPods;
+import io.podnuma.testkit.agent.SampleConfigs;
+import io.podnuma.testkit.cpu.CpuList;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The real worker node: kubelet and containerd run the pods from the workload image, and the agent image runs as
+ * the DaemonSet pod the operator renders, under its own ServiceAccount. A container's CPUs are what the container
+ * itself reports.
+ */
+final class RealNodeDriver implements PinningDriver {
+
+    private static final Path HOST_CPUSET = Path.of("/sys/fs/cgroup/cpuset/cpuset.effective_cpus");
+    private LocalControlPlane plane;
+    private RealNode node;
+    private RealNodeAgent agent;
+
+    @Override
+    public String unavailableReason() throws Exception {
+        Optional<String> why = RealNode.whyUnavailable().or(RealNodeAgent::whyNoImages);
+        if (why.isPresent()) {
+            return why.get();
+        }
+        CpuList cpus = CpuList.parse(Files.readString(HOST_CPUSET));
+        return cpus.size() < 2 ? "one CPU (" + cpus + "): the scenario reserves one and pins a pod to another" : null;
+    }
+
+    @Override
+    public ControlPlane controlPlane() {
+        if (plane == null) {
+            plane = LocalControlPlane.startForRealKubelet();
+            plane.startControllers();
+            node = RealNode.start(plane, RealNodeOptions.defaults().withImages(RealNodeAgent.images()));
+        }
+        return plane;
+    }
+
+    @Override
+    public String joinNode(String id, String policyName) {
+        plane.kubectl("label", "node", node.nodeName(), "podnuma.io/policy=" + policyName, "--overwrite")
+                .assertSuccess();
+        return node.nodeName();
+    }
+
+    @Override
+    public String nodeCpus() throws Exception {
+        return CpuList.parse(Files.readString(HOST_CPUSET)).toString();
+    }
+
+    @Override
+    public void startAgent(String nodeName, String policyName) throws Exception {
+        agent = RealNodeAgent.deploy(
+                plane,
+                node,
+                policyName,
+                SampleConfigs.podScopePolicy(SampleConfigs.reservedCpus("0"), AdmissionAction.WARN, false));
+        agent.awaitReady(Optional.empty());
+    }
+
+    @Override
+    public Map<String, Long> run(String namespace, Pod pod) {
+        return WorkloadPods.run(plane, node, namespace, pod);
+    }
+
+    @Override
+    public CpuList affinity(String namespace, String pod, String container, long pid) {
+        return WorkloadPods.reportedCpus(plane, namespace, pod, container);
+    }
+
+    @Override
+    public String metrics() throws Exception {
+        return agent.metrics();
+    }
+
+    @Override
+    public void restartAgent() throws Exception {
+        agent.restart();
+    }
+
+    @Override
+    public void stopAgent() throws Exception {
+        agent.awaitGone();
+    }
+
+    @Override
+    public void close() {
+        if (node != null) {
+            if (agent != null && agent.pod().isPresent()) {
+                System.err.println("[RealNodeDriver] the agent's log:\n" + agent.logs());
+            }
+            node.close();
+        }
+        if (plane != null) {
+            plane.close();
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.podnuma.e2e.realnode;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.controlplane.RealNode;
+import io.podnuma.testkit.cpu.CpuList;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Pods of the workload image on the real node: every container is the process that reports its own affinity, so a
+ * test asks the container itself ({@code kubectl exec ... /workload report}) where it may run.
+ */
+public final class WorkloadPods {
+
+    private static final Pattern REPORT = Pattern.compile("affinity cpus=(\\S*) mems=(\\S*)");
+
+    private WorkloadPods() {}
+
+    /** {@code pod} with every container (sidecars too) running the workload image, never pulled. */
+    public static Pod ofWorkloadImage(Pod pod) {
+        Pod copy = new PodBuilder(pod).build();
+        List<Container> all = new ArrayList<>(copy.getSpec().getContainers());
+        if (copy.getSpec().getInitContainers() != null) {
+            all.addAll(copy.getSpec().getInitContainers());
+        }
+        for (Container c : all) {
+            c.setImage(RealNodeAgent.workloadImage());
+            c.setImagePullPolicy("Never");
+        }
+        copy.getSpec().setTerminationGracePeriodSeconds(5L);
+        return copy;
+    }
+
+    /** Creates the pod and waits until each container runs; returns each container's process id by name. */
+    public static Map<String, Long> run(LocalControlPlane plane, RealNode node, String namespace, Pod pod) {
+        Pod workload = ofWorkloadImage(pod);
+        plane.client().pods().inNamespace(namespace).resource(workload).create();
+        Pod running = node.awaitRunning(namespace, pod.getMetadata().getName());
+        List<ContainerStatus> statuses = new ArrayList<>(running.getStatus().getContainerStatuses());
+        if (running.getStatus().getInitContainerStatuses() != null) {
+            statuses.addAll(running.getStatus().getInitContainerStatuses());
+        }
+        Map<String, Long> pids = new LinkedHashMap<>();
+        for (ContainerStatus s : statuses) {
+            pids.put(
+                    s.getName(),
+                    node.containerPid(s.getContainerID())
+                            .orElseThrow(() -> new AssertionError(
+                                    "no running task for " + s.getName() + " (" + s.getContainerID() + ")")));
+        }
+        return pids;
+    }
+
+    /** The CPUs the container says it may use: {@code Cpus_allowed_list} of a process exec'd into it. */
+    public static CpuList reportedCpus(LocalControlPlane plane, String namespace, String pod, String container) {
+        String out = plane.kubectl("exec", "-n", namespace, pod, "-c", container, "--", "/workload", "report")
+                .assertSuccess()
+                .stdout();
+        Matcher m = REPORT.matcher(out);
+        if (!m.find()) {
+            throw new AssertionError("the workload in " + pod + "/" + container + " reported '" + out.strip() + "'");
+        }
+        return CpuList.parse(m.group(1));
+    }
+}
