@@ -9,6 +9,7 @@ import static io.podnuma.operator.assign.Fixtures.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,14 +125,14 @@ class NodeAssignerTest {
                                         "notin",
                                         0,
                                         0,
-                                        new io.fabric8.kubernetes.api.model.LabelSelector(
+                                        new LabelSelector(
                                                 List.of(new LabelSelectorRequirement("zone", "NotIn", List.of("a"))),
                                                 null)),
                                 policy(
                                         "exists",
                                         1,
                                         0,
-                                        new io.fabric8.kubernetes.api.model.LabelSelector(
+                                        new LabelSelector(
                                                 List.of(new LabelSelectorRequirement("gpu", "Exists", null)), null))),
                         List.of(node("n1", "zone=a"), node("n2", "zone=b"), node("n3"), node("n4", "gpu=x", "zone=a")),
                         "n1=- n2=notin n3=notin n4=exists",
