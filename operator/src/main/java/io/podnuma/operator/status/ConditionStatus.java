@@ -15,8 +15,4 @@ public enum ConditionStatus {
     public String wire() {
         return wire;
     }
-
-    public static ConditionStatus of(boolean value) {
-        return value ? TRUE : FALSE;
-    }
 }

@@ -70,52 +70,45 @@ public record NodeAssessment(
         boolean updated = policy.equals(s.policy()) && configHash.equals(s.configHash());
         Map<String, Condition> conditions = byType(s.conditions());
         Optional<Condition> ready = Optional.ofNullable(conditions.get(NumaNodeStateStatus.CONDITION_READY));
-        Optional<Condition> kubelet =
-                Optional.ofNullable(conditions.get(NumaNodeStateStatus.CONDITION_KUBELET_CONFLICT));
-        boolean kubeletConflict = kubelet.map(c -> !ConditionStatus.FALSE.wire().equals(c.getStatus()))
-                .orElse(false);
-        boolean agentReady = ready.map(c -> ConditionStatus.TRUE.wire().equals(c.getStatus()))
-                .orElse(false);
-        boolean judgeRollout = rolloutComplete || updated;
+        boolean agentReady = ready.filter(c -> is(c, ConditionStatus.TRUE)).isPresent();
+        // Unknown means the kubelet's files could not be read: the agent then writes nothing either.
+        Optional<Condition> kubelet = Optional.ofNullable(
+                        conditions.get(NumaNodeStateStatus.CONDITION_KUBELET_CONFLICT))
+                .filter(c -> !is(c, ConditionStatus.FALSE));
+        Optional<AgentError> error = recent(s.lastError(), now, errorWindow);
+        boolean cpusetFailed =
+                error.filter(e -> CPUSET_WRITE_FAILED.equals(e.reason())).isPresent();
 
         List<Failure> failures = new ArrayList<>();
-        if (kubeletConflict) {
-            failures.add(new Failure(
-                    FailureReason.KUBELET_CONFLICT,
-                    said(kubelet.get(), "the kubelet's own resource managers are active")));
-        }
-        if (!agentReady && judgeRollout) {
+        kubelet.ifPresent(c -> failures.add(new Failure(
+                FailureReason.KUBELET_CONFLICT, said(c, "the kubelet's own resource managers are active"))));
+        if (!agentReady && (rolloutComplete || updated)) {
             failures.add(new Failure(
                     FailureReason.AGENT_NOT_READY,
                     ready.map(c -> "Ready is " + c.getStatus() + ": " + said(c, "no message"))
                             .orElse("the agent has not finished its first sync (no Ready condition)")));
         }
-        Optional<AgentError> error = recent(s.lastError(), now, errorWindow);
-        if (error.isPresent() && CPUSET_WRITE_FAILED.equals(error.get().reason())) {
-            failures.add(new Failure(
-                    FailureReason.CPUSET_WRITE_FAILED,
-                    error.get().time() + ": " + error.get().message()));
+        if (cpusetFailed) {
+            AgentError e = error.get();
+            failures.add(new Failure(FailureReason.CPUSET_WRITE_FAILED, e.time() + ": " + e.message()));
         }
         if (!updated && rolloutComplete) {
             failures.add(new Failure(FailureReason.STALE_CONFIG, stale(s, policy, configHash)));
         }
-        Condition degraded = conditions.get(AGENT_DEGRADED);
-        if (degraded != null && ConditionStatus.TRUE.wire().equals(degraded.getStatus())) {
-            failures.add(new Failure(
-                    FailureReason.RUNNING_PODS_CONFLICT, said(degraded, "running pods conflict with the policy")));
-        }
-        Condition drift = conditions.get(NumaNodeStateStatus.CONDITION_DRIFT);
-        if (drift != null && ConditionStatus.TRUE.wire().equals(drift.getStatus())) {
-            failures.add(new Failure(FailureReason.DRIFT, said(drift, "cpusets were changed behind the agent's back")));
-        }
-        if (error.isPresent() && !CPUSET_WRITE_FAILED.equals(error.get().reason())) {
+        trueCondition(conditions, AGENT_DEGRADED)
+                .ifPresent(c -> failures.add(new Failure(
+                        FailureReason.RUNNING_PODS_CONFLICT, said(c, "running pods conflict with the policy"))));
+        trueCondition(conditions, NumaNodeStateStatus.CONDITION_DRIFT)
+                .ifPresent(c -> failures.add(
+                        new Failure(FailureReason.DRIFT, said(c, "cpusets were changed behind the agent's back"))));
+        if (error.isPresent() && !cpusetFailed) {
             AgentError e = error.get();
             failures.add(new Failure(FailureReason.AGENT_ERROR, e.reason() + " at " + e.time() + ": " + e.message()));
         }
         return new NodeAssessment(
                 node,
                 updated,
-                updated && agentReady && !kubeletConflict,
+                updated && agentReady && kubelet.isEmpty(),
                 worst(failures),
                 Objects.requireNonNullElse(s.exclusiveCpus(), 0),
                 pinned(s.allocations()));
@@ -186,6 +179,14 @@ public record NodeAssessment(
 
     private static boolean notEmpty(Map<?, ?> m) {
         return m != null && !m.isEmpty();
+    }
+
+    private static Optional<Condition> trueCondition(Map<String, Condition> conditions, String type) {
+        return Optional.ofNullable(conditions.get(type)).filter(c -> is(c, ConditionStatus.TRUE));
+    }
+
+    private static boolean is(Condition c, ConditionStatus status) {
+        return status.wire().equals(c.getStatus());
     }
 
     private static String said(Condition c, String otherwise) {

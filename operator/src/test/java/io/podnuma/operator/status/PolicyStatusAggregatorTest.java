@@ -24,12 +24,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.crds.v1alpha1.NumaNodeStateStatus;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicyStatus;
 import io.podnuma.crds.v1alpha1.nodestate.AssignmentType;
 import io.podnuma.crds.v1alpha1.nodestate.ContainerAllocation;
 import io.podnuma.crds.v1alpha1.nodestate.PodAllocation;
 import io.podnuma.crds.v1alpha1.policy.FailingNode;
 import io.podnuma.operator.assign.Assignment;
+import io.podnuma.operator.assign.NodeAssigner;
+import io.podnuma.operator.assign.NodeCandidate;
+import io.podnuma.operator.assign.PolicyCandidate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -332,6 +336,22 @@ class PolicyStatusAggregatorTest {
         assertThat(condition(s, READY).getMessage())
                 .isEqualTo("the policy governs no node: other policies govern the 7 nodes it selects");
         assertThat(s.nodesMatched()).isZero();
+    }
+
+    @Test
+    void aPolicyBeingDeletedGovernsNothing() {
+        NumaResourcePolicy deleting = policy(null);
+        deleting.getMetadata().setDeletionTimestamp("2026-05-01T11:00:00Z");
+        Assignment a =
+                NodeAssigner.assign(List.of(PolicyCandidate.of(deleting)), List.of(new NodeCandidate("n1", Map.of())));
+        NumaResourcePolicyStatus s = PolicyStatusAggregator.status(
+                observe(deleting, a, Optional.of(complete(0)), healthy(List.of("n1"))), NOW);
+        assertThat(summary(s, READY)).isEqualTo("False/NoNodesGoverned");
+        assertThat(condition(s, READY).getMessage())
+                .isEqualTo("the policy governs no node: the policy is being deleted");
+        assertThat(summary(s, CONFLICT)).isEqualTo("False/NoConflict");
+        assertThat(List.of(s.nodesMatched(), s.exclusiveCpusAllocated(), s.podsPinned()))
+                .containsExactly(0, 0, 0);
     }
 
     @Test
