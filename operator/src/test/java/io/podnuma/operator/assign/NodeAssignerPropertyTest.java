@@ -15,24 +15,27 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Properties of {@link NodeAssigner} over many generated clusters (seeded, so a failure repeats): small label and
- * value alphabets and few distinct priorities and ages so that overlaps and ties are common.
+ * Properties of {@link NodeAssigner} over many generated clusters: small label and value alphabets and few distinct
+ * priorities and ages so that overlaps and ties are common. Each run draws a new seed and prints it;
+ * {@code -Dpodnuma.seed=N} replays a run, {@code -Dpodnuma.cases=N} generates more clusters.
  */
 class NodeAssignerPropertyTest {
 
-    private static final int CASES = 2_000;
+    private static final int CASES = Integer.getInteger("podnuma.cases", 2_000);
     private static final String[] KEYS = {"zone", "gpu", "tier", NodeCandidate.POLICY_LABEL};
     private static final String[] VALUES = {"a", "b", "c"};
     private static final String[] OPERATORS = {"In", "NotIn", "Exists", "DoesNotExist"};
 
     @Test
     void everyGeneratedClusterKeepsTheAssignmentRules() {
-        Random random = new Random(20260101L);
+        long seed = Long.getLong("podnuma.seed", System.nanoTime());
+        System.out.println("NodeAssignerPropertyTest seed=" + seed + " (replay with -Dpodnuma.seed=" + seed + ")");
+        Random random = new Random(seed);
         for (int i = 0; i < CASES; i++) {
             List<PolicyCandidate> policies = policies(random);
             List<NodeCandidate> nodes = nodes(random, policies);
             Assignment a = NodeAssigner.assign(policies, nodes);
-            String where = "case " + i + ": " + policies + " / " + nodes;
+            String where = "seed " + seed + " case " + i + ": " + policies + " / " + nodes;
 
             Map<String, PolicyCandidate> byName = new HashMap<>();
             policies.forEach(p -> byName.put(p.name(), p));
