@@ -213,6 +213,8 @@ public final class RealNode implements AutoCloseable {
                 "--root-dir=" + kubeletRootDir(),
                 "--v=1");
         awaitReady(kubelet);
+        // The ServiceAccount admission refuses pods until the namespace's default account exists.
+        plane.ensureNamespace("default");
         startup = Duration.ofNanos(System.nanoTime() - t0);
         System.err.println("[realnode] node " + nodeName + " Ready and untainted " + startup.toMillis()
                 + " ms after start (run dir " + runDir + ")");
@@ -304,6 +306,7 @@ public final class RealNode implements AutoCloseable {
         String cpuManager = options.cpuManagerPolicy() == RealNodeOptions.CpuManagerPolicy.STATIC
                 ? "cpuManagerPolicy: static\nreservedSystemCPUs: \"0\"\n"
                 : "cpuManagerPolicy: none\n";
+        cpuManager += options.topologyManager().kubeletLines();
         String config = """
                 apiVersion: kubelet.config.k8s.io/v1beta1
                 kind: KubeletConfiguration

@@ -4,10 +4,28 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * What a test chooses about its {@link RealNode}: the kubelet's CPU manager policy and the image tars to import
- * besides the pause image.
+ * What a test chooses about its {@link RealNode}: the kubelet's CPU manager policy, its topology manager, and the image
+ * tars to import besides the pause image.
  */
-public record RealNodeOptions(CpuManagerPolicy cpuManagerPolicy, List<Path> images) {
+public record RealNodeOptions(CpuManagerPolicy cpuManagerPolicy, TopologyManager topologyManager, List<Path> images) {
+
+    /** The kubelet's topology manager (policy and scope together: the combinations the tests use). */
+    public enum TopologyManager {
+        /** The kubelet's default: policy none, container scope. */
+        NONE(""),
+        /** single-numa-node at pod scope: with the static CPU policy, the kubelet's pod-level resource managers. */
+        SINGLE_NUMA_NODE_POD_SCOPE("topologyManagerPolicy: single-numa-node\ntopologyManagerScope: pod\n");
+
+        private final String kubeletLines;
+
+        TopologyManager(String kubeletLines) {
+            this.kubeletLines = kubeletLines;
+        }
+
+        String kubeletLines() {
+            return kubeletLines;
+        }
+    }
 
     /** The kubelet's CPU manager policy. */
     public enum CpuManagerPolicy {
@@ -32,14 +50,18 @@ public record RealNodeOptions(CpuManagerPolicy cpuManagerPolicy, List<Path> imag
     }
 
     public static RealNodeOptions defaults() {
-        return new RealNodeOptions(CpuManagerPolicy.NONE, List.of());
+        return new RealNodeOptions(CpuManagerPolicy.NONE, TopologyManager.NONE, List.of());
     }
 
     public RealNodeOptions withCpuManagerPolicy(CpuManagerPolicy policy) {
-        return new RealNodeOptions(policy, images);
+        return new RealNodeOptions(policy, topologyManager, images);
+    }
+
+    public RealNodeOptions withTopologyManager(TopologyManager manager) {
+        return new RealNodeOptions(cpuManagerPolicy, manager, images);
     }
 
     public RealNodeOptions withImages(List<Path> tars) {
-        return new RealNodeOptions(cpuManagerPolicy, tars);
+        return new RealNodeOptions(cpuManagerPolicy, topologyManager, tars);
     }
 }

@@ -41,9 +41,16 @@ public final class WorkloadPods {
 
     /** Creates the pod and waits until each container runs; returns each container's process id by name. */
     public static Map<String, Long> run(LocalControlPlane plane, RealNode node, String namespace, Pod pod) {
-        Pod workload = ofWorkloadImage(pod);
-        plane.client().pods().inNamespace(namespace).resource(workload).create();
-        Pod running = node.awaitRunning(namespace, pod.getMetadata().getName());
+        plane.client()
+                .pods()
+                .inNamespace(namespace)
+                .resource(ofWorkloadImage(pod))
+                .create();
+        return pids(node, node.awaitRunning(namespace, pod.getMetadata().getName()));
+    }
+
+    /** Each container's process id by name, for a pod that runs. */
+    public static Map<String, Long> pids(RealNode node, Pod running) {
         List<ContainerStatus> statuses = new ArrayList<>(running.getStatus().getContainerStatuses());
         if (running.getStatus().getInitContainerStatuses() != null) {
             statuses.addAll(running.getStatus().getInitContainerStatuses());
