@@ -75,6 +75,7 @@ public final class RealNode implements AutoCloseable {
     private final String nodeName;
     private Duration startup = Duration.ZERO;
     private boolean closed;
+    private boolean ownsPlane;
 
     private RealNode(LocalControlPlane plane, Path runDir, Path logDir, FileChannel lockChannel, FileLock lock) {
         this.plane = plane;
@@ -111,6 +112,23 @@ public final class RealNode implements AutoCloseable {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Starts a control plane for real kubelets (with controller-manager and scheduler) and a node against it; closing
+     * the node closes the plane too. What most real-node tests want.
+     */
+    public static RealNode startWithPlane(RealNodeOptions options) {
+        LocalControlPlane plane = LocalControlPlane.startForRealKubelet();
+        try {
+            plane.startControllers();
+            RealNode node = start(plane, options);
+            node.ownsPlane = true;
+            return node;
+        } catch (RuntimeException | Error e) {
+            plane.close();
+            throw e;
+        }
     }
 
     /** Starts a node against {@code plane} (waiting for another JVM's node to go first) and waits for Ready. */
@@ -529,6 +547,11 @@ public final class RealNode implements AutoCloseable {
                                         || c.getState().getTerminated() != null));
     }
 
+    /** The control plane the node is registered with. */
+    public LocalControlPlane plane() {
+        return plane;
+    }
+
     public String nodeName() {
         return nodeName;
     }
@@ -579,7 +602,7 @@ public final class RealNode implements AutoCloseable {
     /**
      * Stops the kubelet, then containerd, then undoes every recorded host change (remaining container processes
      * and shims, mounts, the bridge, the kubepods cgroups, sysctls, fixed paths), deletes the run directory and
-     * releases the lock. Logs stay in {@link #logDir()}.
+     * releases the lock; then stops the plane if {@link #startWithPlane} started it. Logs stay in {@link #logDir()}.
      */
     @Override
     public void close() {
@@ -614,6 +637,9 @@ public final class RealNode implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException alreadyShuttingDown) {
             // we are running inside the hook
+        }
+        if (ownsPlane) {
+            plane.close();
         }
     }
 

@@ -46,9 +46,8 @@ class RealNodeIT {
                 Path.of(System.getProperty(RealNode.BASE_DIR_PROPERTY, RealNode.DEFAULT_BASE_DIR.toString())));
         before = HostSnapshot.take();
         System.err.println("[RealNodeIT] host before: " + before);
-        plane = LocalControlPlane.startForRealKubelet();
-        plane.startControllers();
-        node = RealNode.start(plane, RealNodeOptions.defaults());
+        node = RealNode.startWithPlane(RealNodeOptions.defaults());
+        plane = node.plane();
         System.err.println(
                 "[RealNodeIT] real node started in " + node.startupTime().toMillis() + " ms");
     }
@@ -57,9 +56,6 @@ class RealNodeIT {
     void stop() {
         if (node != null) {
             node.close();
-        }
-        if (plane != null) {
-            plane.close();
         }
         System.err.println("[RealNodeIT] ran in "
                 + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");

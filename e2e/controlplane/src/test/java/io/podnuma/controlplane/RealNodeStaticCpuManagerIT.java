@@ -26,19 +26,15 @@ class RealNodeStaticCpuManagerIT {
         int cpus = Runtime.getRuntime().availableProcessors();
         Assumptions.assumeTrue(
                 cpus >= 2, "the static policy reserves CPU 0 and needs a second CPU; this machine has " + cpus);
-        plane = LocalControlPlane.startForRealKubelet();
-        plane.startControllers();
-        node = RealNode.start(
-                plane, RealNodeOptions.defaults().withCpuManagerPolicy(RealNodeOptions.CpuManagerPolicy.STATIC));
+        node = RealNode.startWithPlane(
+                RealNodeOptions.defaults().withCpuManagerPolicy(RealNodeOptions.CpuManagerPolicy.STATIC));
+        plane = node.plane();
     }
 
     @AfterAll
     void stop() {
         if (node != null) {
             node.close();
-        }
-        if (plane != null) {
-            plane.close();
         }
     }
 

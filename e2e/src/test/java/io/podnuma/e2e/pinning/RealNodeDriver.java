@@ -40,9 +40,8 @@ final class RealNodeDriver implements PinningDriver {
     @Override
     public ControlPlane controlPlane() {
         if (plane == null) {
-            plane = LocalControlPlane.startForRealKubelet();
-            plane.startControllers();
-            node = RealNode.start(plane, RealNodeOptions.defaults().withImages(RealNodeAgent.images()));
+            node = RealNode.startWithPlane(RealNodeOptions.defaults().withImages(RealNodeAgent.images()));
+            plane = node.plane();
         }
         return plane;
     }
@@ -101,9 +100,6 @@ final class RealNodeDriver implements PinningDriver {
                 System.err.println("[RealNodeDriver] the agent's log:\n" + agent.logs());
             }
             node.close();
-        }
-        if (plane != null) {
-            plane.close();
         }
     }
 }

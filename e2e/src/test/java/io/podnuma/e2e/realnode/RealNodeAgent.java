@@ -76,19 +76,21 @@ public final class RealNodeAgent {
             LocalControlPlane plane, RealNode node, String policyName, NumaResourcePolicySpec spec) {
         AgentRollout rollout = AgentRollout.defaults(
                         PodnumaImage.NODE_AGENT.name(tag()).reference())
-                .withNamespace(NAMESPACE)
-                .withPullPolicy(PullPolicy.NEVER)
-                .withPorts(FreePorts.next(), FreePorts.next())
-                .withApiServer(new ApiServerEndpoint("127.0.0.1", node.apiServerPort()))
-                .withHostPaths(new AgentHostPaths(
+                .toBuilder()
+                .namespace(NAMESPACE)
+                .pullPolicy(PullPolicy.NEVER)
+                .ports(FreePorts.next(), FreePorts.next())
+                .apiServer(new ApiServerEndpoint("127.0.0.1", node.apiServerPort()))
+                .hostPaths(new AgentHostPaths(
                         "/sys",
                         "/sys/fs/cgroup",
                         node.runDir().resolve("podnuma-agent").toString(),
                         Optional.of(node.kubeletRootDir().toString()),
                         Optional.of(node.kubeletConfigFile().toString())))
                 // No CPU request: on a two-CPU node the scenario's pods need both CPUs of the kubelet's allocatable.
-                .withResources(Map.of("memory", new Quantity("160Mi")), Map.of("memory", new Quantity("512Mi")))
-                .withPeriods(Duration.ofSeconds(2), Duration.ofMillis(200));
+                .resources(Map.of("memory", new Quantity("160Mi")), Map.of("memory", new Quantity("512Mi")))
+                .periods(Duration.ofSeconds(2), Duration.ofMillis(200))
+                .build();
         RenderedAgent rendered = AgentRender.render(policyName, spec, rollout);
         for (HasMetadata o : AgentRbac.objects(NAMESPACE)) {
             apply(plane, o);

@@ -69,14 +69,11 @@ class RealNodeStaticKubeletE2E {
         CpuList cpus = CpuList.parse(Files.readString(Path.of("/sys/fs/cgroup/cpuset/cpuset.effective_cpus")));
         Assumptions.assumeTrue(
                 cpus.size() >= 2, "the static policy reserves CPU 0 and needs a second CPU; this machine has " + cpus);
-        plane = LocalControlPlane.startForRealKubelet();
-        plane.startControllers();
-        node = RealNode.start(
-                plane,
-                RealNodeOptions.defaults()
-                        .withCpuManagerPolicy(RealNodeOptions.CpuManagerPolicy.STATIC)
-                        .withTopologyManager(RealNodeOptions.TopologyManager.SINGLE_NUMA_NODE_POD_SCOPE)
-                        .withImages(RealNodeAgent.images()));
+        node = RealNode.startWithPlane(RealNodeOptions.defaults()
+                .withCpuManagerPolicy(RealNodeOptions.CpuManagerPolicy.STATIC)
+                .withTopologyManager(RealNodeOptions.TopologyManager.SINGLE_NUMA_NODE_POD_SCOPE)
+                .withImages(RealNodeAgent.images()));
+        plane = node.plane();
         plane.ensureNamespace(NS);
     }
 
@@ -84,9 +81,6 @@ class RealNodeStaticKubeletE2E {
     void stop() {
         if (node != null) {
             node.close();
-        }
-        if (plane != null) {
-            plane.close();
         }
     }
 

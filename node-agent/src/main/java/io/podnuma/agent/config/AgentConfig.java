@@ -4,6 +4,7 @@ import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.engine.node.NodeConfig;
 import io.podnuma.agent.kubelet.KubeletFiles;
+import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,6 +3,7 @@ package io.podnuma.agent.config;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.policy.NodeConfigMapper;
+import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.crds.v1alpha1.policy.PolicyHash;

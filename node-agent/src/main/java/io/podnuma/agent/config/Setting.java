@@ -2,6 +2,7 @@ package io.podnuma.agent.config;
 
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupPath;
+import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;

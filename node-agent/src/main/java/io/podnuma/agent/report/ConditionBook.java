@@ -3,6 +3,7 @@ package io.podnuma.agent.report;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.podnuma.agent.kubelet.KubeletCheck;
+import io.podnuma.crds.v1alpha1.ConditionStatus;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collections;

@@ -1,12 +1,14 @@
 package io.podnuma.agent.report;
 
-import static io.podnuma.agent.report.ConditionStatus.FALSE;
-import static io.podnuma.agent.report.ConditionStatus.TRUE;
-import static io.podnuma.agent.report.ConditionStatus.UNKNOWN;
 import static io.podnuma.agent.report.ConditionType.DEGRADED;
 import static io.podnuma.agent.report.ConditionType.DRIFT;
 import static io.podnuma.agent.report.ConditionType.KUBELET_CONFLICT;
 import static io.podnuma.agent.report.ConditionType.READY;
+import static io.podnuma.crds.v1alpha1.ConditionStatus.FALSE;
+import static io.podnuma.crds.v1alpha1.ConditionStatus.TRUE;
+import static io.podnuma.crds.v1alpha1.ConditionStatus.UNKNOWN;
+
+import io.podnuma.crds.v1alpha1.ConditionStatus;
 
 /**
  * Why a condition has its status. Each reason belongs to one condition type and one status, so a reason cannot be

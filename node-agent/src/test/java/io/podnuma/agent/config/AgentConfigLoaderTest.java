@@ -9,6 +9,7 @@ import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.engine.node.NodeConfig;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
 import io.podnuma.agent.kubelet.KubeletFiles;
+import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import java.io.IOException;

@@ -126,7 +126,7 @@ public final class AgentRender {
                 .podResourcesSocket(SOCKET)
                 .metricsPort(rollout.metricsPort())
                 .healthPort(rollout.healthPort())
-                .logLevel(rollout.logLevel().wire());
+                .logLevel(rollout.logLevel().wireName());
         host.kubeletRootDir().ifPresent(d -> b.kubeletStateDir(KUBELET_ROOT));
         host.kubeletConfigFile().ifPresent(f -> b.kubeletConfigFile(KUBELET_CONFIG));
         rollout.reconcilePeriod().ifPresent(d -> b.reconcilePeriod(duration(d)));

@@ -1,6 +1,7 @@
 package io.podnuma.operator.render;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -10,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * How the operator runs a policy's agents: the operator's settings that are not in the policy. One value for every
- * policy; {@link #defaults(String)} is what a production cluster gets, the withers what a chart value or a test changes.
+ * policy; {@link #defaults(String)} is what a production cluster gets, {@link #toBuilder()} what a chart value or a
+ * test changes.
  *
  * @param namespace where the ConfigMap, DaemonSet and Service live (the operator's namespace)
  * @param image the agent image reference
@@ -41,19 +43,6 @@ public record AgentRollout(
         LogLevel logLevel) {
 
     private static final Pattern MAX_UNAVAILABLE = Pattern.compile("([1-9][0-9]*|[1-9][0-9]?%|100%)");
-
-    /** The agent's log levels, as its config file spells them. */
-    public enum LogLevel {
-        TRACE,
-        DEBUG,
-        INFO,
-        WARN,
-        ERROR;
-
-        String wire() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-    }
 
     public AgentRollout {
         Objects.requireNonNull(namespace, "namespace");
@@ -104,164 +93,132 @@ public record AgentRollout(
                 LogLevel.INFO);
     }
 
-    public AgentRollout withNamespace(String ns) {
-        return new AgentRollout(
-                ns,
-                image,
-                pullPolicy,
-                serviceAccountName,
-                priorityClassName,
-                maxUnavailable,
-                metricsPort,
-                healthPort,
-                network,
-                apiServer,
-                hostPaths,
-                requests,
-                limits,
-                reconcilePeriod,
-                statusMinInterval,
-                logLevel);
+    /** A builder starting from this value: {@code defaults(image).toBuilder().pullPolicy(NEVER).build()}. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public AgentRollout withPullPolicy(PullPolicy policy) {
-        return new AgentRollout(
-                namespace,
-                image,
-                policy,
-                serviceAccountName,
-                priorityClassName,
-                maxUnavailable,
-                metricsPort,
-                healthPort,
-                network,
-                apiServer,
-                hostPaths,
-                requests,
-                limits,
-                reconcilePeriod,
-                statusMinInterval,
-                logLevel);
-    }
+    /** Changes some settings of a rollout; every other stays as it was. */
+    public static final class Builder {
+        private String namespace;
+        private String image;
+        private PullPolicy pullPolicy;
+        private String serviceAccountName;
+        private Optional<String> priorityClassName;
+        private String maxUnavailable;
+        private int metricsPort;
+        private int healthPort;
+        private PodNetwork network;
+        private Optional<ApiServerEndpoint> apiServer;
+        private AgentHostPaths hostPaths;
+        private Map<String, Quantity> requests;
+        private Map<String, Quantity> limits;
+        private Optional<Duration> reconcilePeriod;
+        private Optional<Duration> statusMinInterval;
+        private LogLevel logLevel;
 
-    public AgentRollout withPorts(int metrics, int health) {
-        return new AgentRollout(
-                namespace,
-                image,
-                pullPolicy,
-                serviceAccountName,
-                priorityClassName,
-                maxUnavailable,
-                metrics,
-                health,
-                network,
-                apiServer,
-                hostPaths,
-                requests,
-                limits,
-                reconcilePeriod,
-                statusMinInterval,
-                logLevel);
-    }
+        private Builder(AgentRollout r) {
+            namespace = r.namespace;
+            image = r.image;
+            pullPolicy = r.pullPolicy;
+            serviceAccountName = r.serviceAccountName;
+            priorityClassName = r.priorityClassName;
+            maxUnavailable = r.maxUnavailable;
+            metricsPort = r.metricsPort;
+            healthPort = r.healthPort;
+            network = r.network;
+            apiServer = r.apiServer;
+            hostPaths = r.hostPaths;
+            requests = r.requests;
+            limits = r.limits;
+            reconcilePeriod = r.reconcilePeriod;
+            statusMinInterval = r.statusMinInterval;
+            logLevel = r.logLevel;
+        }
 
-    public AgentRollout withApiServer(ApiServerEndpoint endpoint) {
-        return new AgentRollout(
-                namespace,
-                image,
-                pullPolicy,
-                serviceAccountName,
-                priorityClassName,
-                maxUnavailable,
-                metricsPort,
-                healthPort,
-                network,
-                Optional.of(endpoint),
-                hostPaths,
-                requests,
-                limits,
-                reconcilePeriod,
-                statusMinInterval,
-                logLevel);
-    }
+        public Builder namespace(String value) {
+            namespace = value;
+            return this;
+        }
 
-    public AgentRollout withHostPaths(AgentHostPaths paths) {
-        return new AgentRollout(
-                namespace,
-                image,
-                pullPolicy,
-                serviceAccountName,
-                priorityClassName,
-                maxUnavailable,
-                metricsPort,
-                healthPort,
-                network,
-                apiServer,
-                paths,
-                requests,
-                limits,
-                reconcilePeriod,
-                statusMinInterval,
-                logLevel);
-    }
+        public Builder pullPolicy(PullPolicy value) {
+            pullPolicy = value;
+            return this;
+        }
 
-    public AgentRollout withResources(Map<String, Quantity> newRequests, Map<String, Quantity> newLimits) {
-        return new AgentRollout(
-                namespace,
-                image,
-                pullPolicy,
-                serviceAccountName,
-                priorityClassName,
-                maxUnavailable,
-                metricsPort,
-                healthPort,
-                network,
-                apiServer,
-                hostPaths,
-                newRequests,
-                newLimits,
-                reconcilePeriod,
-                statusMinInterval,
-                logLevel);
-    }
+        public Builder serviceAccountName(String value) {
+            serviceAccountName = value;
+            return this;
+        }
 
-    public AgentRollout withPeriods(Duration reconcile, Duration statusMin) {
-        return new AgentRollout(
-                namespace,
-                image,
-                pullPolicy,
-                serviceAccountName,
-                priorityClassName,
-                maxUnavailable,
-                metricsPort,
-                healthPort,
-                network,
-                apiServer,
-                hostPaths,
-                requests,
-                limits,
-                Optional.of(reconcile),
-                Optional.of(statusMin),
-                logLevel);
-    }
+        public Builder priorityClassName(Optional<String> value) {
+            priorityClassName = value;
+            return this;
+        }
 
-    public AgentRollout withMaxUnavailable(String budget) {
-        return new AgentRollout(
-                namespace,
-                image,
-                pullPolicy,
-                serviceAccountName,
-                priorityClassName,
-                budget,
-                metricsPort,
-                healthPort,
-                network,
-                apiServer,
-                hostPaths,
-                requests,
-                limits,
-                reconcilePeriod,
-                statusMinInterval,
-                logLevel);
+        public Builder maxUnavailable(String value) {
+            maxUnavailable = value;
+            return this;
+        }
+
+        public Builder ports(int metrics, int health) {
+            metricsPort = metrics;
+            healthPort = health;
+            return this;
+        }
+
+        public Builder network(PodNetwork value) {
+            network = value;
+            return this;
+        }
+
+        public Builder apiServer(ApiServerEndpoint value) {
+            apiServer = Optional.of(value);
+            return this;
+        }
+
+        public Builder hostPaths(AgentHostPaths value) {
+            hostPaths = value;
+            return this;
+        }
+
+        public Builder resources(Map<String, Quantity> newRequests, Map<String, Quantity> newLimits) {
+            requests = newRequests;
+            limits = newLimits;
+            return this;
+        }
+
+        public Builder periods(Duration reconcile, Duration statusMin) {
+            reconcilePeriod = Optional.of(reconcile);
+            statusMinInterval = Optional.of(statusMin);
+            return this;
+        }
+
+        public Builder logLevel(LogLevel value) {
+            logLevel = value;
+            return this;
+        }
+
+        /** The rollout; refuses a bad value with the setting's name and what is allowed. */
+        public AgentRollout build() {
+            return new AgentRollout(
+                    namespace,
+                    image,
+                    pullPolicy,
+                    serviceAccountName,
+                    priorityClassName,
+                    maxUnavailable,
+                    metricsPort,
+                    healthPort,
+                    network,
+                    apiServer,
+                    hostPaths,
+                    requests,
+                    limits,
+                    reconcilePeriod,
+                    statusMinInterval,
+                    logLevel);
+        }
     }
 
     private static void requirePort(String name, int port) {

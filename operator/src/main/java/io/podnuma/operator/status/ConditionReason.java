@@ -1,11 +1,13 @@
 package io.podnuma.operator.status;
 
-import static io.podnuma.operator.status.ConditionStatus.FALSE;
-import static io.podnuma.operator.status.ConditionStatus.TRUE;
+import static io.podnuma.crds.v1alpha1.ConditionStatus.FALSE;
+import static io.podnuma.crds.v1alpha1.ConditionStatus.TRUE;
 import static io.podnuma.operator.status.PolicyConditionType.CONFLICT;
 import static io.podnuma.operator.status.PolicyConditionType.DEGRADED;
 import static io.podnuma.operator.status.PolicyConditionType.PROGRESSING;
 import static io.podnuma.operator.status.PolicyConditionType.READY;
+
+import io.podnuma.crds.v1alpha1.ConditionStatus;
 
 /**
  * Why a policy condition has its status. Each belongs to one condition type and one status, so a reason cannot be

@@ -1,6 +1,7 @@
 package io.podnuma.operator.status;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.podnuma.crds.v1alpha1.ConditionStatus;
 import io.podnuma.crds.v1alpha1.NumaNodeStateStatus;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
 import io.podnuma.crds.v1alpha1.nodestate.AssignmentType;

@@ -2,6 +2,7 @@ package io.podnuma.operator.status;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.podnuma.crds.v1alpha1.ConditionStatus;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicyStatus;
 import io.podnuma.crds.v1alpha1.policy.FailingNode;
 import io.podnuma.operator.assign.PolicyNodes;

@@ -98,8 +98,10 @@ class AgentRenderTest {
 
     @Test
     void withoutKubeletPathsTheAgentReadsNoKubeletFileAndMountsNone() {
-        AgentRollout noKubelet = ROLLOUT.withHostPaths(
-                new AgentHostPaths("/sys", "/sys/fs/cgroup", "/var/lib/podnuma", Optional.empty(), Optional.empty()));
+        AgentRollout noKubelet = ROLLOUT.toBuilder()
+                .hostPaths(new AgentHostPaths(
+                        "/sys", "/sys/fs/cgroup", "/var/lib/podnuma", Optional.empty(), Optional.empty()))
+                .build();
         RenderedAgent r = AgentRender.render("low-latency", SPEC, noKubelet);
         NodeAgentConfig config =
                 NodeAgentConfigYaml.read(r.configMap().getData().get(AgentRender.CONFIG_KEY));
@@ -152,12 +154,14 @@ class AgentRenderTest {
 
     @Test
     void theApiServerEndpointAndTheTestKnobsReachThePod() {
-        AgentRollout test = ROLLOUT.withApiServer(new ApiServerEndpoint("127.0.0.1", 6443))
-                .withPullPolicy(PullPolicy.NEVER)
-                .withPorts(19464, 18081)
-                .withResources(Map.of("memory", new Quantity("128Mi")), Map.of())
-                .withPeriods(Duration.ofSeconds(2), Duration.ofMillis(200))
-                .withMaxUnavailable("1");
+        AgentRollout test = ROLLOUT.toBuilder()
+                .apiServer(new ApiServerEndpoint("127.0.0.1", 6443))
+                .pullPolicy(PullPolicy.NEVER)
+                .ports(19464, 18081)
+                .resources(Map.of("memory", new Quantity("128Mi")), Map.of())
+                .periods(Duration.ofSeconds(2), Duration.ofMillis(200))
+                .maxUnavailable("1")
+                .build();
         RenderedAgent r = AgentRender.render("low-latency", SPEC, test);
         Container agent =
                 r.daemonSet().getSpec().getTemplate().getSpec().getContainers().getFirst();
@@ -202,7 +206,11 @@ class AgentRenderTest {
                         .getAnnotations())
                 .isEqualTo(Map.of("podnuma.io/config-hash", otherReservation.configHash()));
         RenderedAgent otherPeriod = AgentRender.render(
-                "low-latency", SPEC, ROLLOUT.withPeriods(Duration.ofSeconds(5), Duration.ofSeconds(1)));
+                "low-latency",
+                SPEC,
+                ROLLOUT.toBuilder()
+                        .periods(Duration.ofSeconds(5), Duration.ofSeconds(1))
+                        .build());
         assertThat(otherPeriod.configHash()).as("the file changed").isNotEqualTo(a.configHash());
         assertThat(otherPeriod.policyHash()).as("the policy did not").isEqualTo(a.policyHash());
     }
@@ -218,8 +226,9 @@ class AgentRenderTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("policy ok cannot be rendered")
                 .hasMessageContaining("spec.cpuManager.reservedCpus");
-        assertThatThrownBy(() -> ROLLOUT.withMaxUnavailable("0")).hasMessageContaining("maxUnavailable '0'");
-        assertThatThrownBy(() -> ROLLOUT.withPorts(9000, 9000)).hasMessageContaining("both 9000");
+        assertThatThrownBy(() -> ROLLOUT.toBuilder().maxUnavailable("0").build())
+                .hasMessageContaining("maxUnavailable '0'");
+        assertThatThrownBy(() -> ROLLOUT.toBuilder().ports(9000, 9000).build()).hasMessageContaining("both 9000");
     }
 
     private static String hostPathAt(Map<String, VolumeMount> mounts, Map<String, Volume> volumes, String path) {

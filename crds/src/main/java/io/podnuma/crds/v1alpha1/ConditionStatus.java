@@ -1,6 +1,9 @@
-package io.podnuma.agent.report;
+package io.podnuma.crds.v1alpha1;
 
-/** The status of a condition: the three values Kubernetes allows. */
+/**
+ * The status of a condition ({@code metav1.Condition.status}): the three values Kubernetes allows. The agent's
+ * NumaNodeState conditions and the operator's NumaResourcePolicy conditions both carry it.
+ */
 public enum ConditionStatus {
     TRUE("True"),
     FALSE("False"),

@@ -1,8 +1,8 @@
-package io.podnuma.agent.config;
+package io.podnuma.crds.agent.v1alpha1;
 
 import java.util.Locale;
 
-/** The agent's log level, as slf4j names them. */
+/** The agent's log level, as slf4j names them; the config file spells them in lower case. */
 public enum LogLevel {
     TRACE,
     DEBUG,
@@ -11,7 +11,7 @@ public enum LogLevel {
     ERROR;
 
     /** Case-insensitive: {@code info}, {@code INFO}. */
-    static LogLevel parse(String value) {
+    public static LogLevel parse(String value) {
         for (LogLevel l : values()) {
             if (l.name().equalsIgnoreCase(value)) {
                 return l;
@@ -20,6 +20,7 @@ public enum LogLevel {
         throw new IllegalArgumentException("allowed trace, debug, info, warn, error");
     }
 
+    /** As the config file writes it. */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
