@@ -29,6 +29,12 @@ import io.podnuma.crds.schema.JsonMergePatch;
         message = "spec is required: spec.nodeSelector picks the nodes the policy governs ({} for every node)",
         reason = "FieldValueRequired",
         fieldPath = ".spec")
+@ValidationRule(
+        value = "self.metadata.name.size() <= 49 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
+        message = "metadata.name must be at most 49 characters of a-z, 0-9 and '-', starting with a letter and"
+                + " ending with a letter or digit: it is the value of the podnuma.io/policy node label and names the"
+                + " policy's agent Service podnuma-agent-<name>",
+        reason = "FieldValueInvalid")
 @AdditionalPrinterColumn(
         name = "Topology",
         jsonPath = ".spec.topologyManager.policy",
