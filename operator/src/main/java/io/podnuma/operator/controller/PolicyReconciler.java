@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -17,6 +18,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.podnuma.crds.v1alpha1.NumaNodeState;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicyStatus;
+import io.podnuma.operator.kube.FieldManager;
 import io.podnuma.operator.kube.InformerClusterView;
 import io.podnuma.operator.kube.KubeAgentObjects;
 import io.podnuma.operator.kube.KubeEventSink;
@@ -34,8 +36,13 @@ import java.util.function.Consumer;
  * and the agent DaemonSets, ConfigMaps and Services in the operator's namespace, narrowed by the label the operator
  * puts on them. No pod is ever watched.
  */
+@ControllerConfiguration(
+        name = PolicyReconciler.NAME,
+        finalizerName = PolicyReconciler.FINALIZER,
+        fieldManager = FieldManager.NAME)
 public final class PolicyReconciler implements Reconciler<NumaResourcePolicy>, Cleaner<NumaResourcePolicy> {
 
+    public static final String NAME = "numaresourcepolicy";
     /** The finalizer that keeps a policy until its nodes are restored. */
     public static final String FINALIZER = "podnuma.io/finalizer";
     /** Narrows the informers of the agent objects to those the operator made. */

@@ -1,0 +1,60 @@
+package io.podnuma.operator.controller;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.podnuma.operator.reconcile.ReconcileSettings;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Optional;
+
+/**
+ * The running operator: the SDK's {@link Operator} with the policy reconciler, its metrics (JOSDK's reconcile
+ * counters and timers without per-resource tags, and {@link PolicyNodeGauges}) and, when asked, leader election on a
+ * Lease so that only one of several replicas reconciles.
+ */
+public final class PodnumaOperator implements AutoCloseable {
+
+    /** The Lease a leader holds. */
+    public record LeaderElection(String leaseName, String leaseNamespace, String identity) {}
+
+    private final Operator operator;
+
+    private PodnumaOperator(Operator operator) {
+        this.operator = operator;
+    }
+
+    /** Starts reconciling (or, with leader election, starts trying to lead); returns once the informers are synced. */
+    public static PodnumaOperator start(
+            KubernetesClient client,
+            ReconcileSettings settings,
+            Optional<LeaderElection> leaderElection,
+            MeterRegistry registry,
+            InstantSource clock,
+            String instance) {
+        Operator operator = new Operator(o -> {
+            o.withKubernetesClient(client)
+                    .withCloseClientOnStop(false)
+                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
+                    .withReconciliationTerminationTimeout(Duration.ofSeconds(10));
+            leaderElection.ifPresent(le -> o.withLeaderElectionConfiguration(
+                    new LeaderElectionConfiguration(le.leaseName(), le.leaseNamespace(), le.identity())));
+        });
+        operator.register(new PolicyReconciler(settings, clock, instance, new PolicyNodeGauges(registry)));
+        operator.start();
+        return new PodnumaOperator(operator);
+    }
+
+    /** Whether the informers are healthy (what /readyz reports). */
+    public boolean healthy() {
+        return operator.getRuntimeInfo().allEventSourcesAreHealthy();
+    }
+
+    /** Stops reconciling, letting running reconciles finish (up to 10 s). */
+    @Override
+    public void close() {
+        operator.stop();
+    }
+}

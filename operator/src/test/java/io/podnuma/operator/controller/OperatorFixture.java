@@ -1,0 +1,113 @@
+package io.podnuma.operator.controller;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.operator.reconcile.ReconcileSettings;
+import io.podnuma.operator.render.AgentRollout;
+import io.podnuma.operator.status.StatusSettings;
+import io.podnuma.testkit.GeneratedCrds;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The operator in the test JVM, under its own ServiceAccount bound to the RBAC the chart ships
+ * ({@code io/podnuma/operator/rbac/clusterrole.yaml}), against the local control plane.
+ */
+final class OperatorFixture implements AutoCloseable {
+
+    static final String NAMESPACE = "podnuma-system";
+    static final String SERVICE_ACCOUNT = "podnuma-operator";
+    static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(20);
+
+    final ControlPlane plane;
+    final KubernetesClient client;
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private PodnumaOperator operator;
+
+    private OperatorFixture(ControlPlane plane) {
+        this.plane = plane;
+        this.client = plane.clientFor(NAMESPACE, SERVICE_ACCOUNT);
+    }
+
+    /** CRDs, namespace, RBAC; the operator is not started yet. */
+    static OperatorFixture prepare(ControlPlane plane) {
+        plane.installCrds(GeneratedCrds.numaResourcePolicies(), GeneratedCrds.numaNodeStates());
+        plane.ensureNamespace(NAMESPACE);
+        for (HasMetadata o : rbac(plane.client())) {
+            if ("Role".equals(o.getKind())) {
+                o.getMetadata().setNamespace(NAMESPACE);
+            }
+            plane.client().resource(o).serverSideApply();
+        }
+        plane.client()
+                .resource(new ClusterRoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName("podnuma-operator")
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "podnuma-operator")
+                        .addNewSubject()
+                        .withKind("ServiceAccount")
+                        .withName(SERVICE_ACCOUNT)
+                        .withNamespace(NAMESPACE)
+                        .endSubject()
+                        .build())
+                .serverSideApply();
+        plane.client()
+                .resource(new RoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName("podnuma-operator")
+                        .withNamespace(NAMESPACE)
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", "podnuma-operator")
+                        .addNewSubject()
+                        .withKind("ServiceAccount")
+                        .withName(SERVICE_ACCOUNT)
+                        .withNamespace(NAMESPACE)
+                        .endSubject()
+                        .build())
+                .serverSideApply();
+        return new OperatorFixture(plane);
+    }
+
+    static List<HasMetadata> rbac(KubernetesClient admin) {
+        try (InputStream in = PodnumaOperator.class.getResourceAsStream("/io/podnuma/operator/rbac/clusterrole.yaml")) {
+            return admin.load(in).items();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    static ReconcileSettings settings() {
+        return new ReconcileSettings(
+                AgentRollout.defaults("podnuma/node-agent:it").withNamespace(NAMESPACE),
+                RESTORE_TIMEOUT,
+                false,
+                StatusSettings.DEFAULTS);
+    }
+
+    void start() {
+        operator = PodnumaOperator.start(
+                client, settings(), Optional.empty(), registry, InstantSource.system(), "operator-it");
+    }
+
+    void restart() {
+        operator.close();
+        start();
+    }
+
+    @Override
+    public void close() {
+        if (operator != null) {
+            operator.close();
+        }
+        client.close();
+    }
+}
