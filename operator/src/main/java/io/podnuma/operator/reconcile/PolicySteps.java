@@ -1,7 +1,6 @@
 package io.podnuma.operator.reconcile;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.podnuma.crds.v1alpha1.NumaNodeState;
 import io.podnuma.crds.v1alpha1.NumaNodeStateStatus;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicyStatus;
@@ -167,7 +166,7 @@ public final class PolicySteps {
                 applied.daemonSet().or(() -> view.daemonSet(name)).map(Rollout::of);
         Map<String, NumaNodeStateStatus> states = new TreeMap<>();
         for (String node : assignment.of(name).governed()) {
-            view.nodeState(node).map(NumaNodeState::getStatus).ifPresent(s -> states.put(node, s));
+            view.nodeState(node).map(state -> state.getStatus()).ifPresent(s -> states.put(node, s));
         }
         return PolicyStatusAggregator.status(
                 new Observation(policy, assignment, rollout, states, rendered.policyHash()), now, settings.status());
