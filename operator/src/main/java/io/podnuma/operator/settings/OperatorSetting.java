@@ -1,0 +1,277 @@
+package io.podnuma.operator.settings;
+
+import io.podnuma.operator.render.AgentRollout;
+import io.podnuma.operator.render.ApiServerEndpoint;
+import io.podnuma.operator.render.PodNetwork;
+import io.podnuma.operator.render.PullPolicy;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** One operator setting: its key in the file, its flag and variable, its default and how its value is read. */
+public enum OperatorSetting {
+    NAMESPACE(
+            "namespace",
+            "podnuma-system",
+            "the operator's namespace: the agents' objects and the Lease live here",
+            OperatorSetting::dnsLabel),
+    AGENT_IMAGE("agentImage", null, "the node agent's image reference", OperatorSetting::image),
+    AGENT_PULL_POLICY(
+            "agentPullPolicy",
+            "IfNotPresent",
+            "the agent container's imagePullPolicy: Always, IfNotPresent" + " or Never",
+            OperatorSetting::pullPolicy),
+    AGENT_SERVICE_ACCOUNT(
+            "agentServiceAccount",
+            "podnuma-agent",
+            "the agents' ServiceAccount (the chart makes it)",
+            OperatorSetting::dnsSubdomain),
+    AGENT_PRIORITY_CLASS(
+            "agentPriorityClass",
+            "system-node-critical",
+            "the agent pods' priorityClassName; empty:" + " none",
+            OperatorSetting::optionalDnsSubdomain),
+    MAX_UNAVAILABLE(
+            "maxUnavailable",
+            "10%",
+            "how many nodes' agents may be down at once in a rollout: a count (3)" + " or a percentage 1%..100%",
+            OperatorSetting::maxUnavailable),
+    AGENT_METRICS_PORT("agentMetricsPort", "9464", "the agents' /metrics port", OperatorSetting::port),
+    AGENT_HEALTH_PORT("agentHealthPort", "8081", "the agents' /healthz and /readyz port", OperatorSetting::port),
+    AGENT_NETWORK("agentNetwork", "host", "the agent pods' network: host or pod", OperatorSetting::network),
+    AGENT_LOG_LEVEL(
+            "agentLogLevel",
+            "info",
+            "the agents' log level: trace, debug, info, warn or error",
+            OperatorSetting::logLevel),
+    API_SERVER(
+            "apiServer",
+            "",
+            "host:port the agents dial instead of the kubernetes Service (clusters without"
+                    + " kube-proxy); empty: the Service",
+            OperatorSetting::apiServer),
+    HOST_SYS("hostSys", "/sys", "the nodes' sysfs", OperatorSetting::absolutePath),
+    HOST_CGROUP("hostCgroup", "/sys/fs/cgroup", "the nodes' cgroup mount", OperatorSetting::absolutePath),
+    HOST_STATE_DIR(
+            "hostStateDir",
+            "/var/lib/podnuma",
+            "the agents' state directory on the nodes",
+            OperatorSetting::absolutePath),
+    KUBELET_ROOT_DIR(
+            "kubeletRootDir",
+            "/var/lib/kubelet",
+            "the kubelet's --root-dir on the nodes; empty: not" + " mounted",
+            OperatorSetting::optionalAbsolutePath),
+    KUBELET_CONFIG_FILE(
+            "kubeletConfigFile",
+            "/var/lib/kubelet/config.yaml",
+            "the kubelet's configuration file on" + " the nodes; empty: not mounted",
+            OperatorSetting::optionalAbsolutePath),
+    RESTORE_TIMEOUT(
+            "restoreTimeout",
+            "5m",
+            "how long a deleted policy waits for its agents to restore their nodes" + " (1s..24h)",
+            v -> duration(v, Duration.ofSeconds(1), Duration.ofHours(24))),
+    ERROR_WINDOW(
+            "errorWindow",
+            "10m",
+            "how long an agent's last error marks its node failing (0s..24h)",
+            v -> duration(v, Duration.ZERO, Duration.ofHours(24))),
+    LEADER_ELECTION(
+            "leaderElection",
+            "true",
+            "true: reconcile only while holding the Lease (several replicas are" + " safe); false: a single replica",
+            OperatorSetting::bool),
+    LEASE_NAME("leaseName", "podnuma-operator", "the leader-election Lease", OperatorSetting::dnsSubdomain),
+    LEASE_NAMESPACE(
+            "leaseNamespace",
+            "",
+            "the Lease's namespace; empty: the operator's namespace",
+            OperatorSetting::optionalDnsLabel),
+    HEALTH_PORT("healthPort", "8080", "the operator's /healthz and /readyz port", OperatorSetting::port),
+    METRICS_PORT("metricsPort", "9090", "the operator's /metrics port", OperatorSetting::port);
+
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
+    private static final Pattern MAX_UNAVAILABLE_VALUE = Pattern.compile("([1-9][0-9]*|[1-9][0-9]?%|100%)");
+    private static final Pattern HOST_PORT = Pattern.compile("(.+):([0-9]{1,5})");
+
+    private final String key;
+    private final String defaultValue;
+    private final String description;
+    private final Function<String, ?> parser;
+
+    OperatorSetting(String key, String defaultValue, String description, Function<String, ?> parser) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.description = description;
+        this.parser = parser;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    /** The flag without dashes: {@code agentImage} → {@code agent-image}. */
+    public String flag() {
+        return key.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+    }
+
+    /** The environment variable: {@code PODNUMA_OPERATOR_AGENT_IMAGE}. */
+    public String env() {
+        return "PODNUMA_OPERATOR_" + name();
+    }
+
+    /** Null: required. */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** @throws IllegalArgumentException saying what is allowed */
+    Object parse(String value) {
+        return parser.apply(value);
+    }
+
+    private static String dnsLabel(String v) {
+        if (v.length() > 63 || !DNS_LABEL.matcher(v).matches()) {
+            throw new IllegalArgumentException("allowed a DNS label: at most 63 lowercase letters, digits and '-',"
+                    + " starting and ending with a letter or digit");
+        }
+        return v;
+    }
+
+    private static Optional<String> optionalDnsLabel(String v) {
+        return v.isEmpty() ? Optional.empty() : Optional.of(dnsLabel(v));
+    }
+
+    private static String dnsSubdomain(String v) {
+        if (v.length() > 253 || !DNS_SUBDOMAIN.matcher(v).matches()) {
+            throw new IllegalArgumentException(
+                    "allowed a DNS subdomain: at most 253 lowercase letters, digits, '-'" + " and '.'");
+        }
+        return v;
+    }
+
+    private static Optional<String> optionalDnsSubdomain(String v) {
+        return v.isEmpty() ? Optional.empty() : Optional.of(dnsSubdomain(v));
+    }
+
+    private static String image(String v) {
+        if (v.isBlank() || v.chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException(
+                    "allowed an image reference without spaces, e.g." + " registry.example/podnuma/node-agent:0.1.0");
+        }
+        return v;
+    }
+
+    private static PullPolicy pullPolicy(String v) {
+        return Arrays.stream(PullPolicy.values())
+                .filter(p -> p.wire().equals(v))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("allowed Always, IfNotPresent or Never"));
+    }
+
+    private static String maxUnavailable(String v) {
+        if (!MAX_UNAVAILABLE_VALUE.matcher(v).matches()) {
+            throw new IllegalArgumentException("allowed a count of at least 1 (3) or a percentage 1%..100% (10%)");
+        }
+        return v;
+    }
+
+    private static Integer port(String v) {
+        try {
+            int p = Integer.parseInt(v);
+            if (p >= 1 && p <= 65535) {
+                return p;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("allowed a TCP port 1..65535");
+    }
+
+    private static PodNetwork network(String v) {
+        return switch (v) {
+            case "host" -> PodNetwork.HOST;
+            case "pod" -> PodNetwork.POD;
+            default -> throw new IllegalArgumentException("allowed host or pod");
+        };
+    }
+
+    private static AgentRollout.LogLevel logLevel(String v) {
+        return Arrays.stream(AgentRollout.LogLevel.values())
+                .filter(l -> l.name().toLowerCase(Locale.ROOT).equals(v))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("allowed "
+                        + Arrays.stream(AgentRollout.LogLevel.values())
+                                .map(l -> l.name().toLowerCase(Locale.ROOT))
+                                .collect(Collectors.joining(", "))));
+    }
+
+    private static Optional<ApiServerEndpoint> apiServer(String v) {
+        if (v.isEmpty()) {
+            return Optional.empty();
+        }
+        Matcher m = HOST_PORT.matcher(v);
+        if (m.matches()) {
+            int port = Integer.parseInt(m.group(2));
+            if (port >= 1 && port <= 65535) {
+                return Optional.of(new ApiServerEndpoint(m.group(1), port));
+            }
+        }
+        throw new IllegalArgumentException("allowed host:port with a port 1..65535, e.g. 10.0.0.1:6443, or empty");
+    }
+
+    private static String absolutePath(String v) {
+        if (!v.startsWith("/") || v.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("allowed an absolute path (starting with /)");
+        }
+        return v;
+    }
+
+    private static Optional<String> optionalAbsolutePath(String v) {
+        return v.isEmpty() ? Optional.empty() : Optional.of(absolutePath(v));
+    }
+
+    private static Boolean bool(String v) {
+        return switch (v) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("allowed true or false");
+        };
+    }
+
+    static Duration duration(String v, Duration min, Duration max) {
+        Matcher m = DURATION.matcher(v);
+        Duration d = null;
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            d = switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofHours(n);
+            };
+        }
+        if (d == null || d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw new IllegalArgumentException("allowed a duration such as 30s, 5m or 1h (units ms, s, m, h) from "
+                    + text(min) + " to " + text(max));
+        }
+        return d;
+    }
+
+    private static String text(Duration d) {
+        return d.toMillis() % 3_600_000 == 0 && !d.isZero() ? d.toHours() + "h" : d.toSeconds() + "s";
+    }
+}

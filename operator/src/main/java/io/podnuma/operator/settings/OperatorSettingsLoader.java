@@ -1,0 +1,205 @@
+package io.podnuma.operator.settings;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.podnuma.operator.render.AgentHostPaths;
+import io.podnuma.operator.render.AgentRollout;
+import io.podnuma.operator.render.ApiServerEndpoint;
+import io.podnuma.operator.render.PodNetwork;
+import io.podnuma.operator.render.PullPolicy;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * Reads the operator's settings. Each {@link OperatorSetting} takes the first value found in: a flag
+ * ({@code --agent-image}), an environment variable ({@code PODNUMA_OPERATOR_AGENT_IMAGE}), the YAML file (a flat map,
+ * {@code agentImage: ...}), its default. The file is {@code --config}, else {@code $PODNUMA_OPERATOR_CONFIG}; without
+ * either, only flags, the environment and the defaults count. Unknown keys and flags are errors; every problem is
+ * reported at once.
+ */
+public final class OperatorSettingsLoader {
+
+    public static final String CONFIG_FLAG = "config";
+    public static final String CONFIG_ENV = "PODNUMA_OPERATOR_CONFIG";
+    static final long MAX_FILE_BYTES = 256 * 1024;
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private OperatorSettingsLoader() {}
+
+    public static OperatorSettings load(Map<String, String> flags, Map<String, String> env) {
+        String file = flags.getOrDefault(CONFIG_FLAG, env.get(CONFIG_ENV));
+        if (file == null) {
+            return parse("", "(no file)", flags, env);
+        }
+        Path path = Path.of(file);
+        try {
+            long size = Files.size(path);
+            if (size > MAX_FILE_BYTES) {
+                throw new OperatorSettingsException(List.of(file + ": the file has " + size + " bytes, more than the "
+                        + MAX_FILE_BYTES + " operator settings may have"));
+            }
+            return parse(Files.readString(path, StandardCharsets.UTF_8), file, flags, env);
+        } catch (NoSuchFileException e) {
+            throw new OperatorSettingsException(List.of(file + ": the settings file does not exist (set it with --"
+                    + CONFIG_FLAG + " or " + CONFIG_ENV + ")"));
+        } catch (IOException e) {
+            throw new OperatorSettingsException(List.of(file + ": cannot read the settings file: " + e));
+        }
+    }
+
+    /** {@link #load} on a file's text; {@code fileName} only names it in messages. */
+    public static OperatorSettings parse(
+            String yaml, String fileName, Map<String, String> flags, Map<String, String> env) {
+        List<String> problems = new ArrayList<>();
+        checkFlags(flags, problems);
+        Map<String, String> file = fileValues(yaml, fileName, problems);
+        Map<OperatorSetting, Object> values = new EnumMap<>(OperatorSetting.class);
+        for (OperatorSetting s : OperatorSetting.values()) {
+            String value;
+            String source;
+            if (flags.containsKey(s.flag())) {
+                value = flags.get(s.flag());
+                source = "flag --" + s.flag();
+            } else if (env.containsKey(s.env())) {
+                value = env.get(s.env());
+                source = "environment " + s.env();
+            } else if (file.containsKey(s.key())) {
+                value = file.get(s.key());
+                source = fileName + ": " + s.key();
+            } else if (s.defaultValue() != null) {
+                value = s.defaultValue();
+                source = "default " + s.key();
+            } else {
+                problems.add(s.key() + " is required (" + s.description() + "): set it in the file, with --" + s.flag()
+                        + " or with " + s.env());
+                continue;
+            }
+            try {
+                values.put(s, s.parse(value));
+            } catch (IllegalArgumentException e) {
+                problems.add(source + " = \"" + value + "\": " + e.getMessage());
+            }
+        }
+        if (problems.isEmpty()) {
+            crossCheck(values, problems);
+        }
+        if (!problems.isEmpty()) {
+            throw new OperatorSettingsException(problems);
+        }
+        return build(values);
+    }
+
+    private static void crossCheck(Map<OperatorSetting, Object> values, List<String> problems) {
+        if (values.get(OperatorSetting.AGENT_METRICS_PORT).equals(values.get(OperatorSetting.AGENT_HEALTH_PORT))) {
+            problems.add("agentMetricsPort and agentHealthPort are both "
+                    + values.get(OperatorSetting.AGENT_METRICS_PORT) + ": allowed two different ports");
+        }
+        if (values.get(OperatorSetting.METRICS_PORT).equals(values.get(OperatorSetting.HEALTH_PORT))) {
+            problems.add("metricsPort and healthPort are both " + values.get(OperatorSetting.METRICS_PORT)
+                    + ": allowed two different ports");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static OperatorSettings build(Map<OperatorSetting, Object> v) {
+        AgentRollout defaults = AgentRollout.defaults((String) v.get(OperatorSetting.AGENT_IMAGE));
+        AgentRollout rollout = new AgentRollout(
+                (String) v.get(OperatorSetting.NAMESPACE),
+                (String) v.get(OperatorSetting.AGENT_IMAGE),
+                (PullPolicy) v.get(OperatorSetting.AGENT_PULL_POLICY),
+                (String) v.get(OperatorSetting.AGENT_SERVICE_ACCOUNT),
+                (Optional<String>) v.get(OperatorSetting.AGENT_PRIORITY_CLASS),
+                (String) v.get(OperatorSetting.MAX_UNAVAILABLE),
+                (Integer) v.get(OperatorSetting.AGENT_METRICS_PORT),
+                (Integer) v.get(OperatorSetting.AGENT_HEALTH_PORT),
+                (PodNetwork) v.get(OperatorSetting.AGENT_NETWORK),
+                (Optional<ApiServerEndpoint>) v.get(OperatorSetting.API_SERVER),
+                new AgentHostPaths(
+                        (String) v.get(OperatorSetting.HOST_SYS),
+                        (String) v.get(OperatorSetting.HOST_CGROUP),
+                        (String) v.get(OperatorSetting.HOST_STATE_DIR),
+                        (Optional<String>) v.get(OperatorSetting.KUBELET_ROOT_DIR),
+                        (Optional<String>) v.get(OperatorSetting.KUBELET_CONFIG_FILE)),
+                defaults.requests(),
+                defaults.limits(),
+                Optional.empty(),
+                Optional.empty(),
+                (AgentRollout.LogLevel) v.get(OperatorSetting.AGENT_LOG_LEVEL));
+        String namespace = (String) v.get(OperatorSetting.NAMESPACE);
+        boolean elect = (Boolean) v.get(OperatorSetting.LEADER_ELECTION);
+        return new OperatorSettings(
+                rollout,
+                (Duration) v.get(OperatorSetting.RESTORE_TIMEOUT),
+                (Duration) v.get(OperatorSetting.ERROR_WINDOW),
+                elect ? Optional.of((String) v.get(OperatorSetting.LEASE_NAME)) : Optional.empty(),
+                ((Optional<String>) v.get(OperatorSetting.LEASE_NAMESPACE)).orElse(namespace),
+                (Integer) v.get(OperatorSetting.HEALTH_PORT),
+                (Integer) v.get(OperatorSetting.METRICS_PORT));
+    }
+
+    /** The file's keys as text; a nested value or an unknown key is a problem. */
+    private static Map<String, String> fileValues(String yaml, String fileName, List<String> problems) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (yaml.isBlank()) {
+            return out;
+        }
+        JsonNode root;
+        try {
+            root = YAML.readTree(yaml);
+        } catch (IOException e) {
+            problems.add(fileName + ": not valid YAML: " + e.getMessage());
+            return out;
+        }
+        if (root == null || root.isNull() || root.isMissingNode()) {
+            return out;
+        }
+        if (!root.isObject()) {
+            problems.add(fileName + ": allowed a map of settings (key: value), found a " + root.getNodeType());
+            return out;
+        }
+        List<String> known = Arrays.stream(OperatorSetting.values())
+                .map(OperatorSetting::key)
+                .toList();
+        Iterator<Map.Entry<String, JsonNode>> fields = root.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> f = fields.next();
+            if (!known.contains(f.getKey())) {
+                problems.add(fileName + ": unknown key " + f.getKey() + ": allowed " + String.join(", ", known));
+            } else if (!f.getValue().isValueNode()) {
+                problems.add(fileName + ": " + f.getKey() + ": allowed a single value, found a "
+                        + f.getValue().getNodeType());
+            } else {
+                out.put(f.getKey(), f.getValue().isNull() ? "" : f.getValue().asText());
+            }
+        }
+        return out;
+    }
+
+    private static void checkFlags(Map<String, String> flags, List<String> problems) {
+        List<String> known = new ArrayList<>();
+        known.add(CONFIG_FLAG);
+        Arrays.stream(OperatorSetting.values()).map(OperatorSetting::flag).forEach(known::add);
+        for (String f : new TreeSet<>(flags.keySet())) {
+            if (!known.contains(f)) {
+                problems.add("unknown flag --" + f + ": allowed "
+                        + known.stream().map(k -> "--" + k).collect(Collectors.joining(", ")));
+            }
+        }
+    }
+}
