@@ -1,6 +1,7 @@
 package io.podnuma.operator.controller;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
@@ -17,8 +18,14 @@ import java.util.Optional;
  */
 public final class PodnumaOperator implements AutoCloseable {
 
-    /** The Lease a leader holds. */
-    public record LeaderElection(String leaseName, String leaseNamespace, String identity) {}
+    /**
+     * The Lease a leader holds.
+     *
+     * @param lostLeadership called when this replica stops leading, at shutdown too; it must end the process unless
+     *     the process is stopping anyway (a replica that lost the Lease must not go on reconciling). The SDK's own
+     *     exit is not used: it would call {@code System.exit} inside the shutdown hook, which never returns.
+     */
+    public record LeaderElection(String leaseName, String leaseNamespace, String identity, Runnable lostLeadership) {}
 
     private final Operator operator;
 
@@ -39,8 +46,15 @@ public final class PodnumaOperator implements AutoCloseable {
                     .withCloseClientOnStop(false)
                     .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
                     .withReconciliationTerminationTimeout(Duration.ofSeconds(10));
-            leaderElection.ifPresent(le -> o.withLeaderElectionConfiguration(
-                    new LeaderElectionConfiguration(le.leaseName(), le.leaseNamespace(), le.identity())));
+            leaderElection.ifPresent(le -> o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(
+                    le.leaseName(),
+                    le.leaseNamespace(),
+                    LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
+                    LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
+                    LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE,
+                    le.identity(),
+                    new LeaderCallbacks(() -> {}, le.lostLeadership(), leader -> {}),
+                    false)));
         });
         operator.register(new PolicyReconciler(settings, clock, instance, new PolicyNodeGauges(registry)));
         operator.start();

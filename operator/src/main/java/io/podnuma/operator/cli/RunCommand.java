@@ -1,0 +1,121 @@
+package io.podnuma.operator.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.podnuma.operator.controller.PodnumaOperator;
+import io.podnuma.operator.settings.OperatorSettings;
+import io.podnuma.operator.settings.OperatorSettingsException;
+import io.podnuma.operator.settings.OperatorSettingsLoader;
+import java.time.InstantSource;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code run}: the operator Deployment's command. Every setting can be given as {@code --<flag> value} or
+ * {@code --<flag>=value} (the list is in the module's README); the API server is found like kubectl finds it
+ * (in-cluster ServiceAccount, else {@code KUBECONFIG}). SIGTERM stops it gracefully: running reconciles finish, the
+ * Lease is given up.
+ */
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = "Run the operator: reconcile NumaResourcePolicies until SIGTERM.")
+final class RunCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Unmatched
+    private List<String> settings = new java.util.ArrayList<>();
+
+    @Override
+    public Integer call() throws InterruptedException {
+        OperatorSettings config;
+        try {
+            config = OperatorSettingsLoader.load(flags(settings), System.getenv());
+        } catch (IllegalArgumentException | OperatorSettingsException e) {
+            spec.commandLine().getErr().println("error: " + e.getMessage());
+            return 2;
+        }
+        String identity = Objects.requireNonNullElse(
+                System.getenv("POD_NAME"), Objects.requireNonNullElse(System.getenv("HOSTNAME"), "podnuma-operator"));
+        KubernetesClient client = new KubernetesClientBuilder().build();
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        AtomicBoolean live = new AtomicBoolean(true);
+        AtomicReference<PodnumaOperator> running = new AtomicReference<>();
+        OperatorHttp http = OperatorHttp.start(
+                config.healthPort(),
+                config.metricsPort(),
+                live::get,
+                () -> running.get() != null && running.get().healthy(),
+                registry);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            live.set(false);
+                            PodnumaOperator op = running.get();
+                            if (op != null) {
+                                op.close();
+                            }
+                            http.close();
+                            client.close();
+                            stopped.countDown();
+                        },
+                        "podnuma-operator-shutdown"));
+        try {
+            boolean monitoring = client.hasApiGroup("monitoring.coreos.com", false);
+            running.set(PodnumaOperator.start(
+                    client,
+                    config.reconcile(monitoring),
+                    config.leaseName()
+                            .map(name ->
+                                    new PodnumaOperator.LeaderElection(name, config.leaseNamespace(), identity, () -> {
+                                        if (live.get()) {
+                                            // Lost the Lease while running: the kubelet restarts this replica.
+                                            spec.commandLine().getErr().println("error: lost the leader Lease " + name);
+                                            System.exit(1);
+                                        }
+                                    })),
+                    registry,
+                    InstantSource.system(),
+                    identity));
+        } catch (RuntimeException e) {
+            spec.commandLine().getErr().println("error: the operator cannot start: " + e.getMessage());
+            return 1;
+        }
+        stopped.await();
+        return 0;
+    }
+
+    /** {@code --key value} and {@code --key=value} pairs, keys without the dashes. */
+    static Map<String, String> flags(List<String> args) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (!a.startsWith("--") || a.length() == 2) {
+                throw new IllegalArgumentException("unexpected argument \"" + a + "\": settings are given as --<flag>"
+                        + " <value> or --<flag>=<value>");
+            }
+            int eq = a.indexOf('=');
+            if (eq > 0) {
+                out.put(a.substring(2, eq), a.substring(eq + 1));
+            } else if (i + 1 < args.size()) {
+                out.put(a.substring(2), args.get(++i));
+            } else {
+                throw new IllegalArgumentException("flag " + a + " has no value");
+            }
+        }
+        return out;
+    }
+}
