@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.controlplane.KwokNodes;
@@ -139,26 +141,52 @@ class PolicyReconcilerIT {
     }
 
     @Test
+    void aNodeRelabelledIntoTheSelectorJoinsAndOneRelabelledOutLeaves() {
+        nodes("mv", 2, i -> i == 0 ? "mover" : "elsewhere");
+        createPolicy("mover", "mover", 0);
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(labelled("mover")).containsExactly("mv-0"));
+
+        setGroup("mv-1", "mover");
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(labelled("mover")).containsExactly("mv-0", "mv-1"));
+        setGroup("mv-0", "elsewhere");
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertThat(labelled("mover")).containsExactly("mv-1");
+            assertThat(policy("mover").getStatus().nodesMatched()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void anApiServerRestartIsSurvived(ControlPlane plane) {
+        nodes("rs", 1, i -> "restart");
+        plane.stopApiServer();
+        try {
+            Thread.sleep(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            plane.startApiServer();
+        }
+        createPolicy("after-restart", "restart", 0);
+        await().atMost(TIMEOUT.multipliedBy(2))
+                .untilAsserted(() -> assertThat(labelled("after-restart")).containsExactly("rs-0"));
+    }
+
+    @Test
     void aSpecChangeRollsTheDaemonSet() {
         nodes("roll", 1, i -> "roll");
         createPolicy("rolling", "roll", 0);
         await().atMost(TIMEOUT).until(() -> daemonSet("rolling") != null);
         String first = configHash(daemonSet("rolling"));
 
-        NumaResourcePolicy p = policy("rolling");
-        NumaResourcePolicySpec s = p.getSpec();
-        admin.resources(NumaResourcePolicy.class).withName("rolling").edit(x -> {
-            x.setSpec(new NumaResourcePolicySpec(
-                    s.nodeSelector(),
-                    s.priority(),
-                    s.topologyManager(),
-                    s.cpuManager(),
-                    s.memoryManager(),
-                    s.podLevelResources(),
-                    s.admission(),
-                    !Boolean.TRUE.equals(s.exportNodeResourceTopology())));
-            return x;
-        });
+        boolean export = Boolean.TRUE.equals(policy("rolling").getSpec().exportNodeResourceTopology());
+        // A merge patch of the spec alone: it does not race the operator's status writes as an edit would.
+        admin.resources(NumaResourcePolicy.class)
+                .withName("rolling")
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"spec\":{\"exportNodeResourceTopology\":" + !export + "}}");
         await().atMost(TIMEOUT)
                 .untilAsserted(
                         () -> assertThat(configHash(daemonSet("rolling"))).isNotEqualTo(first));
@@ -256,6 +284,14 @@ class PolicyReconcilerIT {
         for (int i = 0; i < count; i++) {
             fixture.plane.ensureNode(prefix + "-" + i, Map.of(GROUP, group.apply(i)), KwokNodes.DEFAULT_ALLOCATABLE);
         }
+    }
+
+    private static void setGroup(String node, String group) {
+        admin.nodes()
+                .withName(node)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"labels\":{\"" + GROUP + "\":\"" + group + "\"}}}");
     }
 
     private static void createPolicy(String name, String group, int priority) {
