@@ -35,9 +35,10 @@ import org.slf4j.LoggerFactory;
  * One policy's reconcile as a table of contents: each step decides through a pure function and acts through a port.
  *
  * <ol>
+ *   <li>render: the agent's objects for the policy (a policy the agent would refuse stops here, nothing written);
  *   <li>{@link #assign}: who governs which node, from every policy and node in the caches;
  *   <li>{@link #relabel}: write the label changes that give this policy a node or take one from it;
- *   <li>{@link #applyAgents}: render and apply the agent's ConfigMap, DaemonSet, Service (and ServiceMonitor);
+ *   <li>{@link #applyAgents}: apply the agent's ConfigMap, DaemonSet, Service (and ServiceMonitor);
  *   <li>{@link #observe}: the status from the DaemonSet's rollout and the governed nodes' NumaNodeStates;
  *   <li>{@link #announce}: the Events of the transitions; the status is returned only when it changed.
  * </ol>
@@ -67,9 +68,10 @@ public final class PolicySteps {
     /** The status to write, or empty when it is unchanged (then nothing was written but what differed). */
     public Optional<NumaResourcePolicyStatus> reconcile(NumaResourcePolicy policy, Instant now) {
         String name = policy.getMetadata().getName();
+        // Rendered first: a policy the agent would refuse fails here, before any node is labelled for it.
+        RenderedAgent rendered = AgentRender.render(name, policy.getSpec(), settings.rollout());
         Assignment assignment = assign(policy);
         List<LabelChange> changes = relabel(assignment, name);
-        RenderedAgent rendered = AgentRender.render(name, policy.getSpec(), settings.rollout());
         Applied applied = applyAgents(policy, rendered);
         NumaResourcePolicyStatus status = observe(policy, assignment, rendered, applied, now);
         announce(policy, status, changes, applied, rendered, now);

@@ -1,6 +1,7 @@
 package io.podnuma.operator.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
@@ -229,6 +230,17 @@ class PolicyStepsTest {
                 .filteredOn(e -> e.reason() == EventReason.RESTORE_TIMED_OUT)
                 .singleElement()
                 .satisfies(e -> assertThat(e.message()).contains("n2"));
+    }
+
+    @Test
+    void aPolicyTheRenderRefusesWritesNothing() {
+        NumaResourcePolicy p = policy("a-policy-name-far-too-long-to-name-its-agent-objects", "a", 0, 0);
+
+        assertThatThrownBy(() -> steps.reconcile(p, T0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot name its agents' objects");
+        assertThat(cluster.labelWrites).isEmpty();
+        assertThat(cluster.applies).isEmpty();
     }
 
     @Test
