@@ -85,17 +85,21 @@ final class OperatorFixture implements AutoCloseable {
         }
     }
 
-    static ReconcileSettings settings() {
+    static ReconcileSettings settings(boolean serviceMonitors) {
         return new ReconcileSettings(
                 AgentRollout.defaults("podnuma/node-agent:it").withNamespace(NAMESPACE),
                 RESTORE_TIMEOUT,
-                false,
+                serviceMonitors,
                 StatusSettings.DEFAULTS);
     }
 
     void start() {
+        start(false);
+    }
+
+    void start(boolean serviceMonitors) {
         operator = PodnumaOperator.start(
-                client, settings(), Optional.empty(), registry, InstantSource.system(), "operator-it");
+                client, settings(serviceMonitors), Optional.empty(), registry, InstantSource.system(), "operator-it");
     }
 
     void restart() {

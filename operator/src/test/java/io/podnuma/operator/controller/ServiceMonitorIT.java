@@ -1,0 +1,90 @@
+package io.podnuma.operator.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.controlplane.KwokNodes;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.operator.render.AgentRender;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** On a cluster with {@code monitoring.coreos.com}, each policy also gets a ServiceMonitor, deleted with it. */
+@ExtendWith(ControlPlaneExtension.class)
+class ServiceMonitorIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static OperatorFixture fixture;
+    private static KubernetesClient admin;
+
+    @BeforeAll
+    static void start(ControlPlane plane) throws URISyntaxException {
+        admin = plane.client();
+        plane.installCrds(Path.of(ServiceMonitorIT.class
+                .getResource("servicemonitors.monitoring.coreos.com.yaml")
+                .toURI()));
+        fixture = OperatorFixture.prepare(plane);
+        fixture.start(admin.hasApiGroup("monitoring.coreos.com", false));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (fixture != null) {
+            fixture.close();
+        }
+    }
+
+    @Test
+    void aPolicyGetsAServiceMonitorForItsAgentsAndLosesItWhenDeleted(ControlPlane plane) {
+        plane.ensureNode("sm-0", Map.of("podnuma.it/group", "monitored"), KwokNodes.DEFAULT_ALLOCATABLE);
+        admin.resource(new NumaResourcePolicy(
+                        "monitored",
+                        new NumaResourcePolicySpec(
+                                new LabelSelectorBuilder()
+                                        .addToMatchLabels("podnuma.it/group", "monitored")
+                                        .build(),
+                                0,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null)))
+                .create();
+
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(serviceMonitor()).isNotNull().satisfies(sm -> {
+                    assertThat(sm.getMetadata().getOwnerReferences())
+                            .singleElement()
+                            .satisfies(r -> assertThat(r.getName()).isEqualTo("monitored"));
+                    assertThat(sm.getMetadata().getManagedFields())
+                            .extracting(f -> f.getManager())
+                            .containsOnly("podnuma-operator");
+                    assertThat(sm.getAdditionalProperties().get("spec").toString())
+                            .contains("port=metrics")
+                            .contains(AgentRender.POLICY_LABEL + "=monitored");
+                }));
+
+        admin.resources(NumaResourcePolicy.class).withName("monitored").delete();
+        await().atMost(TIMEOUT).until(() -> serviceMonitor() == null);
+    }
+
+    private static GenericKubernetesResource serviceMonitor() {
+        return admin.genericKubernetesResources("monitoring.coreos.com/v1", "ServiceMonitor")
+                .inNamespace(OperatorFixture.NAMESPACE)
+                .withName(AgentRender.objectName("monitored"))
+                .get();
+    }
+}
