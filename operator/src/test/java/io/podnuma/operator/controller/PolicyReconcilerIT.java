@@ -276,6 +276,18 @@ class PolicyReconcilerIT {
                     plane.kubectl(args.toArray(String[]::new)).stdout().trim());
         }
         assertThat(actual).isEqualTo(expected);
+
+        // The whole list: no pod, secret or workload other than the agents' DaemonSets, in any namespace.
+        String list = plane.kubectl("--kubeconfig", kubeconfig, "auth", "can-i", "--list")
+                .assertSuccess()
+                .stdout();
+        assertThat(list)
+                .containsPattern("(?m)^numaresourcepolicies\\.podnuma\\.io\\s")
+                .containsPattern("(?m)^nodes\\s+\\[\\]\\s+\\[\\]\\s+\\[get list watch patch\\]")
+                .doesNotContainPattern("(?m)^pods[\\s.]")
+                .doesNotContainPattern("(?m)^secrets[\\s.]")
+                .doesNotContainPattern("(?m)^deployments[\\s.]")
+                .doesNotContainPattern("(?m)^\\*");
     }
 
     // --- helpers
