@@ -2,7 +2,6 @@ package io.podnuma.operator.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
-import io.javaoperatorsdk.operator.api.reconciler.ResourceCache;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
@@ -15,6 +14,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /** Which policies an event on a secondary object concerns. */
 final class PolicyMappers {
@@ -22,12 +23,12 @@ final class PolicyMappers {
     private PolicyMappers() {}
 
     /** A node concerns the policy its label names and every policy whose selector selects it. */
-    static SecondaryToPrimaryMapper<Node> nodes(ResourceCache<NumaResourcePolicy> policies) {
+    static SecondaryToPrimaryMapper<Node> nodes(Supplier<Stream<NumaResourcePolicy>> policies) {
         return node -> {
             NodeCandidate candidate = NodeCandidate.of(node);
             Set<ResourceID> out = new HashSet<>();
             candidate.labelledPolicy().ifPresent(p -> out.add(new ResourceID(p)));
-            policies.list().filter(p -> selects(p, candidate)).forEach(p -> out.add(ResourceID.fromResource(p)));
+            policies.get().filter(p -> selects(p, candidate)).forEach(p -> out.add(ResourceID.fromResource(p)));
             return out;
         };
     }

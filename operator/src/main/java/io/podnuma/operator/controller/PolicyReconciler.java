@@ -76,7 +76,8 @@ public final class PolicyReconciler implements Reconciler<NumaResourcePolicy>, C
         InformerEventSource<Node, NumaResourcePolicy> nodes = new InformerEventSource<>(
                 InformerEventSourceConfiguration.from(Node.class, NumaResourcePolicy.class)
                         .withName("nodes")
-                        .withSecondaryToPrimaryMapper(PolicyMappers.nodes(context.getPrimaryCache()))
+                        .withSecondaryToPrimaryMapper(PolicyMappers.nodes(
+                                () -> context.getPrimaryCache().list()))
                         .withOnUpdateFilter(PolicyMappers::labelsChanged)
                         .build(),
                 context);
