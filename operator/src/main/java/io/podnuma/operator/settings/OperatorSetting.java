@@ -1,6 +1,6 @@
 package io.podnuma.operator.settings;
 
-import io.podnuma.operator.render.AgentRollout;
+import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.operator.render.ApiServerEndpoint;
 import io.podnuma.operator.render.PodNetwork;
 import io.podnuma.operator.render.PullPolicy;
@@ -209,13 +209,13 @@ public enum OperatorSetting {
         };
     }
 
-    private static AgentRollout.LogLevel logLevel(String v) {
-        return Arrays.stream(AgentRollout.LogLevel.values())
-                .filter(l -> l.name().toLowerCase(Locale.ROOT).equals(v))
+    private static LogLevel logLevel(String v) {
+        return Arrays.stream(LogLevel.values())
+                .filter(l -> l.wireName().equals(v))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("allowed "
-                        + Arrays.stream(AgentRollout.LogLevel.values())
-                                .map(l -> l.name().toLowerCase(Locale.ROOT))
+                        + Arrays.stream(LogLevel.values())
+                                .map(LogLevel::wireName)
                                 .collect(Collectors.joining(", "))));
     }
 

@@ -3,6 +3,7 @@ package io.podnuma.operator.settings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.operator.render.AgentHostPaths;
 import io.podnuma.operator.render.AgentRollout;
 import io.podnuma.operator.render.ApiServerEndpoint;
@@ -118,29 +119,24 @@ public final class OperatorSettingsLoader {
 
     @SuppressWarnings("unchecked")
     private static OperatorSettings build(Map<OperatorSetting, Object> v) {
-        AgentRollout defaults = AgentRollout.defaults((String) v.get(OperatorSetting.AGENT_IMAGE));
-        AgentRollout rollout = new AgentRollout(
-                (String) v.get(OperatorSetting.NAMESPACE),
-                (String) v.get(OperatorSetting.AGENT_IMAGE),
-                (PullPolicy) v.get(OperatorSetting.AGENT_PULL_POLICY),
-                (String) v.get(OperatorSetting.AGENT_SERVICE_ACCOUNT),
-                (Optional<String>) v.get(OperatorSetting.AGENT_PRIORITY_CLASS),
-                (String) v.get(OperatorSetting.MAX_UNAVAILABLE),
-                (Integer) v.get(OperatorSetting.AGENT_METRICS_PORT),
-                (Integer) v.get(OperatorSetting.AGENT_HEALTH_PORT),
-                (PodNetwork) v.get(OperatorSetting.AGENT_NETWORK),
-                (Optional<ApiServerEndpoint>) v.get(OperatorSetting.API_SERVER),
-                new AgentHostPaths(
+        AgentRollout.Builder b = AgentRollout.defaults((String) v.get(OperatorSetting.AGENT_IMAGE)).toBuilder()
+                .namespace((String) v.get(OperatorSetting.NAMESPACE))
+                .pullPolicy((PullPolicy) v.get(OperatorSetting.AGENT_PULL_POLICY))
+                .serviceAccountName((String) v.get(OperatorSetting.AGENT_SERVICE_ACCOUNT))
+                .priorityClassName((Optional<String>) v.get(OperatorSetting.AGENT_PRIORITY_CLASS))
+                .maxUnavailable((String) v.get(OperatorSetting.MAX_UNAVAILABLE))
+                .ports((Integer) v.get(OperatorSetting.AGENT_METRICS_PORT), (Integer)
+                        v.get(OperatorSetting.AGENT_HEALTH_PORT))
+                .network((PodNetwork) v.get(OperatorSetting.AGENT_NETWORK))
+                .hostPaths(new AgentHostPaths(
                         (String) v.get(OperatorSetting.HOST_SYS),
                         (String) v.get(OperatorSetting.HOST_CGROUP),
                         (String) v.get(OperatorSetting.HOST_STATE_DIR),
                         (Optional<String>) v.get(OperatorSetting.KUBELET_ROOT_DIR),
-                        (Optional<String>) v.get(OperatorSetting.KUBELET_CONFIG_FILE)),
-                defaults.requests(),
-                defaults.limits(),
-                Optional.empty(),
-                Optional.empty(),
-                (AgentRollout.LogLevel) v.get(OperatorSetting.AGENT_LOG_LEVEL));
+                        (Optional<String>) v.get(OperatorSetting.KUBELET_CONFIG_FILE)))
+                .logLevel((LogLevel) v.get(OperatorSetting.AGENT_LOG_LEVEL));
+        ((Optional<ApiServerEndpoint>) v.get(OperatorSetting.API_SERVER)).ifPresent(b::apiServer);
+        AgentRollout rollout = b.build();
         String namespace = (String) v.get(OperatorSetting.NAMESPACE);
         boolean elect = (Boolean) v.get(OperatorSetting.LEADER_ELECTION);
         return new OperatorSettings(

@@ -87,7 +87,9 @@ final class OperatorFixture implements AutoCloseable {
 
     static ReconcileSettings settings(boolean serviceMonitors) {
         return new ReconcileSettings(
-                AgentRollout.defaults("podnuma/node-agent:it").withNamespace(NAMESPACE),
+                AgentRollout.defaults("podnuma/node-agent:it").toBuilder()
+                        .namespace(NAMESPACE)
+                        .build(),
                 RESTORE_TIMEOUT,
                 serviceMonitors,
                 StatusSettings.DEFAULTS);

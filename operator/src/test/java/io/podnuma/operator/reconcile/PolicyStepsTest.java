@@ -37,7 +37,9 @@ class PolicyStepsTest {
                 cluster,
                 cluster,
                 new ReconcileSettings(
-                        AgentRollout.defaults("agent:1").withNamespace("ops"),
+                        AgentRollout.defaults("agent:1").toBuilder()
+                                .namespace("ops")
+                                .build(),
                         TIMEOUT,
                         false,
                         StatusSettings.DEFAULTS));
