@@ -55,6 +55,12 @@ public final class PolicySteps {
     private final AgentObjects agents;
     private final EventSink events;
     private final ReconcileSettings settings;
+    /**
+     * The status each policy (by uid) was last given. The next reconcile may come before the informer shows that
+     * write (a node state changed meanwhile); its Events must follow from what was announced, not from the stale copy,
+     * or a transition is announced twice.
+     */
+    private final Map<String, NumaResourcePolicyStatus> announced = new java.util.concurrent.ConcurrentHashMap<>();
 
     public PolicySteps(
             ClusterView view, NodeLabels labels, AgentObjects agents, EventSink events, ReconcileSettings settings) {
@@ -113,6 +119,7 @@ public final class PolicySteps {
             events.record(policy, giveUp.event(), now);
         }
         agents.delete(name);
+        announced.remove(Optional.ofNullable(policy.getMetadata().getUid()).orElse(name));
         return new Cleanup(true, Optional.empty());
     }
 
@@ -182,9 +189,13 @@ public final class PolicySteps {
             RenderedAgent rendered,
             Instant now) {
         String name = policy.getMetadata().getName();
+        String uid = Optional.ofNullable(policy.getMetadata().getUid()).orElse(name);
+        Optional<NumaResourcePolicyStatus> before =
+                Optional.ofNullable(announced.get(uid)).or(() -> Optional.ofNullable(policy.getStatus()));
+        announced.put(uid, status);
         List<PolicyEvent> happened = PolicyEvents.of(new PolicyEvents.Change(
                 name,
-                Optional.ofNullable(policy.getStatus()),
+                before,
                 status,
                 LabelPlan.gained(changes, name),
                 applied.newTemplate() ? Optional.of(rendered.configHash()) : Optional.empty()));

@@ -117,6 +117,21 @@ class PolicyStepsTest {
     }
 
     @Test
+    void aReconcileBeforeTheCacheShowsTheLastStatusAnnouncesNothingTwice() {
+        NumaResourcePolicy p = policy("web", "a", 0, 0);
+        written(p, steps.reconcile(p, T0));
+        cluster.rolledOut("web", 2);
+        assertThat(steps.reconcile(p, T0.plusSeconds(5))).isPresent();
+        int events = cluster.events.size();
+        assertThat(reasons()).contains(EventReason.ROLLOUT_COMPLETE);
+
+        // The status write has not reached the informer: the same stale copy comes back.
+        steps.reconcile(p, T0.plusSeconds(6));
+
+        assertThat(cluster.events).as("no transition announced again").hasSize(events);
+    }
+
+    @Test
     void aSpecChangeAppliesANewTemplateAndAnnouncesTheRollout() {
         NumaResourcePolicy p = policy("web", "a", 0, 0);
         written(p, steps.reconcile(p, T0));

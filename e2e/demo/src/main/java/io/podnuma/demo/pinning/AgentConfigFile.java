@@ -6,8 +6,8 @@ import io.podnuma.crds.v1alpha1.policy.CpuManager;
 import io.podnuma.crds.v1alpha1.policy.CpuManagerPolicy;
 
 /**
- * The node agent's {@code NodeAgentConfig} for the demo's node, rendered from a {@code NumaResourcePolicy} spec the
- * way the operator renders its ConfigMap; the test kit's agent launcher adds where this agent keeps its files.
+ * The demo's policy made from a sample written for another machine, and the agent's {@code NodeAgentConfig} the
+ * operator rendered from it, mapped to this host; the test kit's agent launcher adds where this agent keeps its files.
  */
 public final class AgentConfigFile {
 
@@ -37,10 +37,21 @@ public final class AgentConfigFile {
                 spec.exportNodeResourceTopology());
     }
 
-    public static NodeAgentConfig render(Node node, NumaResourcePolicySpec spec) {
-        return NodeAgentConfig.builder(node.nodeName(), spec)
+    /**
+     * The config file the operator rendered into the policy's ConfigMap, as this process must read it: the
+     * DaemonSet mounts the host's sysfs and cgroups at {@code /host/...}, a process on the host sees them where they
+     * are, and the node name the pod gets from the downward API is given here.
+     */
+    public static NodeAgentConfig onThisHost(NodeAgentConfig rendered, Node node) {
+        return rendered.toBuilder()
+                .nodeName(node.nodeName())
                 .policyName(node.policyName())
+                .sysfsRoot(null)
+                .cgroupRoot(null)
                 .kubeletCgroupRoot(node.kubeletCgroupRoot())
+                // No kubelet state on a kwok node.
+                .kubeletStateDir(null)
+                .kubeletConfigFile(null)
                 // Quick reports for a demo; the defaults (10s, 1s) suit a cluster.
                 .reconcilePeriod("2s")
                 .statusMinInterval("200ms")

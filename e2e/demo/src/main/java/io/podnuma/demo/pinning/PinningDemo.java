@@ -1,15 +1,19 @@
 package io.podnuma.demo.pinning;
 
 import com.google.protobuf.TextFormat;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicyStatus;
 import io.podnuma.crds.v1alpha1.policy.CpuManager;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.PodResources;
@@ -21,6 +25,7 @@ import io.podnuma.testkit.host.CgroupDriverName;
 import io.podnuma.testkit.host.KubeletLikeHost;
 import io.podnuma.testkit.host.PodContainer;
 import io.podnuma.testkit.host.QosClass;
+import io.podnuma.testkit.operator.OperatorProcess;
 import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PrometheusText;
 import java.io.IOException;
@@ -39,15 +44,21 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * The demo's second half: the real node agent pins real processes on this machine. A kwok node joins a policy, the
- * agent runs as a process on a private cgroup subtree, pods bound to the node get containers (cgroups with a real
- * process each, as containerd makes them), and the demo shows what the kernel then lets each process use, what the
- * agent reports through the API, its Events, metrics and PodResources socket; then the node leaves the policy, the
- * agent gives everything back, and the host is cleaned up.
+ * The demo's second half: the operator and the real node agent pin real processes on this machine. The operator runs
+ * as a process; a policy for this machine is applied; the operator labels the kwok node that plays this machine and
+ * renders the agent's ConfigMap and DaemonSet; the agent runs that config as a process on a private cgroup subtree
+ * (where the DaemonSet's pod would run it), pods bound to the node get containers (cgroups with a real process each,
+ * as containerd makes them), and the demo shows what the kernel then lets each process use, what the agent reports
+ * through the API, its Events, metrics and PodResources socket, and the policy's status as the operator aggregates
+ * it; then the policy is deleted, the node leaves it, the agent gives everything back, and the host is cleaned up.
  */
 public final class PinningDemo {
 
     public static final String POLICY_LABEL = "podnuma.io/policy";
+    /** The label the demo's policy selects its node by. */
+    static final String DEMO_NODE_LABEL = "podnuma.io/demo-node";
+
+    static final String OPERATOR_NAMESPACE = "podnuma-system";
     static final String TRADER = "trader";
     static final String WEB = "web";
     static final String SECOND_TRADER = "trader-2";
@@ -61,10 +72,15 @@ public final class PinningDemo {
     /**
      * @param nodeName the kwok node that plays this machine
      * @param namespace where the demo's pods go (created, deleted at the end)
-     * @param policyName the {@code NumaResourcePolicy} (already in the cluster) the node joins
-     * @param reservedCpus this machine's reserved CPUs, in place of the ones the policy names
+     * @param policyName the sample {@code NumaResourcePolicy} (already in the cluster) the demo's policy is made from
+     * @param reservedCpus this machine's reserved CPUs, in place of the ones the sample names
      */
-    public record Settings(String nodeName, String namespace, String policyName, String reservedCpus) {}
+    public record Settings(String nodeName, String namespace, String policyName, String reservedCpus) {
+        /** The demo's own policy: the sample's, for this machine and this node. */
+        public String demoPolicy() {
+            return nodeName + "-pinning";
+        }
+    }
 
     /** A container the demo started: its pod, QoS class and process. */
     private record Started(String pod, String container, String qos, long pid) {}
@@ -72,6 +88,7 @@ public final class PinningDemo {
     private final ControlPlane plane;
     private final Settings settings;
     private final PrintStream out;
+    private OperatorProcess operator;
 
     public PinningDemo(ControlPlane plane, Settings settings, PrintStream out) {
         this.plane = plane;
@@ -115,9 +132,10 @@ public final class PinningDemo {
         PinningReport report;
         try (sandbox;
                 agent) {
-            report = steps(sandbox, agent);
+            report = steps(sandbox, agent, work);
             pids = sandbox.pids();
         } finally {
+            stopOperator();
             cleanUpCluster();
             deleteTree(work);
             try {
@@ -139,8 +157,11 @@ public final class PinningDemo {
         return report;
     }
 
-    private static void closeQuietly(AgentProcess agent, KubeletLikeHost sandbox, Path work) {
+    private void closeQuietly(AgentProcess agent, KubeletLikeHost sandbox, Path work) {
         try {
+            if (operator != null) {
+                operator.close();
+            }
             agent.close();
             sandbox.close();
             deleteTree(work);
@@ -149,14 +170,14 @@ public final class PinningDemo {
         }
     }
 
-    private PinningReport steps(KubeletLikeHost sandbox, AgentProcess agent) throws Exception {
+    private PinningReport steps(KubeletLikeHost sandbox, AgentProcess agent, Path work) throws Exception {
         String ns = settings.namespace();
         section("The node agent pins real processes on this machine");
         out.printf(
                 "A private cgroup v1 cpuset subtree plays the kubelet's cgroup root: %s (CPUs %s).%n",
                 sandbox.root(), sandbox.cpus());
-        joinPolicy(sandbox.cpus());
-        startAgent(sandbox, agent);
+        NodeAgentConfig rendered = joinPolicy(sandbox.cpus(), work);
+        startAgent(sandbox, agent, rendered);
         plane.ensureNamespace(ns);
 
         section("Pods bound to " + settings.nodeName() + "; each container is a cgroup with a real process");
@@ -190,8 +211,19 @@ public final class PinningDemo {
         ListPodResourcesResponse list = PodResourcesClient.list(agent.socket());
         showPodResources(list);
 
-        section("The node leaves the policy: the agent gives every container everything back");
-        kubectlShown("label", "node", settings.nodeName(), POLICY_LABEL + "-");
+        NumaResourcePolicyStatus policyStatus = showPolicyStatus();
+
+        section("The policy is deleted: the operator takes the node out, the agent gives every container everything"
+                + " back");
+        kubectlShown("delete", "nrp", settings.demoPolicy(), "--wait=false");
+        await(
+                "the operator to remove the " + POLICY_LABEL + " label from " + settings.nodeName(),
+                () -> Optional.of(policyLabel()),
+                Optional::isEmpty);
+        out.printf(
+                "The operator removed %s from node %s; the DaemonSet controller would now stop the agent's pod:"
+                        + " the demo sends the agent SIGTERM.%n",
+                POLICY_LABEL, settings.nodeName());
         int exit = agent.terminate(WAIT);
         out.printf("SIGTERM: the agent exited with %d; its log says:%n", exit);
         agent.logTail().lines().filter(l -> l.contains("stopping")).forEach(l -> out.println("  " + l.strip()));
@@ -204,6 +236,13 @@ public final class PinningDemo {
         printTable(restored);
         Optional<NodeStateView> after = NodeStateView.read(plane.client(), settings.nodeName());
         out.printf("NumaNodeState %s: %s%n", settings.nodeName(), after.isPresent() ? "still there" : "deleted");
+        boolean policyGone = awaitPolicyGone();
+        out.printf(
+                "NumaResourcePolicy %s: %s%n",
+                settings.demoPolicy(),
+                policyGone
+                        ? "gone (the operator's finalizer saw the node restored and let it go)"
+                        : "STILL THERE after " + WAIT.toSeconds() + " s");
 
         return new PinningReport(
                 settings.nodeName(),
@@ -219,46 +258,170 @@ public final class PinningDemo {
                 exit,
                 restored,
                 after,
-                sandbox.root());
+                sandbox.root(),
+                settings.demoPolicy(),
+                policyStatus,
+                policyGone);
     }
 
-    /** Does what the operator does for a node its policy selects: labels it. */
-    private void joinPolicy(CpuList cpus) {
+    /**
+     * The operator's part: it runs as a process, the demo applies a policy for this machine, and the operator labels
+     * the node and renders the agent's ConfigMap (and DaemonSet, whose pod kwok only pretends to run).
+     *
+     * @return the agent config the operator rendered
+     */
+    private NodeAgentConfig joinPolicy(CpuList cpus, Path work) throws Exception {
         plane.ensureNode(
                 settings.nodeName(),
-                Map.of(),
+                Map.of(DEMO_NODE_LABEL, settings.nodeName()),
                 Map.of("cpu", Integer.toString(cpus.size()), "memory", "8Gi", "pods", "110"));
-        kubectlShown("label", "node", settings.nodeName(), "--overwrite", POLICY_LABEL + "=" + settings.policyName());
-    }
+        plane.ensureNamespace(OPERATOR_NAMESPACE);
+        operator = OperatorProcess.start(
+                work.resolve("operator"),
+                plane.kubeconfig(),
+                Map.of(
+                        "namespace", OPERATOR_NAMESPACE,
+                        "agent-image", "podnuma.local/node-agent:demo",
+                        "agent-pull-policy", "Never"));
+        Duration ready = operator.awaitReady(Duration.ofSeconds(90));
+        out.printf(
+                "operator run (pid %d, namespace %s) is ready after %d ms; log: %s%n",
+                operator.pid(), OPERATOR_NAMESPACE, ready.toMillis(), operator.log());
 
-    private void startAgent(KubeletLikeHost sandbox, AgentProcess agent) throws Exception {
-        NumaResourcePolicy policy = plane.client()
+        NumaResourcePolicy sample = plane.client()
                 .resources(NumaResourcePolicy.class)
                 .withName(settings.policyName())
                 .get();
-        if (policy == null || policy.getSpec() == null) {
+        if (sample == null || sample.getSpec() == null) {
             throw new IllegalStateException("NumaResourcePolicy " + settings.policyName()
                     + " is not in the cluster: apply crds/examples/" + settings.policyName() + ".yaml first");
         }
-        NumaResourcePolicySpec spec = policy.getSpec();
-        NodeAgentConfig config = agent.configure(AgentConfigFile.render(
-                new AgentConfigFile.Node(settings.nodeName(), settings.policyName(), sandbox.kubeletCgroupRoot()),
-                AgentConfigFile.withReservedCpus(spec, settings.reservedCpus())));
-        out.printf("%nThe agent's config (NodeAgentConfig, as the operator renders it for this node):%n");
+        NumaResourcePolicySpec forHere = AgentConfigFile.withReservedCpus(sample.getSpec(), settings.reservedCpus());
+        NumaResourcePolicySpec spec = new NumaResourcePolicySpec(
+                new LabelSelectorBuilder()
+                        .addToMatchLabels(DEMO_NODE_LABEL, settings.nodeName())
+                        .build(),
+                forHere.priority(),
+                forHere.topologyManager(),
+                forHere.cpuManager(),
+                forHere.memoryManager(),
+                forHere.podLevelResources(),
+                forHere.admission(),
+                forHere.exportNodeResourceTopology());
+        NumaResourcePolicy mine = new NumaResourcePolicy(settings.demoPolicy(), spec);
+        String yaml = Serialization.asYaml(mine);
+        out.printf(
+                "%nThe sample %s names another machine's CPUs (%s); the demo's policy is the same for this machine"
+                        + " (reservedCpus \"%s\") and this node:%n$ kubectl apply -f - <<EOF%n",
+                settings.policyName(), reservedCpusOf(sample.getSpec()), settings.reservedCpus());
+        yaml.lines().filter(l -> !l.equals("---")).forEach(l -> out.println("  " + l));
+        out.println("EOF");
+        out.println("  "
+                + plane.kubectlWithStdin(yaml, "apply", "-f", "-")
+                        .assertSuccess()
+                        .stdout()
+                        .strip());
+
+        String label = await(
+                        "the operator to label " + settings.nodeName(),
+                        () -> Optional.of(policyLabel()),
+                        l -> l.filter(settings.demoPolicy()::equals).isPresent())
+                .orElseThrow();
+        out.printf("The operator labelled node %s %s=%s.%n", settings.nodeName(), POLICY_LABEL, label);
+        String configMap = "podnuma-agent-" + settings.demoPolicy();
+        ConfigMap rendered = await(
+                "the operator's ConfigMap " + OPERATOR_NAMESPACE + "/" + configMap,
+                () -> Optional.ofNullable(plane.client()
+                        .configMaps()
+                        .inNamespace(OPERATOR_NAMESPACE)
+                        .withName(configMap)
+                        .get()),
+                cm -> cm.getData() != null && cm.getData().containsKey("agent.yaml"));
+        NodeAgentConfig config = NodeAgentConfigYaml.read(rendered.getData().get("agent.yaml"));
+        out.printf(
+                "%nThe agent's config file as the operator rendered it (ConfigMap %s/%s, key agent.yaml):%n",
+                OPERATOR_NAMESPACE, configMap);
         NodeAgentConfigYaml.write(config)
                 .lines()
                 .takeWhile(l -> !l.startsWith("policy:"))
                 .filter(l -> !l.equals("---"))
                 .forEach(l -> out.println("  " + l));
+        out.println("  policy: <the demo policy's spec without nodeSelector and priority>");
+        return config;
+    }
+
+    private void startAgent(KubeletLikeHost sandbox, AgentProcess agent, NodeAgentConfig rendered) throws Exception {
+        NodeAgentConfig config = agent.configure(AgentConfigFile.onThisHost(
+                rendered,
+                new AgentConfigFile.Node(settings.nodeName(), settings.demoPolicy(), sandbox.kubeletCgroupRoot())));
         out.printf(
-                "  policy: <the spec of NumaResourcePolicy %s from the API server, cpuManager.reservedCpus %s -> \"%s\""
-                        + " for this machine>%n",
-                settings.policyName(), reservedCpusOf(spec), settings.reservedCpus());
+                "%nThe DaemonSet's pod would read it with the host's /sys and cgroups mounted at /host/...; this"
+                        + " process reads them where they are: node %s, cgroup root %s, state %s.%n",
+                config.nodeName(), sandbox.kubeletCgroupRoot(), agent.stateDir());
         agent.start();
         Duration ready = agent.awaitReady(Duration.ofSeconds(60));
         out.printf(
                 "node-agent run (pid %d, KUBECONFIG=%s) is ready after %d ms; log: %s%n",
                 agent.pid(), plane.kubeconfig(), ready.toMillis(), agent.log());
+    }
+
+    /** The policy's status once the operator counts the node ready (or whatever it says after the wait). */
+    private NumaResourcePolicyStatus showPolicyStatus() throws InterruptedException {
+        section("The policy's status, as the operator gathers it from the node's NumaNodeState and the DaemonSet");
+        NumaResourcePolicyStatus status;
+        try {
+            status = await(
+                    "the operator to count " + settings.nodeName() + " ready",
+                    () -> Optional.ofNullable(policy()).map(NumaResourcePolicy::getStatus),
+                    st -> st.nodesReady() != null && st.nodesReady() == 1);
+        } catch (IllegalStateException notYet) {
+            out.println("(" + notYet.getMessage() + ")");
+            NumaResourcePolicy p = policy();
+            status = p == null ? null : p.getStatus();
+        }
+        kubectlShown("get", "nrp", settings.demoPolicy(), "-o", "wide");
+        String describe = plane.kubectl("describe", "nrp", settings.demoPolicy())
+                .assertSuccess()
+                .stdout();
+        out.println("$ kubectl describe nrp " + settings.demoPolicy() + "   (Status and Events)");
+        describe.lines().dropWhile(l -> !l.startsWith("Status:")).forEach(l -> out.println("  " + l));
+        return status;
+    }
+
+    private NumaResourcePolicy policy() {
+        return plane.client()
+                .resources(NumaResourcePolicy.class)
+                .withName(settings.demoPolicy())
+                .get();
+    }
+
+    private Optional<String> policyLabel() {
+        var node = plane.client().nodes().withName(settings.nodeName()).get();
+        return node == null || node.getMetadata().getLabels() == null
+                ? Optional.empty()
+                : Optional.ofNullable(node.getMetadata().getLabels().get(POLICY_LABEL));
+    }
+
+    private boolean awaitPolicyGone() throws InterruptedException {
+        try {
+            await("the operator to let " + settings.demoPolicy() + " go", () -> Optional.of(policy() == null), g -> g);
+            return true;
+        } catch (IllegalStateException timedOut) {
+            return false;
+        }
+    }
+
+    private void stopOperator() {
+        if (operator == null) {
+            return;
+        }
+        try {
+            // Deleted while the operator still runs, its finalizer is released; the operator then stops.
+            plane.kubectl("delete", "nrp", settings.demoPolicy(), "--ignore-not-found", "--wait=true", "--timeout=30s");
+            operator.terminate(WAIT);
+        } catch (Exception e) {
+            System.err.println("podnuma demo: stopping the operator: " + e.getMessage());
+        }
     }
 
     private static String reservedCpusOf(NumaResourcePolicySpec spec) {
@@ -431,7 +594,7 @@ public final class PinningDemo {
     private CommandResult kubectlShown(String... args) {
         out.println("$ kubectl " + String.join(" ", args));
         CommandResult r = plane.kubectl(args).assertSuccess();
-        out.println("  " + r.stdout().strip());
+        r.stdout().strip().lines().forEach(l -> out.println("  " + l));
         return r;
     }
 

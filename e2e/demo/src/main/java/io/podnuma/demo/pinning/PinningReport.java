@@ -1,5 +1,6 @@
 package io.podnuma.demo.pinning;
 
+import io.podnuma.crds.v1alpha1.NumaResourcePolicyStatus;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.testkit.cpu.CpuList;
 import java.nio.file.Path;
@@ -20,6 +21,9 @@ import java.util.Optional;
  * @param restored every container after the agent stopped
  * @param nodeStateAfterStop the node's {@code NumaNodeState} after the agent stopped (the agent removes it)
  * @param cgroupRoot the sandbox subtree on the host (removed by then)
+ * @param policyName the demo's policy, which the operator reconciled
+ * @param policyStatus its status while the agent ran, as the operator aggregated it
+ * @param policyGone whether the operator let the policy go after its deletion (the agent had restored the node)
  */
 public record PinningReport(
         String nodeName,
@@ -35,7 +39,10 @@ public record PinningReport(
         int agentExitCode,
         List<PinnedProcess> restored,
         Optional<NodeStateView> nodeStateAfterStop,
-        Path cgroupRoot) {
+        Path cgroupRoot,
+        String policyName,
+        NumaResourcePolicyStatus policyStatus,
+        boolean policyGone) {
 
     public PinningReport {
         pinned = List.copyOf(pinned);

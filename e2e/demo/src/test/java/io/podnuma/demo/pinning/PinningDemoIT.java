@@ -98,12 +98,27 @@ class PinningDemoIT {
         assertThat(trader.getCpuIdsList()).as("pod-level cpu_ids: the bubble").containsExactlyElementsOf(ids(bubble));
         assertThat(podResources(r, ns, "web").getCpuIdsList()).isEmpty();
 
-        // The node left the policy and the agent stopped: everything back on every CPU, the report object gone.
+        // The operator counted the node: matched, updated (kwok runs the DaemonSet's pod), ready on the config it
+        // rendered, with the agent's figures.
+        assertThat(r.policyStatus()).as("the demo policy's status").isNotNull();
+        assertThat(r.policyStatus().nodesMatched()).isEqualTo(1);
+        assertThat(r.policyStatus().nodesReady()).isEqualTo(1);
+        assertThat(r.policyStatus().exclusiveCpusAllocated()).isEqualTo(bubble.size());
+        assertThat(r.policyStatus().conditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("Ready");
+            assertThat(c.getStatus()).isEqualTo("True");
+        });
+
+        // The policy was deleted: the operator unlabelled the node, the agent stopped and gave everything back on
+        // every CPU, its report object went, and then the operator let the policy go.
         assertThat(r.agentExitCode()).as("128 + SIGTERM").isEqualTo(143);
         assertThat(r.restored())
                 .hasSize(5)
                 .allSatisfy(p -> assertThat(p.affinity().cpus()).isEqualTo(hostCpus));
         assertThat(r.nodeStateAfterStop()).isEmpty();
+        assertThat(r.policyGone())
+                .as("the finalizer released after the restore")
+                .isTrue();
 
         // Clean-up: no process of the demo runs, its cgroup subtree is gone.
         assertThat(Files.exists(r.cgroupRoot())).isFalse();
