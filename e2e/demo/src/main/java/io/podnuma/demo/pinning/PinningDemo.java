@@ -59,6 +59,7 @@ public final class PinningDemo {
     static final String DEMO_NODE_LABEL = "podnuma.io/demo-node";
 
     static final String OPERATOR_NAMESPACE = "podnuma-system";
+    static final int DEMO_PRIORITY = 100;
     static final String TRADER = "trader";
     static final String WEB = "web";
     static final String SECOND_TRADER = "trader-2";
@@ -216,14 +217,18 @@ public final class PinningDemo {
         section("The policy is deleted: the operator takes the node out, the agent gives every container everything"
                 + " back");
         kubectlShown("delete", "nrp", settings.demoPolicy(), "--wait=false");
-        await(
-                "the operator to remove the " + POLICY_LABEL + " label from " + settings.nodeName(),
+        Optional<String> handedTo = await(
+                "the operator to take " + settings.nodeName() + " out of " + settings.demoPolicy(),
                 () -> Optional.of(policyLabel()),
-                Optional::isEmpty);
+                l -> l.filter(settings.demoPolicy()::equals).isEmpty());
         out.printf(
-                "The operator removed %s from node %s; the DaemonSet controller would now stop the agent's pod:"
+                "The operator took node %s out of %s (%s); the DaemonSet controller would now stop the agent's pod:"
                         + " the demo sends the agent SIGTERM.%n",
-                POLICY_LABEL, settings.nodeName());
+                settings.nodeName(),
+                settings.demoPolicy(),
+                handedTo.map(p -> "it hands the node to " + p + ", the policy with the next claim: " + POLICY_LABEL
+                                + "=" + p)
+                        .orElse("label " + POLICY_LABEL + " removed"));
         int exit = agent.terminate(WAIT);
         out.printf("SIGTERM: the agent exited with %d; its log says:%n", exit);
         agent.logTail().lines().filter(l -> l.contains("stopping")).forEach(l -> out.println("  " + l.strip()));
@@ -301,7 +306,9 @@ public final class PinningDemo {
                 new LabelSelectorBuilder()
                         .addToMatchLabels(DEMO_NODE_LABEL, settings.nodeName())
                         .build(),
-                forHere.priority(),
+                // Above every sample: one of them (spread-across-cores) selects every node, and the oldest policy
+                // would win the node on equal priority.
+                DEMO_PRIORITY,
                 forHere.topologyManager(),
                 forHere.cpuManager(),
                 forHere.memoryManager(),
@@ -312,8 +319,9 @@ public final class PinningDemo {
         String yaml = Serialization.asYaml(mine);
         out.printf(
                 "%nThe sample %s names another machine's CPUs (%s); the demo's policy is the same for this machine"
-                        + " (reservedCpus \"%s\") and this node:%n$ kubectl apply -f - <<EOF%n",
-                settings.policyName(), reservedCpusOf(sample.getSpec()), settings.reservedCpus());
+                        + " (reservedCpus \"%s\") and this node, priority %d (a sample that selects every node is"
+                        + " older):%n$ kubectl apply -f - <<EOF%n",
+                settings.policyName(), reservedCpusOf(sample.getSpec()), settings.reservedCpus(), DEMO_PRIORITY);
         yaml.lines().filter(l -> !l.equals("---")).forEach(l -> out.println("  " + l));
         out.println("EOF");
         out.println("  "
