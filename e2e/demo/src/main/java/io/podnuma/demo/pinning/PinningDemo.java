@@ -287,7 +287,8 @@ public final class PinningDemo {
                 Map.of(
                         "namespace", OPERATOR_NAMESPACE,
                         "agent-image", "podnuma.local/node-agent:demo",
-                        "agent-pull-policy", "Never"));
+                        "agent-pull-policy", "Never",
+                        "leader-election", "false"));
         Duration ready = operator.awaitReady(Duration.ofSeconds(90));
         out.printf(
                 "operator run (pid %d, namespace %s) is ready after %d ms; log: %s%n",

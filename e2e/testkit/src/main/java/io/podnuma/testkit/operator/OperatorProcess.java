@@ -36,6 +36,7 @@ public final class OperatorProcess implements AutoCloseable {
     private static final AtomicBoolean REAPED = new AtomicBoolean();
 
     private final Path dir;
+    private final String replica;
     private final Path kubeconfig;
     private final Map<String, String> settings;
     private final int healthPort = FreePorts.next();
@@ -44,10 +45,11 @@ public final class OperatorProcess implements AutoCloseable {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Process process;
 
-    private OperatorProcess(Path dir, Path kubeconfig, Map<String, String> settings) {
+    private OperatorProcess(Path dir, String replica, Path kubeconfig, Map<String, String> settings) {
         this.dir = dir;
+        this.replica = replica;
         this.kubeconfig = kubeconfig;
-        this.settings = Map.copyOf(settings);
+        this.settings = java.util.Collections.unmodifiableMap(settings);
     }
 
     /** The operator's runnable jar, {@code operator/target/podnuma-operator-<version>-cli.jar}. */
@@ -57,15 +59,20 @@ public final class OperatorProcess implements AutoCloseable {
 
     /**
      * Starts an operator with {@code settings} (flag name without the dashes → value, e.g.
-     * {@code agent-image → podnuma.local/node-agent:1}), its log in {@code dir}; leader election is off unless the
-     * settings turn it on.
+     * {@code agent-image → podnuma.local/node-agent:1}, {@code config → FILE}), its log in {@code dir}.
      */
     public static OperatorProcess start(Path dir, Path kubeconfig, Map<String, String> settings) throws IOException {
+        return start(dir, "operator", kubeconfig, settings);
+    }
+
+    /**
+     * Starts replica {@code replica} (its {@code POD_NAME}: the identity it holds the Lease under; its log is
+     * {@code <replica>.log}).
+     */
+    public static OperatorProcess start(Path dir, String replica, Path kubeconfig, Map<String, String> settings)
+            throws IOException {
         Files.createDirectories(dir);
-        Map<String, String> all = new LinkedHashMap<>();
-        all.put("leader-election", "false");
-        all.putAll(settings);
-        OperatorProcess operator = new OperatorProcess(dir, kubeconfig, all);
+        OperatorProcess operator = new OperatorProcess(dir, replica, kubeconfig, new LinkedHashMap<>(settings));
         operator.launch();
         return operator;
     }
@@ -86,6 +93,7 @@ public final class OperatorProcess implements AutoCloseable {
         cmd.add("--metrics-port=" + metricsPort);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("KUBECONFIG", kubeconfig.toString());
+        pb.environment().put("POD_NAME", replica);
         pb.redirectErrorStream(true);
         pb.redirectOutput(log().toFile());
         process = pb.start();
@@ -93,7 +101,7 @@ public final class OperatorProcess implements AutoCloseable {
     }
 
     public Path log() {
-        return dir.resolve("operator.log");
+        return dir.resolve(replica + ".log");
     }
 
     /** The last 30 lines of its log. */
@@ -107,6 +115,20 @@ public final class OperatorProcess implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /** The identity it holds the Lease under. */
+    public String replica() {
+        return replica;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** The HTTP status of {@code GET <path>} on its health port ({@code /healthz}, {@code /readyz}). */
+    public int health(String path) throws IOException, InterruptedException {
+        return get(healthPort, path).statusCode();
     }
 
     /** Waits until {@code /readyz} answers 200; fails with the log when the process dies or time runs out. */
