@@ -49,6 +49,21 @@ public enum OperatorSetting {
             "info",
             "the agents' log level: trace, debug, info, warn or error",
             OperatorSetting::logLevel),
+    AGENT_CPU_REQUEST(
+            "agentCpuRequest",
+            "50m",
+            "the agent container's CPU request, a quantity (50m); empty: none",
+            OperatorSetting::optionalQuantity),
+    AGENT_MEMORY_REQUEST(
+            "agentMemoryRequest",
+            "160Mi",
+            "the agent container's memory request, a quantity (160Mi); empty: none",
+            OperatorSetting::optionalQuantity),
+    AGENT_MEMORY_LIMIT(
+            "agentMemoryLimit",
+            "256Mi",
+            "the agent container's memory limit, a quantity (256Mi); empty: none",
+            OperatorSetting::optionalQuantity),
     API_SERVER(
             "apiServer",
             "",
@@ -101,6 +116,7 @@ public enum OperatorSetting {
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
     private static final Pattern MAX_UNAVAILABLE_VALUE = Pattern.compile("([1-9][0-9]*|[1-9][0-9]?%|100%)");
+    private static final Pattern QUANTITY = Pattern.compile("([0-9]+(\\.[0-9]+)?)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?");
     private static final Pattern HOST_PORT = Pattern.compile("(.+):([0-9]{1,5})");
 
     private final String key;
@@ -238,6 +254,17 @@ public enum OperatorSetting {
             throw new IllegalArgumentException("allowed an absolute path (starting with /)");
         }
         return v;
+    }
+
+    private static Optional<io.fabric8.kubernetes.api.model.Quantity> optionalQuantity(String v) {
+        if (v.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!QUANTITY.matcher(v).matches()) {
+            throw new IllegalArgumentException(
+                    "allowed a Kubernetes quantity: a number with an optional suffix (50m, 1, 160Mi, 1Gi) or empty");
+        }
+        return Optional.of(new io.fabric8.kubernetes.api.model.Quantity(v));
     }
 
     private static Optional<String> optionalAbsolutePath(String v) {

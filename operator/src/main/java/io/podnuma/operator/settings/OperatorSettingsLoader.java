@@ -117,6 +117,16 @@ public final class OperatorSettingsLoader {
         }
     }
 
+    /** The resources of those settings that are set (an empty setting leaves its resource out). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, io.fabric8.kubernetes.api.model.Quantity> resources(
+            Map<OperatorSetting, Object> v, Map<String, OperatorSetting> byResource) {
+        Map<String, io.fabric8.kubernetes.api.model.Quantity> out = new java.util.TreeMap<>();
+        byResource.forEach((resource, setting) -> ((Optional<io.fabric8.kubernetes.api.model.Quantity>) v.get(setting))
+                .ifPresent(q -> out.put(resource, q)));
+        return out;
+    }
+
     @SuppressWarnings("unchecked")
     private static OperatorSettings build(Map<OperatorSetting, Object> v) {
         AgentRollout.Builder b = AgentRollout.defaults((String) v.get(OperatorSetting.AGENT_IMAGE)).toBuilder()
@@ -134,7 +144,14 @@ public final class OperatorSettingsLoader {
                         (String) v.get(OperatorSetting.HOST_STATE_DIR),
                         (Optional<String>) v.get(OperatorSetting.KUBELET_ROOT_DIR),
                         (Optional<String>) v.get(OperatorSetting.KUBELET_CONFIG_FILE)))
-                .logLevel((LogLevel) v.get(OperatorSetting.AGENT_LOG_LEVEL));
+                .logLevel((LogLevel) v.get(OperatorSetting.AGENT_LOG_LEVEL))
+                .resources(
+                        resources(
+                                v,
+                                Map.of(
+                                        "cpu", OperatorSetting.AGENT_CPU_REQUEST,
+                                        "memory", OperatorSetting.AGENT_MEMORY_REQUEST)),
+                        resources(v, Map.of("memory", OperatorSetting.AGENT_MEMORY_LIMIT)));
         ((Optional<ApiServerEndpoint>) v.get(OperatorSetting.API_SERVER)).ifPresent(b::apiServer);
         AgentRollout rollout = b.build();
         String namespace = (String) v.get(OperatorSetting.NAMESPACE);

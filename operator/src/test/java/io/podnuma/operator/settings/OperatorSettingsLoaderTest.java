@@ -3,6 +3,7 @@ package io.podnuma.operator.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.operator.render.ApiServerEndpoint;
 import io.podnuma.operator.render.PodNetwork;
 import io.podnuma.operator.render.PullPolicy;
@@ -42,6 +43,19 @@ class OperatorSettingsLoaderTest {
         assertThat(s.leaseNamespace()).isEqualTo("podnuma-system");
         assertThat(s.healthPort()).isEqualTo(8080);
         assertThat(s.metricsPort()).isEqualTo(9090);
+    }
+
+    @Test
+    void theAgentsResourcesHaveDefaultsAndAnEmptySettingLeavesItsResourceOut() {
+        OperatorSettings defaults = parse(MINIMAL, Map.of(), Map.of());
+        assertThat(defaults.rollout().requests())
+                .isEqualTo(Map.of("cpu", new Quantity("50m"), "memory", new Quantity("160Mi")));
+        assertThat(defaults.rollout().limits()).isEqualTo(Map.of("memory", new Quantity("256Mi")));
+
+        OperatorSettings small =
+                parse(MINIMAL + "agentCpuRequest: \"\"\n", Map.of("agent-memory-limit", "512Mi"), Map.of());
+        assertThat(small.rollout().requests()).isEqualTo(Map.of("memory", new Quantity("160Mi")));
+        assertThat(small.rollout().limits()).isEqualTo(Map.of("memory", new Quantity("512Mi")));
     }
 
     @Test
@@ -88,6 +102,8 @@ class OperatorSettingsLoaderTest {
                 Arguments.of("restoreTimeout: 0s", "from 1s to 24h"),
                 Arguments.of("leaderElection: yes-please", "leaderElection = \"yes-please\": allowed true or false"),
                 Arguments.of("agentLogLevel: loud", "allowed trace, debug, info, warn, error"),
+                Arguments.of("agentMemoryLimit: 256MB", "agentMemoryLimit = \"256MB\": allowed a Kubernetes quantity"),
+                Arguments.of("agentCpuRequest: lots", "agentCpuRequest = \"lots\": allowed a Kubernetes quantity"),
                 Arguments.of("leaseName: a_b", "leaseName = \"a_b\": allowed a DNS subdomain"),
                 Arguments.of("agentImagee: x", "unknown key agentImagee: allowed namespace, agentImage"),
                 Arguments.of("namespace: [a, b]", "namespace: allowed a single value, found a ARRAY"),
