@@ -7,6 +7,11 @@ package io.podnuma.operator.status;
 public enum FailureReason implements Reason {
     /** The kubelet runs a CPU, memory or topology manager of its own (or its files cannot be read): the agent writes nothing. */
     KUBELET_CONFLICT("KubeletConflict"),
+    /**
+     * The policy reserves CPUs the node does not have (what CEL cannot see: it knows no node), read from the
+     * topology the node's agent reports; the agent refuses such a policy.
+     */
+    RESERVED_CPUS_NOT_ON_NODE("ReservedCpusNotOnNode"),
     /** No NumaNodeState, or its Ready condition is not True: the agent is not running or has not synced. */
     AGENT_NOT_READY("AgentNotReady"),
     /** The agent recently failed to write a container's cpuset or mems: that container is not pinned. */

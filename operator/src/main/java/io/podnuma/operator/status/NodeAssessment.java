@@ -6,7 +6,10 @@ import io.podnuma.crds.v1alpha1.NumaNodeStateStatus;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
 import io.podnuma.crds.v1alpha1.nodestate.AssignmentType;
 import io.podnuma.crds.v1alpha1.nodestate.ContainerAllocation;
+import io.podnuma.crds.v1alpha1.nodestate.NodeTopology;
+import io.podnuma.crds.v1alpha1.nodestate.NumaNode;
 import io.podnuma.crds.v1alpha1.nodestate.PodAllocation;
+import io.podnuma.crds.v1alpha1.policy.CpuManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -16,7 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What one governed node's NumaNodeState says about it, against the policy's current configuration.
@@ -56,6 +61,7 @@ public record NodeAssessment(
             String node,
             Optional<NumaNodeStateStatus> state,
             String policy,
+            Optional<CpuManager> cpuManager,
             String configHash,
             boolean rolloutComplete,
             Instant now,
@@ -81,6 +87,7 @@ public record NodeAssessment(
                 error.filter(e -> CPUSET_WRITE_FAILED.equals(e.reason())).isPresent();
 
         List<Failure> failures = new ArrayList<>();
+        cpuManager.flatMap(cpu -> reservationMissing(cpu, s.topology())).ifPresent(failures::add);
         kubelet.ifPresent(c -> failures.add(new Failure(
                 FailureReason.KUBELET_CONFLICT, said(c, "the kubelet's own resource managers are active"))));
         if (!agentReady && (rolloutComplete || updated)) {
@@ -113,6 +120,41 @@ public record NodeAssessment(
                 worst(failures),
                 Objects.requireNonNullElse(s.exclusiveCpus(), 0),
                 pinned(s.allocations()));
+    }
+
+    /**
+     * A reservation the node cannot carry: CPUs its topology does not list, or a count that leaves it no CPU. Nothing
+     * is said without a reported topology: the operator does not guess a node's CPUs.
+     */
+    static Optional<Failure> reservationMissing(CpuManager cpu, NodeTopology topology) {
+        if (topology == null
+                || topology.numaNodes() == null
+                || topology.numaNodes().isEmpty()) {
+            return Optional.empty();
+        }
+        SortedSet<Integer> onNode = new TreeSet<>();
+        for (NumaNode n : topology.numaNodes()) {
+            onNode.addAll(CpuIds.parse(n.cpus()));
+        }
+        if (cpu.reservedCpus() != null && !cpu.reservedCpus().isBlank()) {
+            SortedSet<Integer> missing = CpuIds.parse(cpu.reservedCpus());
+            missing.removeAll(onNode);
+            if (!missing.isEmpty()) {
+                return Optional.of(new Failure(
+                        FailureReason.RESERVED_CPUS_NOT_ON_NODE,
+                        "spec.cpuManager.reservedCpus \"" + cpu.reservedCpus() + "\" names CPUs "
+                                + CpuIds.format(missing) + " this node does not have (its CPUs: "
+                                + CpuIds.format(onNode) + "); list CPUs every selected node has, or use"
+                                + " reservedCpuCount"));
+            }
+        }
+        if (cpu.reservedCpuCount() != null && cpu.reservedCpuCount() >= onNode.size()) {
+            return Optional.of(new Failure(
+                    FailureReason.RESERVED_CPUS_NOT_ON_NODE,
+                    "spec.cpuManager.reservedCpuCount " + cpu.reservedCpuCount() + " reserves every CPU of this node"
+                            + " (it has " + onNode.size() + "): nothing is left for pods"));
+        }
+        return Optional.empty();
     }
 
     /** The most severe failure, its message naming the others' reasons. */

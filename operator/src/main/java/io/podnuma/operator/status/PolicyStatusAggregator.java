@@ -54,6 +54,7 @@ public final class PolicyStatusAggregator {
                     node,
                     Optional.ofNullable(observed.nodeStates().get(node)),
                     name,
+                    Optional.ofNullable(observed.policy().getSpec()).map(spec -> spec.cpuManager()),
                     observed.configHash(),
                     complete,
                     now,

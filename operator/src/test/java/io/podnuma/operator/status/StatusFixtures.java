@@ -99,6 +99,7 @@ final class StatusFixtures {
         private AgentError lastError;
         private int exclusive;
         private List<PodAllocation> allocations;
+        private io.podnuma.crds.v1alpha1.nodestate.NodeTopology topology;
 
         /** Synced on the current configuration, kubelet compatible, no drift: a healthy agent. */
         static State healthy() {
@@ -143,6 +144,11 @@ final class StatusFixtures {
             return this;
         }
 
+        State topology(io.podnuma.crds.v1alpha1.nodestate.NodeTopology reported) {
+            this.topology = reported;
+            return this;
+        }
+
         State exclusive(int cpus, List<PodAllocation> allocations) {
             this.exclusive = cpus;
             this.allocations = allocations;
@@ -153,7 +159,7 @@ final class StatusFixtures {
             return new NumaNodeStateStatus(
                     policy,
                     hash,
-                    null,
+                    topology,
                     "0",
                     "1-7",
                     exclusive,
