@@ -19,6 +19,7 @@ import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.PodResources;
 import io.podnuma.testkit.agent.AgentCliJar;
 import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.agent.RenderedConfigs;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.cpu.ProcessAffinity;
 import io.podnuma.testkit.host.CgroupDriverName;
@@ -302,7 +303,7 @@ public final class PinningDemo {
             throw new IllegalStateException("NumaResourcePolicy " + settings.policyName()
                     + " is not in the cluster: apply crds/examples/" + settings.policyName() + ".yaml first");
         }
-        NumaResourcePolicySpec forHere = AgentConfigFile.withReservedCpus(sample.getSpec(), settings.reservedCpus());
+        NumaResourcePolicySpec forHere = DemoPolicy.withReservedCpus(sample.getSpec(), settings.reservedCpus());
         NumaResourcePolicySpec spec = new NumaResourcePolicySpec(
                 new LabelSelectorBuilder()
                         .addToMatchLabels(DEMO_NODE_LABEL, settings.nodeName())
@@ -360,9 +361,8 @@ public final class PinningDemo {
     }
 
     private void startAgent(KubeletLikeHost sandbox, AgentProcess agent, NodeAgentConfig rendered) throws Exception {
-        NodeAgentConfig config = agent.configure(AgentConfigFile.onThisHost(
-                rendered,
-                new AgentConfigFile.Node(settings.nodeName(), settings.demoPolicy(), sandbox.kubeletCgroupRoot())));
+        NodeAgentConfig config =
+                agent.configure(RenderedConfigs.onThisHost(rendered, settings.nodeName(), sandbox.kubeletCgroupRoot()));
         out.printf(
                 "%nThe DaemonSet's pod would read it with the host's /sys and cgroups mounted at /host/...; this"
                         + " process reads them where they are: node %s, cgroup root %s, state %s.%n",
