@@ -17,7 +17,9 @@ public enum PodnumaImage {
     /** Prints "affinity cpus=<list> mems=<list>" at start, on change and on SIGUSR1; {@code /workload report}. */
     WORKLOAD("podnuma.local/workload", "workload-image.tar"),
     /** The node agent: entrypoint java with node-agent/jvm.flags, default command {@code run}. */
-    NODE_AGENT("podnuma.local/node-agent", "node-agent-image.tar");
+    NODE_AGENT("podnuma.local/node-agent", "node-agent-image.tar"),
+    /** The operator: entrypoint java with operator/jvm.flags, default command {@code run}, user 65532. */
+    OPERATOR("podnuma.local/operator", "operator-image.tar");
 
     /** Where {@code package} writes the tars, relative to the repository root. */
     public static final String BUILD_DIR = "e2e/images/target/images";

@@ -6,12 +6,10 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.podnuma.oci.TarEntries;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,9 +48,9 @@ class AgentImageIT {
             }
         }
         expected.addAll(List.of("-jar", "/opt/podnuma/node-agent.jar"));
-        assertThat(strings(process.path("Entrypoint"))).containsExactlyElementsOf(expected);
+        assertThat(BuiltImages.strings(process.path("Entrypoint"))).containsExactlyElementsOf(expected);
         assertThat(expected).contains("-XX:+UseSerialGC", "-Xmx64m");
-        assertThat(strings(process.path("Cmd"))).containsExactly("run");
+        assertThat(BuiltImages.strings(process.path("Cmd"))).containsExactly("run");
     }
 
     @Test
@@ -78,39 +76,12 @@ class AgentImageIT {
 
     @Test
     void theImagesOwnRootFilesystemRunsTheAgentReadOnly() throws Exception {
-        assumeThat(isRoot()).as("chroot into the image needs root").isTrue();
-        Files.createDirectories(root.resolve("sys"));
-        Files.createDirectories(root.resolve("proc"));
-        List<String> command = new ArrayList<>(List.of(
-                "unshare",
-                "--mount",
-                "--propagation",
-                "private",
-                "sh",
-                "-c",
-                // A private mount namespace, gone with the process whatever happens: the image's root read-only
-                // (as a pod's readOnlyRootFilesystem), /sys and /proc for the JVM.
-                "mount --bind \"$0\" \"$0\" && mount --rbind -o ro /sys \"$0/sys\" && mount -t proc proc \"$0/proc\""
-                        + " && mount -o remount,bind,ro \"$0\""
-                        + " && if touch \"$0/tmp/probe\" 2>/dev/null; then echo 'root still writable'; exit 3; fi"
-                        + " && exec chroot \"$0\" \"$@\"",
-                root.toString()));
-        command.addAll(strings(BuiltImages.config(outer).path("config").path("Entrypoint")));
+        assumeThat(BuiltImages.isRoot()).as("chroot into the image needs root").isTrue();
+        List<String> command = new ArrayList<>(
+                BuiltImages.strings(BuiltImages.config(outer).path("config").path("Entrypoint")));
         command.addAll(List.of("topology", "--output", "json"));
-        Process agent = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(agent.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(agent.exitValue()).as(out).isZero();
-        assertThat(out).contains("\"cpus\"");
-    }
-
-    private static boolean isRoot() throws IOException {
-        return Files.readAllLines(Path.of("/proc/self/status")).stream().anyMatch(l -> l.matches("Uid:\\s+0\\s.*"));
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
+        BuiltImages.Run run = BuiltImages.runReadOnly(root, "", command);
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("\"cpus\"");
     }
 }

@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /** The images this module's package phase built (target/images), and a way into their single layer. */
@@ -69,6 +71,51 @@ final class BuiltImages {
                 .path("annotations")
                 .path("io.containerd.image.name")
                 .asText();
+    }
+
+    /** What a command printed (stdout and stderr together) and its exit code. */
+    record Run(int exitCode, String output) {}
+
+    /**
+     * Runs {@code command} inside the extracted image {@code root}, as the image's {@code user}: a private mount
+     * namespace, gone with the process whatever happens, the root mounted read-only (as a pod's
+     * readOnlyRootFilesystem), /sys and /proc for the JVM. Needs root on the host (chroot, mounts).
+     */
+    static Run runReadOnly(Path root, String user, List<String> command) throws IOException, InterruptedException {
+        Files.createDirectories(root.resolve("sys"));
+        Files.createDirectories(root.resolve("proc"));
+        List<String> argv = new ArrayList<>(List.of(
+                "unshare",
+                "--mount",
+                "--propagation",
+                "private",
+                "sh",
+                "-c",
+                "mount --bind \"$0\" \"$0\" && mount --rbind -o ro /sys \"$0/sys\" && mount -t proc proc \"$0/proc\""
+                        + " && mount -o remount,bind,ro \"$0\""
+                        + " && if touch \"$0/tmp/probe\" 2>/dev/null; then echo 'root still writable'; exit 3; fi"
+                        // sh -c: $0 is the root, $1 the user, the command follows.
+                        + " && u=\"$1\" && shift && exec chroot --userspec=\"$u\" \"$0\" \"$@\"",
+                root.toString(),
+                user.isEmpty() ? "0:0" : user));
+        argv.addAll(command);
+        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("still running after 60 s: " + command + "\n" + out);
+        }
+        return new Run(p.exitValue(), out);
+    }
+
+    static boolean isRoot() throws IOException {
+        return Files.readAllLines(Path.of("/proc/self/status")).stream().anyMatch(l -> l.matches("Uid:\\s+0\\s.*"));
+    }
+
+    static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
     }
 
     /** Writes the layer out as a root filesystem: directories, files with their modes, symbolic links. */

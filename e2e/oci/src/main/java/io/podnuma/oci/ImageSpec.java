@@ -11,8 +11,21 @@ import java.util.TreeMap;
  * mode 755, so a layer never depends on the runtime creating them.
  */
 public record ImageSpec(
-        ImageName name, List<String> entrypoint, List<String> cmd, List<String> env, List<LayerEntry> entries) {
+        ImageName name,
+        List<String> entrypoint,
+        List<String> cmd,
+        List<String> env,
+        List<LayerEntry> entries,
+        ImageUser user) {
+
+    /** An image whose process runs as root. */
+    public ImageSpec(
+            ImageName name, List<String> entrypoint, List<String> cmd, List<String> env, List<LayerEntry> entries) {
+        this(name, entrypoint, cmd, env, entries, ImageUser.ROOT);
+    }
+
     public ImageSpec {
+        java.util.Objects.requireNonNull(user, "user");
         if (entrypoint.isEmpty()) {
             throw new IllegalArgumentException("an image without a base needs an entrypoint: " + name);
         }

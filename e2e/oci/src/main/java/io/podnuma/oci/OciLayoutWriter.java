@@ -88,6 +88,9 @@ public final class OciLayoutWriter {
         }
         process.put("Env", image.env());
         process.put("WorkingDir", "/");
+        if (!image.user().equals(ImageUser.ROOT)) {
+            process.put("User", image.user().spec());
+        }
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("created", "1970-01-01T00:00:00Z");
         config.put("architecture", "amd64");

@@ -84,6 +84,9 @@ class OciLayoutWriterTest {
         assertThat(config.path("config").path("Entrypoint").toString()).isEqualTo("[\"/bin/program\",\"--flag\"]");
         assertThat(config.path("config").path("Cmd").toString()).isEqualTo("[\"run\"]");
         assertThat(config.path("config").path("Env").toString()).isEqualTo("[\"PATH=/bin\"]");
+        assertThat(config.path("config").has("User"))
+                .as("root: the default, not written")
+                .isFalse();
 
         assertThat(archive.layer().digest().toString())
                 .isEqualTo(layerDescriptor.path("digest").asText());
@@ -91,6 +94,22 @@ class OciLayoutWriterTest {
                 .isEqualTo(entry.path("digest").asText());
         assertThat(archive.size()).isEqualTo(Files.size(archive.file()));
         assertThat(TarEntries.read(layer).names()).isNotEmpty();
+    }
+
+    @Test
+    void aNonRootImageNamesItsUserNumerically() throws IOException {
+        ImageSpec root = sample();
+        ImageSpec nonRoot = new ImageSpec(
+                root.name(), root.entrypoint(), root.cmd(), root.env(), root.entries(), ImageUser.NONROOT);
+        TarEntries outer = TarEntries.read(
+                new OciLayoutWriter().write(nonRoot, dir.resolve("nonroot.tar")).file());
+        JsonNode manifest = JSON.readTree(blob(
+                outer,
+                JSON.readTree(outer.get("index.json").content())
+                        .path("manifests")
+                        .get(0)));
+        JsonNode config = JSON.readTree(blob(outer, manifest.path("config")));
+        assertThat(config.path("config").path("User").asText()).isEqualTo("65532:65532");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.podnuma.images;
 import io.podnuma.oci.FileMode;
 import io.podnuma.oci.ImageName;
 import io.podnuma.oci.ImageSpec;
+import io.podnuma.oci.ImageUser;
 import io.podnuma.oci.LayerEntry;
 import io.podnuma.oci.LayerPath;
 import io.podnuma.oci.OciArchive;
@@ -16,44 +17,82 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Builds {@code podnuma.local/node-agent:<version>}: a jlinked runtime of the JDK this build runs on with only the
- * modules {@code jdeps} finds in the agent's runnable jar, the jar, the host glibc files the runtime loads, and an
- * entrypoint with the JVM flags of {@code node-agent/jvm.flags}. The default command is {@code run}; a pod's
+ * Builds the image of one of podnuma's Java programs ({@link Component}): a jlinked runtime of the JDK this build
+ * runs on with only the modules {@code jdeps} finds in its runnable jar, the jar, the host glibc files the runtime
+ * loads, and an entrypoint with the JVM flags of its {@code jvm.flags}. The default command is {@code run}; a pod's
  * {@code args} replace it (e.g. {@code topology}).
  *
- * <p>It runs as root: the agent writes cgroup files that root owns ({@code cpuset.cpus}, {@code cpuset.mems} under
- * {@code /sys/fs/cgroup}) and reads the kubelet's state and PodResources socket, which are root's. What it does not
- * need: a writable root filesystem (the JVM writes nothing with {@code -XX:-UsePerfData}; {@code /tmp} is a
- * scratch directory a pod may back with an emptyDir), a shell, or a package manager.
+ * <p>What neither needs: a writable root filesystem (the JVM writes nothing with {@code -XX:-UsePerfData};
+ * {@code /tmp} is a scratch directory a pod may back with an emptyDir), a shell, or a package manager.
  *
- * <p>Arguments: the agent's runnable jar, the jvm.flags file, the output directory, the image tag. Writes
- * {@code node-agent-runtime/} (the jlinked runtime, also run directly by this module's tests) and
- * {@code node-agent-image.tar}.
+ * <p>Arguments: the component ({@code node-agent} or {@code operator}), its runnable jar, its jvm.flags file, the
+ * output directory, the image tag. Writes {@code <component>-runtime/} (the jlinked runtime, also run directly by this
+ * module's tests) and the image tar.
  */
-public final class BuildAgentImage {
+public final class BuildJavaImage {
     public static final LayerPath HOME = LayerPath.of("/opt/podnuma");
     public static final LayerPath JAVA_HOME = HOME.resolve("jre");
-    public static final LayerPath JAR = HOME.resolve("node-agent.jar");
+
+    /** The programs with an image, and what differs between them. */
+    public enum Component {
+        /**
+         * Runs as root: the agent writes cgroup files that root owns ({@code cpuset.cpus}, {@code cpuset.mems} under
+         * {@code /sys/fs/cgroup}) and reads the kubelet's state and PodResources socket, which are root's.
+         */
+        NODE_AGENT("node-agent", PodnumaImage.NODE_AGENT, ImageUser.ROOT),
+        /** Runs as an unprivileged user: it only talks to the API server. */
+        OPERATOR("operator", PodnumaImage.OPERATOR, ImageUser.NONROOT);
+
+        private final String id;
+        private final PodnumaImage image;
+        private final ImageUser user;
+
+        Component(String id, PodnumaImage image, ImageUser user) {
+            this.id = id;
+            this.image = image;
+            this.user = user;
+        }
+
+        /** Where the jar is in the image: {@code /opt/podnuma/<component>.jar}. */
+        public LayerPath jar() {
+            return HOME.resolve(id + ".jar");
+        }
+
+        public ImageUser user() {
+            return user;
+        }
+
+        static Component of(String id) {
+            for (Component c : values()) {
+                if (c.id.equals(id)) {
+                    return c;
+                }
+            }
+            throw new IllegalArgumentException("component '" + id + "': allowed node-agent or operator");
+        }
+    }
 
     /** The native libraries of java.desktop that only a display or a sound card loads. */
     static final List<String> HEADLESS_EXCLUDED =
             List.of("**/libawt_xawt.so", "**/libjawt.so", "**/libsplashscreen.so", "**/libjsound.so");
 
-    private BuildAgentImage() {}
+    private BuildJavaImage() {}
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 4) {
-            throw new IllegalArgumentException("usage: BuildAgentImage <agent jar> <jvm.flags> <output dir> <tag>");
+        if (args.length != 5) {
+            throw new IllegalArgumentException(
+                    "usage: BuildJavaImage <node-agent|operator> <runnable jar> <jvm.flags> <output dir> <tag>");
         }
-        Path jar = Path.of(args[0]);
-        JvmFlags flags = JvmFlags.read(Path.of(args[1]));
-        Path out = Path.of(args[2]);
-        ImageName name = PodnumaImage.NODE_AGENT.name(args[3]);
+        Component component = Component.of(args[0]);
+        Path jar = Path.of(args[1]);
+        JvmFlags flags = JvmFlags.read(Path.of(args[2]));
+        Path out = Path.of(args[3]);
+        ImageName name = component.image.name(args[4]);
         Files.createDirectories(out);
 
         long start = System.nanoTime();
         List<String> modules = modulesOf(jar);
-        Path runtime = jlink(modules, out.resolve("node-agent-runtime"));
+        Path runtime = jlink(modules, out.resolve(component.id + "-runtime"));
         List<LayerEntry> entries = new ArrayList<>(runtimeEntries(runtime));
         for (Path library : HostLibraries.of(HostLibraries.elfFiles(runtime), runtime)) {
             // The loader is the one file of these that is executed (it is every ELF's interpreter), not only mapped.
@@ -61,26 +100,30 @@ public final class BuildAgentImage {
                     library.getFileName().toString().startsWith("ld-linux") ? FileMode.EXECUTABLE : FileMode.REGULAR;
             entries.add(new LayerEntry.HostFile(LayerPath.of(library.toString()), library, mode));
         }
-        entries.add(new LayerEntry.HostFile(JAR, jar, FileMode.REGULAR));
+        entries.add(new LayerEntry.HostFile(component.jar(), jar, FileMode.REGULAR));
         entries.add(new LayerEntry.Directory(LayerPath.of("/tmp"), FileMode.STICKY_SCRATCH));
-        // Who root is and how names resolve, for the JVM's user.name and the API server's host name.
-        entries.add(
-                new LayerEntry.Text(LayerPath.of("/etc/passwd"), "root:x:0:0:root:/:/nonexistent\n", FileMode.REGULAR));
-        entries.add(new LayerEntry.Text(LayerPath.of("/etc/group"), "root:x:0:\n", FileMode.REGULAR));
+        // Who root and the unprivileged user are, and how names resolve, for the JVM's user.name and the API server's
+        // host name.
+        entries.add(new LayerEntry.Text(
+                LayerPath.of("/etc/passwd"),
+                "root:x:0:0:root:/:/nonexistent\nnonroot:x:65532:65532:nonroot:/tmp:/nonexistent\n",
+                FileMode.REGULAR));
+        entries.add(new LayerEntry.Text(LayerPath.of("/etc/group"), "root:x:0:\nnonroot:x:65532:\n", FileMode.REGULAR));
         entries.add(new LayerEntry.Text(LayerPath.of("/etc/nsswitch.conf"), "hosts: files dns\n", FileMode.REGULAR));
 
         List<String> entrypoint = new ArrayList<>();
         entrypoint.add(JAVA_HOME.resolve("bin/java").absolute());
         entrypoint.addAll(flags.flags());
         entrypoint.add("-jar");
-        entrypoint.add(JAR.absolute());
+        entrypoint.add(component.jar().absolute());
         ImageSpec spec = new ImageSpec(
                 name,
                 entrypoint,
                 List.of("run"),
                 List.of("PATH=" + JAVA_HOME.resolve("bin").absolute(), "JAVA_HOME=" + JAVA_HOME.absolute()),
-                entries);
-        OciArchive archive = new OciLayoutWriter().write(spec, PodnumaImage.NODE_AGENT.tarIn(out));
+                entries,
+                component.user());
+        OciArchive archive = new OciLayoutWriter().write(spec, component.image.tarIn(out));
         System.out.printf(
                 "podnuma images: %s → %s (%,d bytes; modules %s; %d s)%n",
                 archive.name(),

@@ -1,0 +1,80 @@
+package io.podnuma.images;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.podnuma.oci.TarEntries;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The operator image as built: its entrypoint carries operator/jvm.flags, it runs as user 65532, and its root
+ * filesystem alone (its own jlinked runtime, jar and glibc, read-only, as that user) runs the operator's command line
+ * through its settings check.
+ */
+class OperatorImageIT {
+    private static TarEntries outer;
+    private static TarEntries layer;
+
+    @TempDir
+    static Path root;
+
+    @BeforeAll
+    static void readImage() throws IOException {
+        outer = TarEntries.read(BuiltImages.tar(PodnumaImage.OPERATOR));
+        layer = BuiltImages.layer(outer);
+        BuiltImages.extract(layer, root);
+        // JUnit makes its temporary directory 0700; an image's root is 0755 for every user.
+        Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    @Test
+    void theImageIsNamedRunsAsNonRootAndItsEntrypointRunsTheJarWithTheOperatorsJvmFlags() throws IOException {
+        assertThat(BuiltImages.imageName(outer))
+                .isEqualTo(PodnumaImage.OPERATOR.name(BuiltImages.tag()).reference());
+        JsonNode process = BuiltImages.config(outer).path("config");
+        List<String> expected = new ArrayList<>();
+        expected.add("/opt/podnuma/jre/bin/java");
+        // Read here apart from JvmFlags: every line of the file that is not blank or a comment, in order.
+        for (String line : Files.readAllLines(Path.of("../../operator/jvm.flags"))) {
+            String flag = line.replaceAll("#.*", "").strip();
+            if (!flag.isEmpty()) {
+                expected.add(flag);
+            }
+        }
+        expected.addAll(List.of("-jar", "/opt/podnuma/operator.jar"));
+        assertThat(BuiltImages.strings(process.path("Entrypoint"))).containsExactlyElementsOf(expected);
+        assertThat(BuiltImages.strings(process.path("Cmd"))).containsExactly("run");
+        assertThat(process.path("User").asText()).isEqualTo("65532:65532");
+        assertThat(layer.get("etc/passwd").text()).contains("nonroot:x:65532:65532:");
+        assertThat(layer.get("opt/podnuma/operator.jar").mode()).isEqualTo(0644);
+        assertThat(layer.get("opt/podnuma/jre/release").text()).doesNotContain("jdk.compiler", "jdk.jshell");
+    }
+
+    @Test
+    void asItsUserOnItsReadOnlyRootTheOperatorStartsAndChecksItsSettings() throws Exception {
+        assumeThat(BuiltImages.isRoot()).as("chroot into the image needs root").isTrue();
+        List<String> entrypoint =
+                BuiltImages.strings(BuiltImages.config(outer).path("config").path("Entrypoint"));
+
+        List<String> version = new ArrayList<>(entrypoint);
+        version.add("--version");
+        BuiltImages.Run v = BuiltImages.runReadOnly(root, "65532:65532", version);
+        assertThat(v.exitCode()).as(v.output()).isZero();
+        assertThat(v.output()).contains("podnuma operator");
+
+        // run without the one required setting: the settings are read and refused before any API server is asked.
+        List<String> run = new ArrayList<>(entrypoint);
+        run.addAll(List.of("run", "--max-unavailable=0"));
+        BuiltImages.Run r = BuiltImages.runReadOnly(root, "65532:65532", run);
+        assertThat(r.exitCode()).as(r.output()).isNotZero();
+        assertThat(r.output()).contains("agentImage is required").contains("flag --max-unavailable = \"0\"");
+    }
+}
