@@ -36,15 +36,19 @@ class AgentConfigCrdCasesTest {
     private static final Pattern VALUE = Pattern.compile("(?:Invalid|Unsupported) value: (\"[^\"]*\"|-?[0-9]+)");
 
     /**
-     * A selector is what picks the nodes of a policy object; the agent's file holds the spec the operator already
-     * chose for this node, so it may leave the selector out.
+     * Cases about the policy object, not the spec the agent's file holds: a selector is what picks the nodes of a
+     * policy object (the operator already chose this node, so the file may leave it out), and a policy's name must
+     * name its agents' objects (the operator renders them; the agent's file carries no object name).
      */
-    private static final String NOT_FOR_THE_AGENT = "missing-node-selector.yaml";
+    private static final java.util.Set<String> NOT_FOR_THE_AGENT = java.util.Set.of(
+            "missing-node-selector.yaml",
+            "a-policy-name-that-is-fifty-characters-long-000000.yaml",
+            "low.latency.yaml");
 
     static Stream<Path> invalidPolicies() throws IOException {
         try (Stream<Path> files = Files.list(INVALID)) {
             List<Path> all = files.filter(f -> f.toString().endsWith(".yaml"))
-                    .filter(f -> !f.getFileName().toString().equals(NOT_FOR_THE_AGENT))
+                    .filter(f -> !NOT_FOR_THE_AGENT.contains(f.getFileName().toString()))
                     .sorted()
                     .toList();
             assertThat(all).as("the crds module's invalid cases").hasSizeGreaterThan(30);
@@ -92,8 +96,20 @@ class AgentConfigCrdCasesTest {
     }
 
     @Test
+    void theSpecOfAPolicyWithANameTheApiServerRefusesIsFineInTheAgentsFile() throws IOException {
+        for (String file : List.of("a-policy-name-that-is-fifty-characters-long-000000.yaml", "low.latency.yaml")) {
+            String text = Files.readString(INVALID.resolve(file));
+            String config = AgentConfigLoaderTest.HEADER + "nodeName: worker-1\n" + policyLine(text);
+            assertThat(AgentConfigLoader.parse(config, "agent.yaml", Map.of(), Map.of())
+                            .policy())
+                    .as(file)
+                    .isNotNull();
+        }
+    }
+
+    @Test
     void aPolicyWithoutNodeSelectorIsFineInTheAgentsFile() throws IOException {
-        String text = Files.readString(INVALID.resolve(NOT_FOR_THE_AGENT));
+        String text = Files.readString(INVALID.resolve("missing-node-selector.yaml"));
         String config = AgentConfigLoaderTest.HEADER + "nodeName: worker-1\n" + policyLine(text);
         assertThat(AgentConfigLoader.parse(config, "agent.yaml", Map.of(), Map.of())
                         .policy()
