@@ -69,8 +69,19 @@ final class OperatorProcess implements AutoCloseable {
         return new OperatorProcess(pb.start(), metrics, health, log, start);
     }
 
-    /** {@code operator/target/podnuma-operator-<version>-cli.jar} of this checkout. */
+    /** Overrides where the operator's jar is: {@code -Dpodnuma.operator.cliJar=FILE} (e.g. a copy of another build). */
+    static final String JAR_PROPERTY = "podnuma.operator.cliJar";
+
+    /** {@code operator/target/podnuma-operator-<version>-cli.jar} of this checkout, or the property's file. */
     static Path cliJar() {
+        String set = System.getProperty(JAR_PROPERTY);
+        if (set != null) {
+            Path jar = Path.of(set).toAbsolutePath();
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalStateException("-D" + JAR_PROPERTY + "=" + set + ": no such file " + jar);
+            }
+            return jar;
+        }
         Path target = Repository.resolve("operator/target");
         try (Stream<Path> s = Files.isDirectory(target) ? Files.list(target) : Stream.empty()) {
             return s.filter(p -> p.getFileName().toString().matches("podnuma-operator-.*-cli\\.jar"))
