@@ -37,7 +37,8 @@ public final class ScaleBench {
 
     /**
      * The operator module has no JVM flags file yet: these are the agent's choices with a bigger heap and C2 left on
-     * (assignment over every node runs in every reconcile).
+     * (assignment over every node runs in every reconcile), and an OutOfMemoryError ends the process (else an
+     * informer whose first list ran out of heap leaves the operator waiting for it forever, doing nothing).
      */
     static final List<String> DEFAULT_JVM_FLAGS = List.of(
             "-XX:+UseSerialGC",
@@ -46,6 +47,7 @@ public final class ScaleBench {
             "-Xss512k",
             "-XX:ReservedCodeCacheSize=64m",
             "-XX:-UsePerfData",
+            "-XX:+ExitOnOutOfMemoryError",
             "--enable-native-access=ALL-UNNAMED",
             "--sun-misc-unsafe-memory-access=allow");
 
