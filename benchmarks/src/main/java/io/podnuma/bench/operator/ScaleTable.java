@@ -126,7 +126,7 @@ final class ScaleTable {
         out.add(r.specChange().name() + ": " + r.specChange().writes().describe() + " ("
                 + r.specChange().note() + ").");
         out.add("Restart: " + r.resync().writes().describe() + " (" + r.resync().note() + ").");
-        out.add("Minimum at start: " + r.cold().note() + "; Events come on top.");
+        out.add("At start, the " + r.cold().note() + "; Events come on top.");
         out.add("Nodes created in " + seconds(Duration.ofMillis(r.created().millis())) + " with "
                 + r.settings().parallel() + " requests in flight.");
         out.add("Operator JVM flags: " + String.join(" ", r.settings().jvmFlags()) + ".");
@@ -162,6 +162,6 @@ final class ScaleTable {
     }
 
     static String millicores(double m) {
-        return String.format(Locale.ROOT, "%.0f m", m);
+        return String.format(Locale.ROOT, m < 10 ? "%.2f m" : "%.0f m", m);
     }
 }
