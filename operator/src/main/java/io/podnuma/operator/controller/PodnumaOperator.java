@@ -27,6 +27,13 @@ public final class PodnumaOperator implements AutoCloseable {
      */
     public record LeaderElection(String leaseName, String leaseNamespace, String identity, Runnable lostLeadership) {}
 
+    /**
+     * Reconciles at once. Each one assigns every node (a candidate per node, labels copied), so with the SDK's
+     * default of 50 threads and 5,000 nodes the copies alone filled a 192 MiB heap (the scale bench,
+     * benchmarks/README.md); a few threads keep the two cores an operator gets busy just as well.
+     */
+    static final int RECONCILE_THREADS = 4;
+
     private final Operator operator;
 
     private PodnumaOperator(Operator operator) {
@@ -45,7 +52,8 @@ public final class PodnumaOperator implements AutoCloseable {
             o.withKubernetesClient(client)
                     .withCloseClientOnStop(false)
                     .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
-                    .withReconciliationTerminationTimeout(Duration.ofSeconds(10));
+                    .withReconciliationTerminationTimeout(Duration.ofSeconds(10))
+                    .withConcurrentReconciliationThreads(RECONCILE_THREADS);
             leaderElection.ifPresent(le -> o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(
                     le.leaseName(),
                     le.leaseNamespace(),

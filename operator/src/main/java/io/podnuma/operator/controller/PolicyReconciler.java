@@ -23,6 +23,7 @@ import io.podnuma.operator.kube.InformerClusterView;
 import io.podnuma.operator.kube.KubeAgentObjects;
 import io.podnuma.operator.kube.KubeEventSink;
 import io.podnuma.operator.kube.KubeNodeLabels;
+import io.podnuma.operator.kube.PrunedNodeStore;
 import io.podnuma.operator.reconcile.PolicySteps;
 import io.podnuma.operator.reconcile.ReconcileSettings;
 import java.time.InstantSource;
@@ -47,6 +48,8 @@ public final class PolicyReconciler implements Reconciler<NumaResourcePolicy>, C
     public static final String FINALIZER = "podnuma.io/finalizer";
     /** Narrows the informers of the agent objects to those the operator made. */
     public static final String MANAGED_SELECTOR = "app.kubernetes.io/managed-by=podnuma-operator";
+    /** Nodes per page of the node informer's list. */
+    static final long NODE_LIST_PAGE = 250;
 
     private final ReconcileSettings settings;
     private final InstantSource clock;
@@ -76,6 +79,11 @@ public final class PolicyReconciler implements Reconciler<NumaResourcePolicy>, C
         InformerEventSource<Node, NumaResourcePolicy> nodes = new InformerEventSource<>(
                 InformerEventSourceConfiguration.from(Node.class, NumaResourcePolicy.class)
                         .withName("nodes")
+                        // Whole Nodes (10-15 KB of JSON each) do not fit the heap at thousands of nodes: keep only
+                        // names, labels and taints, and list them in pages so the first list is not one huge
+                        // response held at once (the scale bench in benchmarks/README.md).
+                        .withItemStore(new PrunedNodeStore())
+                        .withInformerListLimit(NODE_LIST_PAGE)
                         .withSecondaryToPrimaryMapper(PolicyMappers.nodes(
                                 () -> context.getPrimaryCache().list()))
                         .withOnUpdateFilter(PolicyMappers::labelsChanged)
