@@ -4,6 +4,7 @@ import io.podnuma.bench.agent.ProcessUsage;
 import io.podnuma.controlplane.ControlPlaneUnavailableException;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.operator.OperatorProcess;
 import io.podnuma.testkit.prometheus.PrometheusText;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -35,21 +36,26 @@ public final class ScaleBench {
     static final Set<String> OPERATOR_RESOURCES = Set.of(
             "nodes", "numaresourcepolicies", "configmaps", "daemonsets", "services", "events", "servicemonitors");
 
+    /** The Deployment's flags: {@code operator/jvm.flags}, read once. */
+    static final List<String> DEFAULT_JVM_FLAGS = OperatorProcess.jvmFlags();
+
+    static final String NAMESPACE = "podnuma-system";
+
     /**
-     * The operator module has no JVM flags file yet: these are the agent's choices with a bigger heap and C2 left on
-     * (assignment over every node runs in every reconcile), and an OutOfMemoryError ends the process (else an
-     * informer whose first list ran out of heap leaves the operator waiting for it forever, doing nothing).
+     * Leader election off: a Lease renewal every few seconds would be the only steady-state write, and the metric
+     * cannot tell it from the API server's own Leases.
      */
-    static final List<String> DEFAULT_JVM_FLAGS = List.of(
-            "-XX:+UseSerialGC",
-            "-Xms32m",
-            "-Xmx192m",
-            "-Xss512k",
-            "-XX:ReservedCodeCacheSize=64m",
-            "-XX:-UsePerfData",
-            "-XX:+ExitOnOutOfMemoryError",
-            "--enable-native-access=ALL-UNNAMED",
-            "--sun-misc-unsafe-memory-access=allow");
+    static final Map<String, String> OPERATOR_SETTINGS =
+            Map.of("namespace", NAMESPACE, "agent-image", "podnuma/node-agent:bench", "leader-election", "false");
+
+    /** The operator's /metrics, or empty while it does not answer yet. */
+    private static String metricsOrEmpty(OperatorProcess op) throws InterruptedException {
+        try {
+            return op.metrics();
+        } catch (IOException notYet) {
+            return "";
+        }
+    }
 
     /**
      * @param nodes Node objects (padded, {@link NodePadding})
@@ -181,7 +187,7 @@ public final class ScaleBench {
         String loadBefore = uptime();
         log.println("== operator scale bench: " + s + "; " + loadBefore);
         cp.installCrds(GeneratedCrds.numaResourcePolicies(), GeneratedCrds.numaNodeStates());
-        cp.ensureNamespace(OperatorProcess.NAMESPACE);
+        cp.ensureNamespace(NAMESPACE);
         PoolLayout layout = PoolLayout.of(s.nodes(), s.policies());
         ScaleCluster.Created created = cluster.createNodes(layout, s.parallel(), Instant.now());
         log.printf(
@@ -203,10 +209,11 @@ public final class ScaleBench {
         long settled;
         Phase relabel;
         Phase spec;
-        try (OperatorProcess op = OperatorProcess.start(work, "operator-1", cp.kubeconfig(), s.jvmFlags())) {
+        try (OperatorProcess op =
+                OperatorProcess.start(work, "operator-1", cp.kubeconfig(), OPERATOR_SETTINGS, s.jvmFlags())) {
             ApiRequestCounts before = cluster.requestCounts();
             Duration took = awaitConverged(op, layout, op.startNanos());
-            long ticks = op.cpuTicks();
+            long ticks = ProcessUsage.cpuTicks(op.pid());
             ApiRequestCounts after = cluster.requestCounts();
             coldCpu = usage(ticks, Duration.ofNanos(System.nanoTime() - op.startNanos()));
             coldPeak = op.peakRssKib();
@@ -225,9 +232,9 @@ public final class ScaleBench {
             settle = window(
                     "tail: " + s.tail().multipliedBy(2).toSeconds() + " s after convergence",
                     s.tail().multipliedBy(2));
-            long t0 = op.cpuTicks();
+            long t0 = ProcessUsage.cpuTicks(op.pid());
             steady = window("steady window, " + s.steady().toSeconds() + " s", s.steady());
-            steadyCpu = usage(op.cpuTicks() - t0, s.steady());
+            steadyCpu = usage(ProcessUsage.cpuTicks(op.pid()) - t0, s.steady());
             settled = op.rssKib();
             log.printf(
                     "steady: %s; %.2f m; RSS %.1f MiB%n",
@@ -279,9 +286,10 @@ public final class ScaleBench {
         Usage resyncCpu;
         long resyncPeak;
         long resyncSettled;
-        try (OperatorProcess op = OperatorProcess.start(work, "operator-2", cp.kubeconfig(), s.jvmFlags())) {
+        try (OperatorProcess op =
+                OperatorProcess.start(work, "operator-2", cp.kubeconfig(), OPERATOR_SETTINGS, s.jvmFlags())) {
             Duration took = awaitReconciled(op, layout);
-            long ticks = op.cpuTicks();
+            long ticks = ProcessUsage.cpuTicks(op.pid());
             resyncCpu = usage(ticks, Duration.ofNanos(System.nanoTime() - op.startNanos()));
             sleep(s.tail().multipliedBy(2));
             ApiRequestCounts a3 = cluster.requestCounts();
@@ -356,7 +364,7 @@ public final class ScaleBench {
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("not converged within " + s.timeout() + ": " + last
-                        + "; the operator's log ends:\n" + op.tail(30));
+                        + "; the operator's log ends:\n" + op.logTail());
             }
             sleep(Duration.ofMillis(500));
         }
@@ -371,13 +379,13 @@ public final class ScaleBench {
         long deadline = op.startNanos() + s.timeout().toNanos();
         while (true) {
             op.requireAlive();
-            String text = op.metrics();
+            String text = metricsOrEmpty(op);
             if (!text.isEmpty() && reconciledPolicies(text, matched) == matched.size()) {
                 return Duration.ofNanos(System.nanoTime() - op.startNanos());
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("not every policy reconciled within " + s.timeout()
-                        + "; the operator's log ends:\n" + op.tail(30));
+                        + "; the operator's log ends:\n" + op.logTail());
             }
             sleep(Duration.ofMillis(200));
         }

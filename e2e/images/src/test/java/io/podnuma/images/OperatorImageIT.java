@@ -53,6 +53,7 @@ class OperatorImageIT {
         assertThat(BuiltImages.strings(process.path("Entrypoint"))).containsExactlyElementsOf(expected);
         assertThat(BuiltImages.strings(process.path("Cmd"))).containsExactly("run");
         assertThat(process.path("User").asText()).isEqualTo("65532:65532");
+        assertThat(BuiltImages.strings(process.path("Env"))).contains("MALLOC_ARENA_MAX=2");
         assertThat(layer.get("etc/passwd").text()).contains("nonroot:x:65532:65532:");
         assertThat(layer.get("opt/podnuma/operator.jar").mode()).isEqualTo(0644);
         assertThat(layer.get("opt/podnuma/jre/release").text()).doesNotContain("jdk.compiler", "jdk.jshell");

@@ -31,6 +31,9 @@ public final class OperatorProcess implements AutoCloseable {
     public static final String JAR_PROPERTY = "podnuma.operator.cliJar";
 
     public static final String JVM_FLAGS = "operator/jvm.flags";
+    /** The operator image's {@code MALLOC_ARENA_MAX} (e2e/images BuildJavaImage). */
+    public static final String MALLOC_ARENA_MAX = "2";
+
     static final Path RUNS = Path.of(System.getProperty("java.io.tmpdir"), "podnuma-operator-runs");
     static final String RUN_PREFIX = "operators-";
     private static final AtomicBoolean REAPED = new AtomicBoolean();
@@ -39,15 +42,19 @@ public final class OperatorProcess implements AutoCloseable {
     private final String replica;
     private final Path kubeconfig;
     private final Map<String, String> settings;
+    private final List<String> jvmFlags;
     private final int healthPort = FreePorts.next();
     private final int metricsPort = FreePorts.next();
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Process process;
+    private long startNanos;
 
-    private OperatorProcess(Path dir, String replica, Path kubeconfig, Map<String, String> settings) {
+    private OperatorProcess(
+            Path dir, String replica, Path kubeconfig, Map<String, String> settings, List<String> jvmFlags) {
         this.dir = dir;
         this.replica = replica;
+        this.jvmFlags = List.copyOf(jvmFlags);
         this.kubeconfig = kubeconfig;
         this.settings = java.util.Collections.unmodifiableMap(settings);
     }
@@ -71,10 +78,23 @@ public final class OperatorProcess implements AutoCloseable {
      */
     public static OperatorProcess start(Path dir, String replica, Path kubeconfig, Map<String, String> settings)
             throws IOException {
+        return start(dir, replica, kubeconfig, settings, jvmFlags());
+    }
+
+    /** Starts replica {@code replica} with other JVM flags than the Deployment's (the scale bench compares them). */
+    public static OperatorProcess start(
+            Path dir, String replica, Path kubeconfig, Map<String, String> settings, List<String> jvmFlags)
+            throws IOException {
         Files.createDirectories(dir);
-        OperatorProcess operator = new OperatorProcess(dir, replica, kubeconfig, new LinkedHashMap<>(settings));
+        OperatorProcess operator =
+                new OperatorProcess(dir, replica, kubeconfig, new LinkedHashMap<>(settings), jvmFlags);
         operator.launch();
         return operator;
+    }
+
+    /** The flags the Deployment runs the operator with ({@code operator/jvm.flags}). */
+    public static List<String> jvmFlags() {
+        return JvmFlags.read(Repository.resolve(JVM_FLAGS));
     }
 
     private void launch() throws IOException {
@@ -86,7 +106,7 @@ public final class OperatorProcess implements AutoCloseable {
         }
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(JvmFlags.read(Repository.resolve(JVM_FLAGS)));
+        cmd.addAll(jvmFlags);
         cmd.addAll(List.of("-jar", cliJar().toString(), "run"));
         settings.forEach((k, v) -> cmd.add("--" + k + "=" + v));
         cmd.add("--health-port=" + healthPort);
@@ -94,8 +114,11 @@ public final class OperatorProcess implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("KUBECONFIG", kubeconfig.toString());
         pb.environment().put("POD_NAME", replica);
+        // As the image sets it: two malloc arenas instead of eight per core for the JVM's threads.
+        pb.environment().put("MALLOC_ARENA_MAX", MALLOC_ARENA_MAX);
         pb.redirectErrorStream(true);
         pb.redirectOutput(log().toFile());
+        startNanos = System.nanoTime();
         process = pb.start();
         StaleRuns.record(RUNS.resolve(RUN_PREFIX + ProcessHandle.current().pid()), process.toHandle());
     }
@@ -115,6 +138,46 @@ public final class OperatorProcess implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /** {@code System.nanoTime()} just before the process started. */
+    public long startNanos() {
+        return startNanos;
+    }
+
+    /** Fails with the log's tail when the process has exited. */
+    public void requireAlive() throws IOException {
+        if (!process.isAlive()) {
+            throw new IllegalStateException(
+                    "the operator exited with " + process.exitValue() + "; its log ends:\n" + logTail());
+        }
+    }
+
+    /** Whether {@code /readyz} answers 200 now. */
+    public boolean ready() throws InterruptedException {
+        try {
+            return health("/readyz") == 200;
+        } catch (IOException notListening) {
+            return false;
+        }
+    }
+
+    /** VmRSS and VmHWM (the highest resident set it has had) in KiB, from {@code /proc/<pid>/status}. */
+    public long rssKib() throws IOException {
+        return statusKib("VmRSS:");
+    }
+
+    public long peakRssKib() throws IOException {
+        return statusKib("VmHWM:");
+    }
+
+    private long statusKib(String key) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+            if (line.startsWith(key)) {
+                return Long.parseLong(line.substring(key.length()).strip().split("\\s+")[0]);
+            }
+        }
+        throw new IOException("/proc/" + process.pid() + "/status has no " + key);
     }
 
     /** The identity it holds the Lease under. */
