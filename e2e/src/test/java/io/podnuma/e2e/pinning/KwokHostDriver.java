@@ -57,6 +57,11 @@ abstract class KwokHostDriver implements PinningDriver {
         return node;
     }
 
+    @Override
+    public void leaveNode(String node) {
+        cp.kubectl("label", "node", node, "podnuma.io/policy-").assertSuccess();
+    }
+
     protected KubeletLikeHost host() throws IOException {
         if (host == null) {
             host = KubeletLikeHost.create(CgroupDriverName.CGROUPFS, "e2e");

@@ -51,6 +51,12 @@ public interface PinningDriver extends AutoCloseable {
     void restartAgent() throws Exception;
 
     /**
+     * Takes the node out of the policy: on kwok the scenario's part of the operator (the label goes); on the real node
+     * the node loses the label the policy selects it by, and the operator takes its {@code podnuma.io/policy} off.
+     */
+    void leaveNode(String node) throws Exception;
+
+    /**
      * Returns once the agent has stopped after the node left the policy (SIGTERM as the kubelet sends it; on the real
      * node the DaemonSet controller deletes the pod when the label goes): it decides itself whether to give back.
      */

@@ -133,7 +133,7 @@ abstract class PinningScenario {
                     .isEqualTo(bubble);
 
             // The node leaves the policy: the agent gives every container every CPU back and removes its report.
-            cp.kubectl("label", "node", node, "podnuma.io/policy-").assertSuccess();
+            d.leaveNode(node);
             d.stopAgent();
             Map<String, CpuList> everything = new HashMap<>();
             wanted.keySet().forEach(k -> everything.put(k, host));

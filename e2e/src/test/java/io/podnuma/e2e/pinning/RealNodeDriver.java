@@ -16,16 +16,21 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The real worker node: kubelet and containerd run the pods from the workload image, and the agent image runs as
- * the DaemonSet pod the operator renders, under its own ServiceAccount. A container's CPUs are what the container
- * itself reports.
+ * The real worker node: kubelet and containerd run the pods from the workload image; the operator runs as a process,
+ * labels the node its policy selects and rolls the agent image out as a DaemonSet, whose pod runs under the agent's
+ * own ServiceAccount. A container's CPUs are what the container itself reports.
  */
 final class RealNodeDriver implements PinningDriver {
 
     private static final Path HOST_CPUSET = Path.of("/sys/fs/cgroup/cpuset/cpuset.effective_cpus");
+    private final Path workDir;
     private LocalControlPlane plane;
     private RealNode node;
     private RealNodeAgent agent;
+
+    RealNodeDriver(Path workDir) {
+        this.workDir = workDir;
+    }
 
     @Override
     public String unavailableReason() throws Exception {
@@ -48,9 +53,14 @@ final class RealNodeDriver implements PinningDriver {
 
     @Override
     public String joinNode(String id, String policyName) {
-        plane.kubectl("label", "node", node.nodeName(), "podnuma.io/policy=" + policyName, "--overwrite")
-                .assertSuccess();
+        // Selected now; the operator labels it podnuma.io/policy once the policy is applied (startAgent).
+        RealNodeAgent.select(plane, node, policyName);
         return node.nodeName();
+    }
+
+    @Override
+    public void leaveNode(String nodeName) {
+        RealNodeAgent.unselect(plane, node);
     }
 
     @Override
@@ -63,6 +73,7 @@ final class RealNodeDriver implements PinningDriver {
         agent = RealNodeAgent.deploy(
                 plane,
                 node,
+                workDir,
                 policyName,
                 SampleConfigs.podScopePolicy(SampleConfigs.reservedCpus("0"), AdmissionAction.WARN, false));
         agent.awaitReady(Optional.empty());
@@ -94,12 +105,18 @@ final class RealNodeDriver implements PinningDriver {
     }
 
     @Override
-    public void close() {
+    public void close() throws Exception {
         if (node != null) {
-            if (agent != null && agent.pod().isPresent()) {
-                System.err.println("[RealNodeDriver] the agent's log:\n" + agent.logs());
+            try {
+                if (agent != null) {
+                    if (agent.pod().isPresent()) {
+                        System.err.println("[RealNodeDriver] the agent's log:\n" + agent.logs());
+                    }
+                    agent.close();
+                }
+            } finally {
+                node.close();
             }
-            node.close();
         }
     }
 }

@@ -3,11 +3,11 @@ package io.podnuma.e2e.pinning;
 import io.podnuma.controlplane.ControlPlane;
 import java.nio.file.Path;
 
-/** The pinning journey on the real worker node, the agent as a DaemonSet pod. */
+/** The pinning journey on the real worker node: the operator rolls the agent out as a DaemonSet pod. */
 class RealNodePinningE2E extends PinningScenario {
 
     @Override
     protected PinningDriver driver(ControlPlane cp, Path workDir) {
-        return new RealNodeDriver();
+        return new RealNodeDriver(workDir);
     }
 }

@@ -1,54 +1,58 @@
 package io.podnuma.e2e.realnode;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.controlplane.FreePorts;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.controlplane.RealNode;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.images.PodnumaImage;
-import io.podnuma.operator.render.AgentHostPaths;
 import io.podnuma.operator.render.AgentRender;
-import io.podnuma.operator.render.AgentRollout;
-import io.podnuma.operator.render.ApiServerEndpoint;
-import io.podnuma.operator.render.PullPolicy;
-import io.podnuma.operator.render.RenderedAgent;
+import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.operator.OperatorProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The node agent as a DaemonSet pod on the real node, deployed the way the operator will: the objects
- * {@link AgentRender} makes from a policy, applied server-side with the operator's field manager, under the agent's own
- * ServiceAccount ({@link AgentRbac}). The pod runs on the host network (no kube-proxy here) and dials the API server on
- * loopback; its state directory is under the node's run directory, so the node's cleanup removes it.
+ * The node agent as a DaemonSet pod on the real node, rolled out by the real operator: {@code operator run} as a
+ * process with the settings a cluster without kube-proxy needs (the agents dial the API server on loopback, on the
+ * host network) and this node's paths (the agent's state under the node's run directory, so the node's cleanup
+ * removes it; the kubelet's root and config file); a {@code NumaResourcePolicy} that selects the node by
+ * {@link #SELECTOR_LABEL}. The agent runs under its own ServiceAccount with the ClusterRole its docs list
+ * ({@link AgentRbac}).
  */
-public final class RealNodeAgent {
+public final class RealNodeAgent implements AutoCloseable {
 
     public static final String NAMESPACE = "podnuma-system";
-    /** The operator's one field manager: what it applies here is what it will own there. */
-    static final String FIELD_MANAGER = "podnuma-operator";
+    /** The label the test's policies select the node by; taking it off is how the node leaves the policy. */
+    public static final String SELECTOR_LABEL = "podnuma.io/e2e-policy";
 
     private static final Duration READY = Duration.ofSeconds(120);
     private final LocalControlPlane plane;
     private final RealNode node;
-    private final RenderedAgent rendered;
-    private final AgentRollout rollout;
+    private final String policyName;
+    private final int metricsPort;
+    private final OperatorProcess operator;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    private RealNodeAgent(LocalControlPlane plane, RealNode node, RenderedAgent rendered, AgentRollout rollout) {
+    private RealNodeAgent(
+            LocalControlPlane plane, RealNode node, String policyName, int metricsPort, OperatorProcess operator) {
         this.plane = plane;
         this.node = node;
-        this.rendered = rendered;
-        this.rollout = rollout;
+        this.policyName = policyName;
+        this.metricsPort = metricsPort;
+        this.operator = operator;
     }
 
     /** The images the real node must import for this agent and the workload pods. */
@@ -71,38 +75,67 @@ public final class RealNodeAgent {
         return PodnumaImage.WORKLOAD.name(tag()).reference();
     }
 
-    /** Applies the agent's identity and policy {@code policyName}'s objects; the pod comes once the node is labelled. */
-    public static RealNodeAgent deploy(
-            LocalControlPlane plane, RealNode node, String policyName, NumaResourcePolicySpec spec) {
-        AgentRollout rollout = AgentRollout.defaults(
-                        PodnumaImage.NODE_AGENT.name(tag()).reference())
-                .toBuilder()
-                .namespace(NAMESPACE)
-                .pullPolicy(PullPolicy.NEVER)
-                .ports(FreePorts.next(), FreePorts.next())
-                .apiServer(new ApiServerEndpoint("127.0.0.1", node.apiServerPort()))
-                .hostPaths(new AgentHostPaths(
-                        "/sys",
-                        "/sys/fs/cgroup",
-                        node.runDir().resolve("podnuma-agent").toString(),
-                        Optional.of(node.kubeletRootDir().toString()),
-                        Optional.of(node.kubeletConfigFile().toString())))
-                // No CPU request: on a two-CPU node the scenario's pods need both CPUs of the kubelet's allocatable.
-                .resources(Map.of("memory", new Quantity("160Mi")), Map.of("memory", new Quantity("512Mi")))
-                .periods(Duration.ofSeconds(2), Duration.ofMillis(200))
-                .build();
-        RenderedAgent rendered = AgentRender.render(policyName, spec, rollout);
-        for (HasMetadata o : AgentRbac.objects(NAMESPACE)) {
-            apply(plane, o);
-        }
-        apply(plane, rendered.configMap());
-        apply(plane, rendered.service());
-        apply(plane, rendered.daemonSet());
-        return new RealNodeAgent(plane, node, rendered, rollout);
+    /** Puts the node in policy {@code policyName}'s selector (the node joins once the policy is there). */
+    public static void select(LocalControlPlane plane, RealNode node, String policyName) {
+        plane.kubectl("label", "node", node.nodeName(), SELECTOR_LABEL + "=" + policyName, "--overwrite")
+                .assertSuccess();
     }
 
-    private static void apply(LocalControlPlane plane, HasMetadata o) {
-        plane.client().resource(o).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    /** Takes the node out of every test policy's selector: the operator then takes its policy label off. */
+    public static void unselect(LocalControlPlane plane, RealNode node) {
+        plane.kubectl("label", "node", node.nodeName(), SELECTOR_LABEL + "-").assertSuccess();
+    }
+
+    /**
+     * Installs the CRDs, applies the agent's identity, starts the operator and applies policy {@code policyName} (the spec with a
+     * selector on {@link #SELECTOR_LABEL}); the operator labels a selected node and rolls the agent out.
+     */
+    public static RealNodeAgent deploy(
+            LocalControlPlane plane, RealNode node, Path workDir, String policyName, NumaResourcePolicySpec spec)
+            throws Exception {
+        plane.installCrds(GeneratedCrds.numaResourcePolicies(), GeneratedCrds.numaNodeStates());
+        for (HasMetadata o : AgentRbac.objects(NAMESPACE)) {
+            plane.client().resource(o).serverSideApply();
+        }
+        int metricsPort = FreePorts.next();
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("namespace", NAMESPACE);
+        settings.put("agent-image", PodnumaImage.NODE_AGENT.name(tag()).reference());
+        settings.put("agent-pull-policy", "Never");
+        settings.put("agent-metrics-port", Integer.toString(metricsPort));
+        settings.put("agent-health-port", Integer.toString(FreePorts.next()));
+        // No kube-proxy here: the agents dial the API server where it listens, on loopback.
+        settings.put("api-server", "127.0.0.1:" + node.apiServerPort());
+        settings.put("host-state-dir", node.runDir().resolve("podnuma-agent").toString());
+        settings.put("kubelet-root-dir", node.kubeletRootDir().toString());
+        settings.put("kubelet-config-file", node.kubeletConfigFile().toString());
+        // No CPU request: on a two-CPU node the scenario's pods need both CPUs of the kubelet's allocatable.
+        settings.put("agent-cpu-request", "");
+        settings.put("agent-memory-limit", "512Mi");
+        settings.put("leader-election", "false");
+        OperatorProcess operator = OperatorProcess.start(workDir.resolve("operator"), plane.kubeconfig(), settings);
+        try {
+            operator.awaitReady(Duration.ofSeconds(90));
+            NumaResourcePolicySpec selecting = new NumaResourcePolicySpec(
+                    new LabelSelectorBuilder()
+                            .addToMatchLabels(SELECTOR_LABEL, policyName)
+                            .build(),
+                    spec.priority(),
+                    spec.topologyManager(),
+                    spec.cpuManager(),
+                    spec.memoryManager(),
+                    spec.podLevelResources(),
+                    spec.admission(),
+                    spec.exportNodeResourceTopology());
+            plane.client()
+                    .resource(new NumaResourcePolicy(policyName, selecting))
+                    .serverSideApply();
+            return new RealNodeAgent(plane, node, policyName, metricsPort, operator);
+        } catch (Exception | Error e) {
+            System.err.println("[RealNodeAgent] the operator's log:\n" + operator.logTail());
+            operator.close();
+            throw e;
+        }
     }
 
     /** The agent pod on the node once it is Ready and is not {@code notThisUid} (the one a restart replaced). */
@@ -146,7 +179,7 @@ public final class RealNodeAgent {
                 .client()
                 .pods()
                 .inNamespace(NAMESPACE)
-                .withLabels(AgentRender.selector(policyName()))
+                .withLabels(AgentRender.selector(policyName))
                 .list()
                 .getItems()
                 .stream()
@@ -156,7 +189,7 @@ public final class RealNodeAgent {
 
     public String metrics() throws Exception {
         HttpResponse<String> r = http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rollout.metricsPort() + "/metrics"))
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
                         .timeout(Duration.ofSeconds(5))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -174,12 +207,19 @@ public final class RealNodeAgent {
                 .orElse("(no agent pod)");
     }
 
-    public RenderedAgent rendered() {
-        return rendered;
+    /** The operator's log tail, for a failure's message. */
+    public String operatorLog() throws java.io.IOException {
+        return operator.logTail();
     }
 
-    private String policyName() {
-        return rendered.configMap().getMetadata().getLabels().get(AgentRender.POLICY_LABEL);
+    /** Deletes the policy while the operator runs (its finalizer is released), then stops the operator. */
+    @Override
+    public void close() throws Exception {
+        try {
+            plane.kubectl("delete", "nrp", policyName, "--ignore-not-found", "--wait=true", "--timeout=60s");
+        } finally {
+            operator.terminate(Duration.ofSeconds(30));
+        }
     }
 
     private static boolean ready(Pod pod) {

@@ -188,10 +188,14 @@ class RealNodeStaticKubeletE2E {
         plane.installCrds(GeneratedCrds.numaNodeStates());
         Map<String, CpuList> before = podAffinities();
         assertThat(before).as("the kubelet's pins from the first test").isNotEmpty();
-        plane.kubectl("label", "node", node.nodeName(), "podnuma.io/policy=conflict", "--overwrite")
-                .assertSuccess();
-        RealNodeAgent agent = RealNodeAgent.deploy(plane, node, "conflict", policy());
-        agent.awaitReady(Optional.empty());
+        RealNodeAgent.select(plane, node, "conflict");
+        try (RealNodeAgent agent = RealNodeAgent.deploy(plane, node, workDir, "conflict", policy())) {
+            agent.awaitReady(Optional.empty());
+            assertKubeletConflictAndNoWrite(agent, before);
+        }
+    }
+
+    private void assertKubeletConflictAndNoWrite(RealNodeAgent agent, Map<String, CpuList> before) throws Exception {
         Map<?, ?> condition = awaitCondition("KubeletConflict", agent);
         assertThat(condition.get("status")).isEqualTo("True");
         assertThat(condition.get("reason")).isEqualTo("KubeletManagerActive");
