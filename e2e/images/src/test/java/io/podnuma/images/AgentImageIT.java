@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.podnuma.oci.TarEntries;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,16 +37,8 @@ class AgentImageIT {
         assertThat(BuiltImages.imageName(outer))
                 .isEqualTo(PodnumaImage.NODE_AGENT.name(BuiltImages.tag()).reference());
         JsonNode process = BuiltImages.config(outer).path("config");
-        List<String> expected = new ArrayList<>();
-        expected.add("/opt/podnuma/jre/bin/java");
-        // Read here apart from JvmFlags: every line of the file that is not blank or a comment, in order.
-        for (String line : Files.readAllLines(Path.of("../../node-agent/jvm.flags"))) {
-            String flag = line.replaceAll("#.*", "").strip();
-            if (!flag.isEmpty()) {
-                expected.add(flag);
-            }
-        }
-        expected.addAll(List.of("-jar", "/opt/podnuma/node-agent.jar"));
+        List<String> expected =
+                BuiltImages.expectedEntrypoint(Path.of("../../node-agent/jvm.flags"), "/opt/podnuma/node-agent.jar");
         assertThat(BuiltImages.strings(process.path("Entrypoint"))).containsExactlyElementsOf(expected);
         assertThat(expected).contains("-XX:+UseSerialGC", "-Xmx64m");
         assertThat(BuiltImages.strings(process.path("Cmd"))).containsExactly("run");

@@ -108,6 +108,24 @@ final class BuiltImages {
         return new Run(p.exitValue(), out);
     }
 
+    /**
+     * The entrypoint an image of a Java component must have: its runtime's java, every flag of its flags file (read
+     * here apart from the build's JvmFlags: each line that is not blank or a comment, in order), {@code -jar} and
+     * its jar.
+     */
+    static List<String> expectedEntrypoint(Path flagsFile, String jar) throws IOException {
+        List<String> expected = new ArrayList<>();
+        expected.add("/opt/podnuma/jre/bin/java");
+        for (String line : Files.readAllLines(flagsFile)) {
+            String flag = line.replaceAll("#.*", "").strip();
+            if (!flag.isEmpty()) {
+                expected.add(flag);
+            }
+        }
+        expected.addAll(List.of("-jar", jar));
+        return expected;
+    }
+
     static boolean isRoot() throws IOException {
         return Files.readAllLines(Path.of("/proc/self/status")).stream().anyMatch(l -> l.matches("Uid:\\s+0\\s.*"));
     }

@@ -40,16 +40,8 @@ class OperatorImageIT {
         assertThat(BuiltImages.imageName(outer))
                 .isEqualTo(PodnumaImage.OPERATOR.name(BuiltImages.tag()).reference());
         JsonNode process = BuiltImages.config(outer).path("config");
-        List<String> expected = new ArrayList<>();
-        expected.add("/opt/podnuma/jre/bin/java");
-        // Read here apart from JvmFlags: every line of the file that is not blank or a comment, in order.
-        for (String line : Files.readAllLines(Path.of("../../operator/jvm.flags"))) {
-            String flag = line.replaceAll("#.*", "").strip();
-            if (!flag.isEmpty()) {
-                expected.add(flag);
-            }
-        }
-        expected.addAll(List.of("-jar", "/opt/podnuma/operator.jar"));
+        List<String> expected =
+                BuiltImages.expectedEntrypoint(Path.of("../../operator/jvm.flags"), "/opt/podnuma/operator.jar");
         assertThat(BuiltImages.strings(process.path("Entrypoint"))).containsExactlyElementsOf(expected);
         assertThat(BuiltImages.strings(process.path("Cmd"))).containsExactly("run");
         assertThat(process.path("User").asText()).isEqualTo("65532:65532");
