@@ -1,5 +1,7 @@
 package io.podnuma.bench.agent;
 
+import io.podnuma.bench.FigureTable;
+import io.podnuma.bench.FigureTable.Row;
 import io.podnuma.bench.agent.AgentBench.CallResult;
 import io.podnuma.bench.agent.AgentBench.Footprint;
 import io.podnuma.bench.agent.AgentBench.PinResult;
@@ -17,31 +19,8 @@ public final class BenchTable {
 
     private BenchTable() {}
 
-    record Row(String measure, String figure, String baseline, String ratio, String budget) {}
-
     public static String render(Result r) {
-        List<Row> rows = rows(r);
-        StringBuilder out = new StringBuilder();
-        String[] head = {"Measure", "podnuma", "Baseline (same run)", "Ratio", "Budget"};
-        int[] w = new int[head.length];
-        for (int i = 0; i < head.length; i++) {
-            w[i] = head[i].length();
-        }
-        for (Row row : rows) {
-            String[] c = cells(row);
-            for (int i = 0; i < c.length; i++) {
-                w[i] = Math.max(w[i], c[i].length());
-            }
-        }
-        line(out, head, w);
-        String[] dashes = new String[head.length];
-        for (int i = 0; i < head.length; i++) {
-            dashes[i] = "-".repeat(w[i]);
-        }
-        line(out, dashes, w);
-        for (Row row : rows) {
-            line(out, cells(row), w);
-        }
+        StringBuilder out = new StringBuilder(FigureTable.render("podnuma", rows(r)));
         out.append('\n');
         for (String note : notes(r)) {
             out.append("- ").append(note).append('\n');
@@ -279,20 +258,5 @@ public final class BenchTable {
             return String.format(Locale.ROOT, "%.1f", v);
         }
         return String.format(Locale.ROOT, "%.2f", v);
-    }
-
-    private static String[] cells(Row r) {
-        return new String[] {r.measure(), r.figure(), r.baseline(), r.ratio(), r.budget()};
-    }
-
-    private static void line(StringBuilder out, String[] cells, int[] w) {
-        out.append('|');
-        for (int i = 0; i < cells.length; i++) {
-            out.append(' ')
-                    .append(cells[i])
-                    .append(" ".repeat(w[i] - cells[i].length()))
-                    .append(" |");
-        }
-        out.append('\n');
     }
 }

@@ -1,5 +1,7 @@
 package io.podnuma.bench.operator;
 
+import io.podnuma.bench.FigureTable;
+import io.podnuma.bench.FigureTable.Row;
 import io.podnuma.bench.operator.ScaleBench.Phase;
 import io.podnuma.bench.operator.ScaleBench.Result;
 import java.time.Duration;
@@ -12,33 +14,8 @@ final class ScaleTable {
 
     private ScaleTable() {}
 
-    record Row(String measure, String figure, String baseline, String ratio, String budget) {
-        Row withFigure(String f) {
-            return new Row(measure, f, baseline, ratio, budget);
-        }
-    }
-
     static String render(Result r) {
-        List<Row> rows = rows(r);
-        String[] head = {"Measure", "podnuma operator", "Baseline (same run)", "Ratio", "Budget"};
-        int[] w = new int[head.length];
-        for (int i = 0; i < head.length; i++) {
-            w[i] = head[i].length();
-        }
-        for (Row row : rows) {
-            String[] c = cells(row);
-            for (int i = 0; i < c.length; i++) {
-                w[i] = Math.max(w[i], c[i].length());
-            }
-        }
-        StringBuilder out = new StringBuilder();
-        line(out, head, w);
-        String[] dashes = new String[w.length];
-        for (int i = 0; i < w.length; i++) {
-            dashes[i] = "-".repeat(w[i]);
-        }
-        line(out, dashes, w);
-        rows.forEach(row -> line(out, cells(row), w));
+        StringBuilder out = new StringBuilder(FigureTable.render("podnuma operator", rows(r)));
         out.append('\n');
         for (String note : notes(r)) {
             out.append("- ").append(note).append('\n');
@@ -132,21 +109,6 @@ final class ScaleTable {
         out.add("Operator JVM flags: " + String.join(" ", r.settings().jvmFlags()) + ".");
         out.add("Load average (/proc/loadavg) before: " + r.loadBefore() + "; after: " + r.loadAfter() + ".");
         return out;
-    }
-
-    private static String[] cells(Row r) {
-        return new String[] {r.measure(), r.figure(), r.baseline(), r.ratio(), r.budget()};
-    }
-
-    private static void line(StringBuilder out, String[] cells, int[] w) {
-        out.append('|');
-        for (int i = 0; i < cells.length; i++) {
-            out.append(' ')
-                    .append(cells[i])
-                    .append(" ".repeat(w[i] - cells[i].length()))
-                    .append(" |");
-        }
-        out.append('\n');
     }
 
     static String seconds(Duration d) {
