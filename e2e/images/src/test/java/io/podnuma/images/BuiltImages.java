@@ -138,6 +138,8 @@ final class BuiltImages {
 
     /** Writes the layer out as a root filesystem: directories, files with their modes, symbolic links. */
     static void extract(TarEntries layer, Path root) throws IOException {
+        // An image's root is 0755 for every user (JUnit makes its temporary directories 0700).
+        Files.setPosixFilePermissions(root, permissions(0755));
         for (TarEntries.Entry e : layer.byName().values()) {
             Path target = root.resolve(e.name());
             switch (e.type()) {
