@@ -124,7 +124,7 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
                         "no 'openssl' on PATH to generate the control plane's certificates; install openssl"));
         deleteRecursively(workDir);
         deleteRecursively(logDir);
-        pki = Pki.generate(workDir.resolve("pki"), openssl, SERVICE_IP);
+        pki = Pki.generate(workDir.resolve("pki"), openssl, SERVICE_IP, kubeletAccess.podNetworkAddresses());
 
         int etcdPort = FreePorts.next();
         int peerPort = FreePorts.next();
@@ -149,7 +149,8 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         this.openssl = openssl;
         List<String> apiServerArgs = new ArrayList<>(List.of(
                 "--etcd-servers=" + etcdUrl,
-                "--bind-address=127.0.0.1",
+                // A plane for real kubelets also answers pods, on the pod network's gateway (see KubeletAccess).
+                "--bind-address=" + kubeletAccess.bindAddress(),
                 "--advertise-address=127.0.0.1",
                 // The endpoint reconciler refuses a loopback address; nothing here routes to the apiserver
                 // through the kubernetes Service anyway.

@@ -29,14 +29,16 @@ record Pki(Path caCert, Path serverCert, Path serverKey, Path adminCert, Path ad
      * Generates everything into {@code dir}.
      *
      * @param serviceIp the first address of the service range (the {@code kubernetes} service's cluster IP)
+     * @param moreIps further addresses clients dial the API server on (e.g. the pod network's gateway)
      */
-    static Pki generate(Path dir, String openssl, String serviceIp) {
+    static Pki generate(Path dir, String openssl, String serviceIp, List<String> moreIps) {
         try {
             Files.createDirectories(dir);
             // Our own config file: the system openssl.cnf differs between distributions and versions.
             Path config = dir.resolve("openssl.cnf");
             List<String> sans = new ArrayList<>(SERVER_NAMES);
             sans.add("IP:" + serviceIp);
+            moreIps.forEach(ip -> sans.add("IP:" + ip));
             Files.writeString(
                     config,
                     String.join(

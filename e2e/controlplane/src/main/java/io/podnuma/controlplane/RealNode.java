@@ -31,6 +31,8 @@ public final class RealNode implements AutoCloseable {
 
     public static final String BRIDGE = "pn-cni0";
     public static final String POD_SUBNET = "10.88.0.0/16";
+    /** The bridge's address on the pod network: pods reach the host (and its API server) there. */
+    public static final String POD_GATEWAY = "10.88.0.1";
     /** The sandbox image containerd pins; the images build writes the same one (PauseImage of podnuma-oci). */
     public static final String PAUSE_IMAGE = PauseImage.NAME.reference();
 
@@ -298,7 +300,7 @@ public final class RealNode implements AutoCloseable {
                       "hairpinMode": true,
                       "ipam": {
                         "type": "host-local",
-                        "ranges": [[{"subnet": "%s"}]],
+                        "ranges": [[{"subnet": "%s", "gateway": "%s"}]],
                         "routes": [{"dst": "0.0.0.0/0"}],
                         "dataDir": "%s"
                       }
@@ -307,7 +309,7 @@ public final class RealNode implements AutoCloseable {
                   ]
                 }
                 """.formatted(
-                        BRIDGE, POD_SUBNET, runDir.resolve("cni/ipam")));
+                        BRIDGE, POD_SUBNET, POD_GATEWAY, runDir.resolve("cni/ipam")));
     }
 
     private Path writeKubeletConfig(Path socket, RealNodeOptions options) {
@@ -574,6 +576,14 @@ public final class RealNode implements AutoCloseable {
     /** The API server's port on loopback, as a pod on the host network dials it (there is no kube-proxy here). */
     public int apiServerPort() {
         return java.net.URI.create(plane.server()).getPort();
+    }
+
+    /**
+     * {@code host:port} a pod on the pod network dials the API server on (the bridge's gateway; no kube-proxy here),
+     * for its {@code KUBERNETES_SERVICE_HOST}/{@code _PORT}.
+     */
+    public String apiServerForPods() {
+        return POD_GATEWAY + ":" + apiServerPort();
     }
 
     /** This run's private directory (containerd's root and state, the kubelet's root dir, the record). */
