@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs short-lived commands (kubectl, helm, openssl) to completion and captures what they print. */
-final class Commands {
+public final class Commands {
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(3);
 
@@ -24,7 +24,7 @@ final class Commands {
      * <p>Output goes through temporary files rather than pipes, so a chatty command can never block on a
      * full pipe while we wait for it.
      */
-    static CommandResult run(List<String> command, Map<String, String> env, String stdin, Duration timeout) {
+    public static CommandResult run(List<String> command, Map<String, String> env, String stdin, Duration timeout) {
         Path out = null;
         Path err = null;
         try {

@@ -1,6 +1,5 @@
 package io.podnuma.agent.podresources;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.util.JsonFormat;
@@ -12,53 +11,41 @@ import io.podnuma.podresources.v1.ContainerResources;
 import io.podnuma.podresources.v1.GetPodResourcesResponse;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.PodResources;
-import java.io.File;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.podnuma.testkit.podresources.PodResourcesGoClient;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The upstream Go client ({@code k8s.io/kubelet} v0.37.2 PodResources types and stubs, built from
- * {@code src/test/go/podresclient}) calls our real socket; the JSON it prints is what a kubelet consumer sees.
+ * The upstream Go client ({@code k8s.io/kubelet} v0.37.2 PodResources types and stubs; the test kit's
+ * {@link PodResourcesGoClient}) calls our real socket; the JSON it prints is what a kubelet consumer sees.
  */
 class PodResourcesGoClientIT {
 
     private static final Path BASEDIR =
             Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
-    private static final Path MODULE = BASEDIR.resolve("src/test/go/podresclient");
 
-    private static Path binary;
+    private static PodResourcesGoClient client;
 
     @TempDir
     Path dir;
 
     @BeforeAll
     static void buildGoClient() throws Exception {
-        Optional<Path> go = findGo();
-        if (go.isEmpty()) {
-            String reason = "skipped: no executable 'go' (-Dpodresclient.go, PATH, /usr/local/go/bin); the upstream"
-                    + " client check needs Go 1.26+. PodResourcesAnswersTest and PodResourcesEndpointTest still cover"
-                    + " the answers over a real socket with the Java client.";
+        Optional<String> why = PodResourcesGoClient.whyUnavailable();
+        if (why.isPresent()) {
+            String reason = "skipped: " + why.get() + ". PodResourcesAnswersTest and PodResourcesEndpointTest still"
+                    + " cover the answers over a real socket with the Java client.";
             System.out.println("PodResourcesGoClientIT " + reason);
             Assumptions.abort(reason);
         }
-        Path out = BASEDIR.resolve("target/podresclient");
-        Files.createDirectories(out);
-        binary = out.resolve("podresclient");
-        Result r = exec(
-                List.of(go.get().toString(), "build", "-mod=readonly", "-buildvcs=false", "-o", binary.toString(), "."),
-                900);
-        assertThat(r.exit()).as("go build in %s:%n%s", MODULE, r.stderr()).isZero();
+        client = PodResourcesGoClient.build(BASEDIR.resolve("target/podresclient"));
     }
 
     @Test
@@ -70,14 +57,12 @@ class PodResourcesGoClientIT {
                 EngineStates.bestEffort());
         PodResourcesSnapshot snapshot = scenario.snapshot();
         Path socket = dir.resolve("podnuma.sock");
-        Result r;
+        Map<String, String> lines;
         try (PodResourcesEndpoint ignored = PodResourcesEndpoint.start(
                 PodResourcesEndpoint.Settings.defaults(socket),
                 new PodResourcesService(new AtomicReference<>(snapshot)::get, DeviceSource.NONE))) {
-            r = exec(List.of(binary.toString(), "query", socket.toString(), "default", "hybrid"), 120);
+            lines = client.query(socket, "default", "hybrid");
         }
-        assertThat(r.exit()).as("podresclient:%n%s", r.stderr()).isZero();
-        List<String> lines = r.stdout().lines().toList();
         System.out.println("PodResourcesGoClientIT: Go client printed " + lines.size() + " lines, List JSON "
                 + value(lines, "List").length() + " chars");
 
@@ -127,14 +112,13 @@ class PodResourcesGoClientIT {
         var scenario = EngineStates.admit(
                 EngineStates.config(NodeConfig.TopologyScope.CONTAINER, false), EngineStates.bestEffort());
         Path socket = dir.resolve("limited.sock");
-        Result r;
+        List<String> calls;
         try (PodResourcesEndpoint ignored = PodResourcesEndpoint.start(
                 new PodResourcesEndpoint.Settings(socket, 0600, 0.001, 3),
                 new PodResourcesService(new AtomicReference<>(scenario.snapshot())::get, DeviceSource.NONE))) {
-            r = exec(List.of(binary.toString(), "burst", socket.toString(), "5"), 120);
+            calls = client.burst(socket, 5);
         }
-        assertThat(r.exit()).as("podresclient:%n%s", r.stderr()).isZero();
-        assertThat(r.stdout().lines().toList())
+        assertThat(calls)
                 .containsExactly(
                         "call OK ",
                         "call OK ",
@@ -143,48 +127,11 @@ class PodResourcesGoClientIT {
                         "call ResourceExhausted rejected by rate limit");
     }
 
-    private static String value(List<String> lines, String key) {
-        return lines.stream()
-                .filter(l -> l.startsWith(key + " "))
-                .map(l -> l.substring(key.length() + 1))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("the Go client printed no '" + key + "' line: " + lines));
-    }
-
-    private static Optional<Path> findGo() {
-        String explicit = System.getProperty("podresclient.go");
-        if (explicit != null) {
-            return Optional.of(Path.of(explicit)).filter(Files::isExecutable);
+    private static String value(Map<String, String> lines, String key) {
+        String v = lines.get(key);
+        if (v == null) {
+            throw new AssertionError("the Go client printed no '" + key + "' line: " + lines);
         }
-        Stream<Path> onPath = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .filter(d -> !d.isBlank())
-                .map(d -> Path.of(d, "go"));
-        return Stream.concat(onPath, Stream.of(Path.of("/usr/local/go/bin/go")))
-                .filter(Files::isExecutable)
-                .findFirst();
-    }
-
-    private record Result(int exit, String stdout, String stderr) {}
-
-    private static Result exec(List<String> command, long timeoutSeconds) throws IOException, InterruptedException {
-        Path out = Files.createTempFile("podresclient", ".out");
-        Path err = Files.createTempFile("podresclient", ".err");
-        try {
-            Process p = new ProcessBuilder(new ArrayList<>(command))
-                    .directory(MODULE.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile())
-                    .start();
-            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish in " + timeoutSeconds
-                        + " s; stderr:\n" + Files.readString(err, UTF_8));
-            }
-            return new Result(p.exitValue(), Files.readString(out, UTF_8), Files.readString(err, UTF_8));
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
+        return v;
     }
 }

@@ -1,7 +1,7 @@
 // Command podresclient calls a PodResources v1 server with the kubelet's own client types
 // (k8s.io/kubelet/pkg/apis/podresources/v1) and prints what it received, one "<key> <value>" line each;
 // message bodies are single-line protobuf JSON. The node agent's PodResourcesGoClientIT runs it against
-// the agent's real socket.
+// the agent's real socket; the test kit builds it (io.podnuma.testkit.podresources.PodResourcesGoClient).
 package main
 
 import (

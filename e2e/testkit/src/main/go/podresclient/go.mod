@@ -1,4 +1,4 @@
-module podnuma.io/node-agent/podresclient
+module podnuma.io/testkit/podresclient
 
 go 1.26.0
 
