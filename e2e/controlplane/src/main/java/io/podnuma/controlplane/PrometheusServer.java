@@ -150,6 +150,10 @@ public final class PrometheusServer implements AutoCloseable {
         return uri;
     }
 
+    public long pid() {
+        return process.handle().pid();
+    }
+
     public Path configFile() {
         return configFile;
     }
