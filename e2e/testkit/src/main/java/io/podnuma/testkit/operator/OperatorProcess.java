@@ -180,6 +180,11 @@ public final class OperatorProcess implements AutoCloseable {
         throw new IOException("/proc/" + process.pid() + "/status has no " + key);
     }
 
+    /** The loopback port of its {@code /metrics} (a pod object standing for it names this port). */
+    public int metricsPort() {
+        return metricsPort;
+    }
+
     /** The identity it holds the Lease under. */
     public String replica() {
         return replica;

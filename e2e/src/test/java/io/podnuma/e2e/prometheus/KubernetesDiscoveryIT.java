@@ -1,0 +1,183 @@
+package io.podnuma.e2e.prometheus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.podnuma.controlplane.CommandResult;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.controlplane.PrometheusApi;
+import io.podnuma.controlplane.PrometheusApi.TargetHealth;
+import io.podnuma.controlplane.PrometheusServer;
+import io.podnuma.controlplane.Promtool;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real Prometheus finds the operator and the agent through Kubernetes service discovery ({@code role: pod}, the
+ * kubeconfig of the local control plane) and scrapes them, relabelled the way a user writes it: keep the pods named
+ * {@code podnuma-agent} / {@code podnuma-operator} by {@code app.kubernetes.io/name}, and their {@code metrics} port.
+ *
+ * <p>The agent's pod is the one the operator's DaemonSet creates on the kwok node; the node's InternalIP is 127.0.0.1
+ * and the pod uses the host network, so its address is where the real agent process listens, on the port the
+ * operator wrote into the pod spec. The operator's pod is a host-network pod object on the same node naming the real
+ * operator's metrics port. EndpointSlices cannot do this: the API server refuses loopback endpoints (checked below).
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class KubernetesDiscoveryIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final String AGENT_APP = "podnuma-agent";
+    private static final String OPERATOR_APP = "podnuma-operator";
+
+    @TempDir
+    static Path dir;
+
+    private static PodnumaOnKwok podnuma;
+
+    @BeforeAll
+    static void start(ControlPlane cp) throws Exception {
+        Optional<String> why = PodnumaOnKwok.unavailableReason();
+        Assumptions.assumeTrue(why.isEmpty(), () -> "the agent cannot run here: " + why.orElse(""));
+        podnuma = PodnumaOnKwok.start(cp, dir, "sd");
+        cp.client().resource(operatorPod(podnuma)).serverSideApply();
+    }
+
+    @AfterAll
+    static void stop(ControlPlane cp) throws Exception {
+        if (podnuma != null) {
+            cp.kubectl("delete", "pod", "-n", PodnumaOnKwok.NAMESPACE, OPERATOR_APP + "-sd", "--ignore-not-found");
+            podnuma.stop(cp);
+        }
+    }
+
+    /** The operator as its Deployment's pod would be seen by discovery: its app label and a port named metrics. */
+    private static Pod operatorPod(PodnumaOnKwok podnuma) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(OPERATOR_APP + "-sd")
+                .withNamespace(PodnumaOnKwok.NAMESPACE)
+                .addToLabels("app.kubernetes.io/name", OPERATOR_APP)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(podnuma.node)
+                .withHostNetwork(true)
+                .addNewContainer()
+                .withName("operator")
+                .withImage("podnuma.local/operator:prom")
+                .addNewPort()
+                .withName("metrics")
+                .withContainerPort(podnuma.operator.metricsPort())
+                .endPort()
+                .endContainer()
+                .endSpec()
+                .build();
+    }
+
+    private static String config(ControlPlane cp) {
+        return """
+                global:
+                  scrape_interval: 1s
+                  scrape_timeout: 1s
+                scrape_configs:
+                - job_name: podnuma
+                  kubernetes_sd_configs:
+                  - role: pod
+                    kubeconfig_file: %s
+                    namespaces:
+                      names: [%s]
+                  relabel_configs:
+                  - source_labels: [__meta_kubernetes_pod_label_app_kubernetes_io_name]
+                    regex: %s|%s
+                    action: keep
+                  - source_labels: [__meta_kubernetes_pod_container_port_name]
+                    regex: metrics
+                    action: keep
+                  - source_labels: [__meta_kubernetes_pod_label_app_kubernetes_io_name]
+                    target_label: app
+                  - source_labels: [__meta_kubernetes_namespace]
+                    target_label: namespace
+                  - source_labels: [__meta_kubernetes_pod_name]
+                    target_label: pod
+                  - source_labels: [__meta_kubernetes_pod_node_name]
+                    target_label: node
+                """.formatted(cp.kubeconfig(), PodnumaOnKwok.NAMESPACE, AGENT_APP, OPERATOR_APP);
+    }
+
+    @Test
+    void prometheusDiscoversAndScrapesTheOperatorAndTheAgentAndHasTheirSeries(ControlPlane cp) throws Exception {
+        Path promDir = dir.resolve("prometheus");
+        Files.createDirectories(promDir);
+        Files.writeString(promDir.resolve("checked.yml"), config(cp));
+        Promtool.Run check = Promtool.in(cp.binDir()).checkConfig(promDir.resolve("checked.yml"));
+        assertThat(check.verdict()).as(check.output()).isEqualTo(Promtool.Verdict.PASSED);
+
+        try (PrometheusServer prometheus = PrometheusServer.start(cp, promDir, config(cp))) {
+            String agentTarget =
+                    PodnumaOnKwok.NODE_IP + ":" + podnuma.agent.placement().metricsPort();
+            String operatorTarget = PodnumaOnKwok.NODE_IP + ":" + podnuma.operator.metricsPort();
+            await().atMost(TIMEOUT)
+                    .untilAsserted(() -> assertThat(prometheus.activeTargets())
+                            .as("the active targets (log: %s)", prometheus.log())
+                            .extracting(
+                                    t -> t.labels().get("app"),
+                                    t -> t.labels().get("instance"),
+                                    t -> t.labels().get("node"),
+                                    PrometheusApi.Target::health)
+                            .containsExactlyInAnyOrder(
+                                    Tuple.tuple(AGENT_APP, agentTarget, podnuma.node, TargetHealth.UP),
+                                    Tuple.tuple(OPERATOR_APP, operatorTarget, podnuma.node, TargetHealth.UP)));
+            assertThat(prometheus.activeTargets())
+                    .filteredOn(t -> AGENT_APP.equals(t.labels().get("app")))
+                    .singleElement()
+                    .satisfies(t -> assertThat(t.labels().get("pod"))
+                            .as("the DaemonSet's pod, not one of ours")
+                            .startsWith("podnuma-agent-" + podnuma.policy));
+
+            await().atMost(TIMEOUT).untilAsserted(() -> {
+                List<PrometheusApi.Sample> series =
+                        prometheus.query("count by (app, __name__) ({__name__=~\"podnuma_.+\"})");
+                assertThat(series).extracting(s -> s.labels().get("app")).contains(AGENT_APP, OPERATOR_APP);
+            });
+            assertThat(prometheus.query("podnuma_operator_nodes{app=\"" + OPERATOR_APP + "\", policy=\""
+                            + podnuma.policy + "\", state=\"matched\"}"))
+                    .singleElement()
+                    .satisfies(s -> assertThat(s.value()).isEqualTo(1.0));
+            assertThat(prometheus.query("up{job=\"podnuma\"}"))
+                    .extracting(PrometheusApi.Sample::value)
+                    .containsExactly(1.0, 1.0);
+        }
+    }
+
+    @Test
+    void anEndpointSliceCannotPointAtLoopbackWhichIsWhyDiscoveryUsesPods(ControlPlane cp) {
+        CommandResult refused = cp.kubectlWithStdin("""
+                apiVersion: discovery.k8s.io/v1
+                kind: EndpointSlice
+                metadata:
+                  name: podnuma-agent-loopback
+                  namespace: %s
+                addressType: IPv4
+                endpoints:
+                - addresses: [127.0.0.1]
+                ports:
+                - name: metrics
+                  port: 9464
+                """.formatted(PodnumaOnKwok.NAMESPACE), "apply", "-f", "-");
+
+        assertThat(refused.exitCode()).isNotZero();
+        assertThat(refused.stderr()).contains("loopback");
+    }
+}
