@@ -44,7 +44,7 @@ public final class RealNodeAgent implements AutoCloseable {
     private final String policyName;
     private final int metricsPort;
     private final OperatorProcess operator;
-    private final HttpClient http = HttpClient.newHttpClient();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private RealNodeAgent(
             LocalControlPlane plane, RealNode node, String policyName, int metricsPort, OperatorProcess operator) {
@@ -57,13 +57,28 @@ public final class RealNodeAgent implements AutoCloseable {
 
     /** The images the real node must import for this agent and the workload pods. */
     public static List<Path> images() {
+        return tars(List.of(PodnumaImage.NODE_AGENT, PodnumaImage.WORKLOAD));
+    }
+
+    /** The tars of {@code images}, as {@code package} of e2e/images builds them. */
+    public static List<Path> tars(List<PodnumaImage> images) {
         Path dir = imagesDir();
-        return List.of(PodnumaImage.NODE_AGENT.tarIn(dir), PodnumaImage.WORKLOAD.tarIn(dir));
+        return images.stream().map(i -> i.tarIn(dir)).toList();
+    }
+
+    /** The reference {@code image} is imported under. */
+    public static String reference(PodnumaImage image) {
+        return image.name(tag()).reference();
     }
 
     /** Why the images are not there, if they are not (they are built by {@code package} of e2e/images). */
     public static Optional<String> whyNoImages() {
-        for (Path tar : images()) {
+        return whyMissing(images());
+    }
+
+    /** Why one of {@code tars} is not there, if one is not. */
+    public static Optional<String> whyMissing(List<Path> tars) {
+        for (Path tar : tars) {
             if (!tar.toFile().isFile()) {
                 return Optional.of("no image " + tar + " (built by `./mvnw package -pl e2e/images -am`)");
             }
@@ -72,7 +87,7 @@ public final class RealNodeAgent implements AutoCloseable {
     }
 
     public static String workloadImage() {
-        return PodnumaImage.WORKLOAD.name(tag()).reference();
+        return reference(PodnumaImage.WORKLOAD);
     }
 
     /** Puts the node in policy {@code policyName}'s selector (the node joins once the policy is there). */
@@ -100,7 +115,7 @@ public final class RealNodeAgent implements AutoCloseable {
         int metricsPort = FreePorts.next();
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("namespace", NAMESPACE);
-        settings.put("agent-image", PodnumaImage.NODE_AGENT.name(tag()).reference());
+        settings.put("agent-image", reference(PodnumaImage.NODE_AGENT));
         settings.put("agent-pull-policy", "Never");
         settings.put("agent-metrics-port", Integer.toString(metricsPort));
         settings.put("agent-health-port", Integer.toString(FreePorts.next()));
@@ -188,8 +203,13 @@ public final class RealNodeAgent implements AutoCloseable {
     }
 
     public String metrics() throws Exception {
-        HttpResponse<String> r = http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+        return metricsAt(metricsPort);
+    }
+
+    /** {@code /metrics} of an agent on the host network, at {@code port} on loopback. */
+    public static String metricsAt(int port) throws Exception {
+        HttpResponse<String> r = HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
                         .timeout(Duration.ofSeconds(5))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -222,7 +242,8 @@ public final class RealNodeAgent implements AutoCloseable {
         }
     }
 
-    private static boolean ready(Pod pod) {
+    /** The pod's Ready condition is True. */
+    public static boolean ready(Pod pod) {
         return pod.getStatus() != null
                 && pod.getStatus().getConditions() != null
                 && pod.getStatus().getConditions().stream()

@@ -1,0 +1,156 @@
+package io.podnuma.testkit.chart;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.podnuma.controlplane.CommandResult;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.RealNode;
+import io.podnuma.testkit.Repository;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The chart {@code helm/podnuma} as a user runs it, through the real {@code helm}: install, upgrade and uninstall of
+ * release {@value #RELEASE} in {@value #NAMESPACE}, each waiting as {@code --wait} does and timed. Values are written
+ * to a file (JSON, which is YAML) so nested values keep their types.
+ */
+public final class PodnumaChart {
+
+    public static final String RELEASE = "podnuma";
+    public static final String NAMESPACE = "podnuma-system";
+    /** The operator Deployment, its Lease and its pods' component label, for the chart's default names. */
+    public static final String OPERATOR = RELEASE + "-operator";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final ControlPlane cp;
+    private final Path workDir;
+    private int valuesFiles;
+
+    public PodnumaChart(ControlPlane cp, Path workDir) {
+        this.cp = cp;
+        this.workDir = workDir;
+    }
+
+    /** The chart's directory in this checkout. */
+    public static Path dir() {
+        return Repository.resolve("helm/podnuma");
+    }
+
+    /**
+     * The values a {@link RealNode} needs: the images imported into its containerd (never pulled), the API server
+     * where pods reach it (no kube-proxy: the operator on the pod network dials the bridge gateway, the agents on the
+     * host network loopback), the agent's state under the node's run directory (the node's cleanup removes it) and
+     * the node's kubelet paths; no CPU requests (the scenarios' pods need every allocatable CPU of a small node).
+     */
+    public static Map<String, Object> realNodeValues(
+            RealNode node, String operatorImage, String agentImage, int agentMetricsPort, int agentHealthPort) {
+        Map<String, Object> operator = new LinkedHashMap<>();
+        operator.put("image", image(operatorImage));
+        operator.put("apiServer", node.apiServerForPods());
+        operator.put("resources", Map.of("requests", Map.of("memory", "128Mi"), "limits", Map.of("memory", "384Mi")));
+        Map<String, Object> agent = new LinkedHashMap<>();
+        agent.put("image", image(agentImage));
+        agent.put("apiServer", "127.0.0.1:" + node.apiServerPort());
+        agent.put("metricsPort", agentMetricsPort);
+        agent.put("healthPort", agentHealthPort);
+        Path state = agentStateDir(node);
+        agent.put(
+                "podResourcesSocket",
+                state.resolve("pod-resources/podnuma.sock").toString());
+        agent.put("resources", Map.of("requests", Map.of("memory", "160Mi"), "limits", Map.of("memory", "512Mi")));
+        agent.put(
+                "hostPaths",
+                Map.of(
+                        "stateDir", state.toString(),
+                        "kubeletRootDir", node.kubeletRootDir().toString(),
+                        "kubeletConfigFile", node.kubeletConfigFile().toString()));
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("operator", operator);
+        values.put("agent", agent);
+        return values;
+    }
+
+    /** Where {@link #realNodeValues} puts the agent's state (checkpoint, PodResources socket) on the node. */
+    public static Path agentStateDir(RealNode node) {
+        return node.runDir().resolve("podnuma-agent");
+    }
+
+    /** {@code helm install --create-namespace --wait}; returns how long it took. */
+    public Duration install(Map<String, Object> values, Duration timeout) throws IOException {
+        return timed(values, timeout, "install", "--create-namespace");
+    }
+
+    /** {@code helm upgrade --reuse-values --wait} with {@code values} on top; returns how long it took. */
+    public Duration upgrade(Map<String, Object> values, Duration timeout) throws IOException {
+        return timed(values, timeout, "upgrade", "--reuse-values");
+    }
+
+    /** {@code helm uninstall --wait}; returns how long it took. */
+    public Duration uninstall(Duration timeout) {
+        long start = System.nanoTime();
+        helm("uninstall", RELEASE, "--namespace", NAMESPACE, "--wait", "--timeout", timeout.toSeconds() + "s")
+                .assertSuccess();
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /** {@code helm template} of the release with {@code values}: the manifests an install would apply. */
+    public String template(Map<String, Object> values, String... more) throws IOException {
+        List<String> args = new ArrayList<>(List.of(
+                "template",
+                RELEASE,
+                dir().toString(),
+                "--namespace",
+                NAMESPACE,
+                "-f",
+                valuesFile(values).toString()));
+        args.addAll(List.of(more));
+        return helm(args.toArray(String[]::new)).assertSuccess().stdout();
+    }
+
+    /** Any helm command against the plane (its kubeconfig). */
+    public CommandResult helm(String... args) {
+        return cp.helm(args);
+    }
+
+    private Duration timed(Map<String, Object> values, Duration timeout, String verb, String flag) throws IOException {
+        long start = System.nanoTime();
+        CommandResult r = helm(
+                verb,
+                RELEASE,
+                dir().toString(),
+                "--namespace",
+                NAMESPACE,
+                flag,
+                "-f",
+                valuesFile(values).toString(),
+                "--wait",
+                "--timeout",
+                timeout.toSeconds() + "s");
+        if (!r.succeeded()) {
+            throw new AssertionError("helm " + verb + " failed (" + r.exitCode() + "):\n" + r.output() + "\n"
+                    + cp.kubectl("get", "pods,deploy,ds", "-n", NAMESPACE, "-o", "wide")
+                            .output());
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    private Path valuesFile(Map<String, Object> values) throws IOException {
+        Files.createDirectories(workDir);
+        Path file = workDir.resolve("values-" + (++valuesFiles) + ".yaml");
+        Files.writeString(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(values));
+        return file;
+    }
+
+    private static Map<String, Object> image(String reference) {
+        int colon = reference.lastIndexOf(':');
+        return Map.of(
+                "repository", reference.substring(0, colon),
+                "tag", reference.substring(colon + 1),
+                "pullPolicy", "Never");
+    }
+}
