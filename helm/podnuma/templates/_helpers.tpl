@@ -1,0 +1,130 @@
+{{/* The chart name, or nameOverride. */}}
+{{- define "podnuma.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The prefix of every object name: fullnameOverride, else the release name with the chart name unless it holds it. */}}
+{{- define "podnuma.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Object names; 56 characters leave room for the suffixes. */}}
+{{- define "podnuma.operator.name" -}}
+{{- printf "%s-operator" (include "podnuma.fullname" . | trunc 54 | trimSuffix "-") }}
+{{- end }}
+{{- define "podnuma.agent.name" -}}
+{{- printf "%s-agent" (include "podnuma.fullname" . | trunc 57 | trimSuffix "-") }}
+{{- end }}
+
+{{/* Labels on every object: the app.kubernetes.io set, then commonLabels. */}}
+{{- define "podnuma.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "podnuma.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: podnuma
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* What selects this release's objects; never changes across upgrades. */}}
+{{- define "podnuma.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "podnuma.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* Labels of one component: {{ include "podnuma.componentLabels" (list . "operator") }} */}}
+{{- define "podnuma.componentLabels" -}}
+{{ include "podnuma.labels" (index . 0) }}
+app.kubernetes.io/component: {{ index . 1 }}
+{{- end }}
+{{- define "podnuma.componentSelectorLabels" -}}
+{{ include "podnuma.selectorLabels" (index . 0) }}
+app.kubernetes.io/component: {{ index . 1 }}
+{{- end }}
+
+{{/* An image reference from {repository, tag}; an empty tag is the chart's appVersion. */}}
+{{- define "podnuma.image" -}}
+{{- $root := index . 0 }}
+{{- $image := index . 1 }}
+{{- printf "%s:%s" $image.repository (default $root.Chart.AppVersion $image.tag) }}
+{{- end }}
+
+{{/* The host and the port of an apiServer value "host:port"; an [IPv6] host loses its brackets. */}}
+{{- define "podnuma.apiServerHost" -}}
+{{- regexReplaceAll ":[0-9]+$" . "" | trimPrefix "[" | trimSuffix "]" }}
+{{- end }}
+{{- define "podnuma.apiServerPort" -}}
+{{- regexFind "[0-9]+$" . }}
+{{- end }}
+
+{{/*
+The operator's settings file (operator/README.md lists the keys). Keys are kept in one place so the ConfigMap and
+its checksum come from the same text.
+*/}}
+{{- define "podnuma.operatorSettings" -}}
+{{- $a := .Values.agent -}}
+namespace: {{ .Release.Namespace | quote }}
+leaderElection: {{ .Values.operator.leaderElection | quote }}
+leaseName: {{ include "podnuma.operator.name" . | quote }}
+healthPort: {{ .Values.operator.healthPort | quote }}
+metricsPort: {{ .Values.operator.metricsPort | quote }}
+restoreTimeout: {{ .Values.operator.restoreTimeout | quote }}
+errorWindow: {{ .Values.operator.errorWindow | quote }}
+agentImage: {{ include "podnuma.image" (list . $a.image) | quote }}
+agentPullPolicy: {{ $a.image.pullPolicy | quote }}
+agentServiceAccount: {{ include "podnuma.agent.name" . | quote }}
+agentPriorityClass: {{ $a.priorityClassName | quote }}
+maxUnavailable: {{ $a.maxUnavailable | quote }}
+agentMetricsPort: {{ $a.metricsPort | quote }}
+agentHealthPort: {{ $a.healthPort | quote }}
+agentNetwork: {{ $a.network | quote }}
+agentLogLevel: {{ $a.logLevel | quote }}
+agentCpuRequest: {{ dig "requests" "cpu" "" $a.resources | quote }}
+agentMemoryRequest: {{ dig "requests" "memory" "" $a.resources | quote }}
+agentMemoryLimit: {{ dig "limits" "memory" "" $a.resources | quote }}
+apiServer: {{ $a.apiServer | quote }}
+hostSys: {{ $a.hostPaths.sys | quote }}
+hostCgroup: {{ $a.hostPaths.cgroup | quote }}
+hostStateDir: {{ $a.hostPaths.stateDir | quote }}
+kubeletRootDir: {{ $a.hostPaths.kubeletRootDir | quote }}
+kubeletConfigFile: {{ $a.hostPaths.kubeletConfigFile | quote }}
+agentReconcilePeriod: {{ $a.reconcilePeriod | quote }}
+agentPodResourcesSocket: {{ $a.podResourcesSocket | quote }}
+agentTolerations: {{- if $a.tolerations }}
+{{ toYaml $a.tolerations | indent 2 }}
+{{- else }} []
+{{- end }}
+agentNodeSelector: {{- if $a.nodeSelector }}
+{{ toYaml $a.nodeSelector | indent 2 }}
+{{- else }} {}
+{{- end }}
+agentPodLabels: {{- if $a.podLabels }}
+{{ toYaml $a.podLabels | indent 2 }}
+{{- else }} {}
+{{- end }}
+{{- /* The monitoring part (templates/monitoring/) adds agentServiceMonitor and serviceMonitorLabels here. */}}
+{{- end }}
+
+{{/* Checks across values that the schema cannot express; each failure says what to change. */}}
+{{- define "podnuma.validate" -}}
+{{- if and (gt (int .Values.operator.replicas) 1) (not .Values.operator.leaderElection) }}
+{{- fail (printf "operator.replicas is %d but operator.leaderElection is false: several replicas need leader election (set operator.leaderElection=true or operator.replicas=1)" (int .Values.operator.replicas)) }}
+{{- end }}
+{{- if eq (int .Values.operator.healthPort) (int .Values.operator.metricsPort) }}
+{{- fail (printf "operator.healthPort and operator.metricsPort are both %d: they must differ" (int .Values.operator.healthPort)) }}
+{{- end }}
+{{- if eq (int .Values.agent.healthPort) (int .Values.agent.metricsPort) }}
+{{- fail (printf "agent.healthPort and agent.metricsPort are both %d: they must differ" (int .Values.agent.healthPort)) }}
+{{- end }}
+{{- end }}
