@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the local control plane (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd,
-# kwok, helm) and the real worker node (kubelet, containerd, ctr, containerd-shim-runc-v2, the CNI plugins
-# bridge, host-local, loopback and portmap under bin/cni) from the Go wrapper modules beside this script into
-# a per-version cache directory. runc is Debian's package, copied into the bin dir: its Go module needs cgo
+# kwok, helm), the real worker node (kubelet, containerd, ctr, containerd-shim-runc-v2, the CNI plugins
+# bridge, host-local, loopback and portmap under bin/cni) and Prometheus (prometheus, promtool) from the Go
+# wrapper modules beside this script into a per-version cache directory. runc is Debian's package, copied into the bin dir: its Go module needs cgo
 # and libseccomp-dev, the package is one apt-get away and has been measured to work here.
 #
 # Needs a Go toolchain and the Go module proxy, and runc on PATH (installed with apt-get when missing and
@@ -72,6 +72,7 @@ kwok_version="$(required_version kwok sigs.k8s.io/kwok)"
 helm_version="$(required_version helm helm.sh/helm/v4)"
 containerd_version="$(required_version containerd github.com/containerd/containerd/v2)"
 cni_version="$(required_version cni github.com/containernetworking/plugins)"
+prometheus_version="$(required_version prometheus github.com/prometheus/prometheus)"
 go_version="$("$go_cmd" env GOVERSION)"
 
 # Anything that changes the binaries changes the key: the pinned modules, the toolchain and this script.
@@ -79,16 +80,17 @@ fingerprint="$(
     {
         printf '%s\n' "$go_version"
         cat "$script_path"
-        for m in kubernetes etcd kwok helm containerd cni; do cat "$here/$m/go.mod" "$here/$m/go.sum"; done
+        for m in kubernetes etcd kwok helm containerd cni prometheus; do cat "$here/$m/go.mod" "$here/$m/go.sum"; done
     } | sha256sum | cut -c1-12
 )"
 key="k8s-${k8s_version}_etcd-${etcd_version}_kwok-${kwok_version}_helm-${helm_version}"
-key+="_containerd-${containerd_version}_cni-${cni_version}_${fingerprint}"
+key+="_containerd-${containerd_version}_cni-${cni_version}_prometheus-${prometheus_version}_${fingerprint}"
 cache_root="${PODNUMA_CACHE_DIR:-$HOME/.cache/podnuma}/controlplane"
 key_dir="$cache_root/$key"
 bin_dir="$key_dir/bin"
 tools=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok helm
-    kubelet containerd ctr containerd-shim-runc-v2 runc cni/bridge cni/host-local cni/loopback cni/portmap)
+    kubelet containerd ctr containerd-shim-runc-v2 runc cni/bridge cni/host-local cni/loopback cni/portmap
+    prometheus promtool)
 
 complete() {
     local t
@@ -205,6 +207,20 @@ cni_pkg=github.com/containernetworking/plugins
 build_module cni "cni $cni_version" "-s -w -X $cni_pkg/pkg/utils/buildversion.BuildVersion=$cni_version" \
     $cni_pkg/plugins/main/bridge $cni_pkg/plugins/ipam/host-local $cni_pkg/plugins/main/loopback \
     $cni_pkg/plugins/meta/portmap
+# Prometheus tags its Go module v0.<major*100+minor>.<patch>: v0.316.0 is Prometheus 3.16.0, the version the
+# binaries must print. The module proxy knows no commit, so the revision is the module version and the build
+# date the version's publication time (not now: the same inputs link the same binaries).
+prometheus_number="${prometheus_version#v0.}"
+prometheus_release="$((${prometheus_number%%.*} / 100)).$((${prometheus_number%%.*} % 100)).${prometheus_number#*.}"
+prometheus_published="$(cd "$here/prometheus" &&
+    "$go_cmd" list -m -f '{{.Time.UTC.Format "20060102-15:04:05"}}' github.com/prometheus/prometheus 2>/dev/null ||
+    echo unknown)"
+prometheus_pkg=github.com/prometheus/common/version
+build_module prometheus "prometheus $prometheus_version" \
+    "-s -w -X $prometheus_pkg.Version=$prometheus_release -X $prometheus_pkg.Revision=$prometheus_version \
+ -X $prometheus_pkg.Branch=go-module -X $prometheus_pkg.BuildUser=podnuma-build-controlplane \
+ -X $prometheus_pkg.BuildDate=$prometheus_published" \
+    -tags netgo github.com/prometheus/prometheus/cmd/prometheus github.com/prometheus/prometheus/cmd/promtool
 
 # The etcd server's main package is the module root, so go names the binary after it ("server").
 mv "$staging/out-etcd/server" "$staging/out-etcd/etcd"
@@ -240,6 +256,8 @@ check_version containerd-shim-runc-v2 "$containerd_version" -v
 check_version runc "runc version" --version
 # A CNI plugin called without CNI_COMMAND prints its name and version.
 for plugin in bridge host-local loopback portmap; do check_version "cni/$plugin" "$cni_version"; done
+check_version prometheus "version $prometheus_release" --version
+check_version promtool "version $prometheus_release" --version
 
 rm -rf "$bin_dir"
 mv "$staging" "$bin_dir"

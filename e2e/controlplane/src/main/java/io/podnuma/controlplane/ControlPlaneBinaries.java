@@ -39,7 +39,9 @@ final class ControlPlaneBinaries {
             "cni/bridge",
             "cni/host-local",
             "cni/loopback",
-            "cni/portmap");
+            "cni/portmap",
+            "prometheus",
+            "promtool");
 
     private static final List<Path> USUAL_GO = List.of(Path.of("/usr/local/go/bin/go"));
 

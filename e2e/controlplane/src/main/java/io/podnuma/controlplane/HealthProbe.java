@@ -37,6 +37,11 @@ final class HealthProbe {
         this.http = builder.build();
     }
 
+    /** For plain HTTP only (a Prometheus on loopback). */
+    static HealthProbe plainHttp() {
+        return new HealthProbe(null);
+    }
+
     /** For plain HTTP (etcd on loopback) and for servers whose certificate our CA signed. */
     static HealthProbe trusting(Path caCert) {
         try (InputStream in = Files.newInputStream(caCert)) {

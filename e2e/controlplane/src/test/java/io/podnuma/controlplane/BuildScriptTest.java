@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BuildScriptTest {
 
-    private static final List<String> MODULES = List.of("kubernetes", "etcd", "kwok", "helm", "containerd", "cni");
+    private static final List<String> MODULES =
+            List.of("kubernetes", "etcd", "kwok", "helm", "containerd", "cni", "prometheus");
 
     @TempDir
     Path tmp;
@@ -31,7 +32,8 @@ class BuildScriptTest {
     private Path runc;
 
     private static final String ALL_VERSIONS =
-            "Kubernetes v1.37.2 / etcd Version: 3.6.16 / kwok version v0.8.0 / v4.3.1 / containerd v2.4.2 / CNI v1.10.0";
+            "Kubernetes v1.37.2 / etcd Version: 3.6.16 / kwok version v0.8.0 / v4.3.1 / containerd v2.4.2 / CNI v1.10.0"
+                    + " / prometheus, version 3.16.0";
 
     @BeforeEach
     void copyScriptAndModules() throws IOException {
@@ -52,7 +54,10 @@ class BuildScriptTest {
         Files.setPosixFilePermissions(runc, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
-    /** A go that answers `env` and, for `build -o DIR ... PKGS`, writes a script per package printing {@code banner}. */
+    /**
+     * A go that answers `env` and `list -m` (a module's publication time), and for `build -o DIR ... PKGS` writes a
+     * script per package printing {@code banner}; it logs each build and its ldflags.
+     */
     private Path fakeGo(String banner) throws IOException {
         Path fake = tmp.resolve("go");
         Files.writeString(fake, """
@@ -62,6 +67,7 @@ class BuildScriptTest {
                   case "$2" in GOVERSION) echo go1.99.0 ;; *) echo "/fake/$2" ;; esac
                   exit 0
                 fi
+                if [ "$1" = list ]; then echo 20261105-15:06:51; exit 0; fi
                 [ "$1" = build ] || { echo "unexpected: $*" >&2; exit 9; }
                 echo "build $(basename "$PWD")" >> "%s"
                 shift
@@ -69,13 +75,14 @@ class BuildScriptTest {
                 while [ $# -gt 0 ]; do
                   case "$1" in
                     -o) out="$2"; shift 2 ;;
-                    -ldflags | -tags) shift 2 ;;
+                    -ldflags) echo "ldflags $(basename "$PWD") $2" >> "%s"; shift 2 ;;
+                    -tags) shift 2 ;;
                     -*) shift ;;
                     *) name="${1##*/}"; [ "$name" = v3 ] && name=server
                        printf '#!/bin/sh\\necho "%s"\\n' > "$out/$name"; chmod +x "$out/$name"; shift ;;
                   esac
                 done
-                """.formatted(goLog, banner));
+                """.formatted(goLog, goLog, banner));
         Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwxr-xr-x"));
         return fake;
     }
@@ -92,7 +99,15 @@ class BuildScriptTest {
     }
 
     private List<String> goBuilds() throws IOException {
-        return Files.exists(goLog) ? Files.readAllLines(goLog) : List.of();
+        return goLog("build ");
+    }
+
+    private List<String> goLog(String prefix) throws IOException {
+        return Files.exists(goLog)
+                ? Files.readAllLines(goLog).stream()
+                        .filter(line -> line.startsWith(prefix))
+                        .toList()
+                : List.of();
     }
 
     @Test
@@ -104,21 +119,43 @@ class BuildScriptTest {
         assertThat(bin).startsWith(cache.resolve("controlplane")).endsWith(Path.of("bin"));
         assertThat(bin.getParent().getFileName().toString())
                 .matches("k8s-v1\\.37\\.2_etcd-v3\\.6\\.16_kwok-v0\\.8\\.0_helm-v4\\.3\\.1"
-                        + "_containerd-v2\\.4\\.2_cni-v1\\.10\\.0_[0-9a-f]{12}");
+                        + "_containerd-v2\\.4\\.2_cni-v1\\.10\\.0_prometheus-v0\\.316\\.0_[0-9a-f]{12}");
         assertThat(ControlPlaneBinaries.TOOLS)
                 .allSatisfy(tool -> assertThat(bin.resolve(tool)).isExecutable());
         assertThat(bin.resolveSibling("build-info.txt")).content().contains("go=go1.99.0", "elapsed_seconds=");
         assertThat(goBuilds())
                 .containsExactly(
-                        "build kubernetes", "build etcd", "build kwok", "build helm", "build containerd", "build cni");
+                        "build kubernetes",
+                        "build etcd",
+                        "build kwok",
+                        "build helm",
+                        "build containerd",
+                        "build cni",
+                        "build prometheus");
         assertThat(first.stderr())
                 .contains(
                         "[kubernetes v1.37.2] done in",
                         "[containerd v2.4.2] done in",
                         "[cni v1.10.0] done in",
+                        "[prometheus v0.316.0] done in",
                         "[runc] runc version 1.1.5+ds1",
                         "built all tools in");
         assertThat(bin.resolveSibling("build-info.txt")).content().contains("runc=" + runc);
+    }
+
+    @Test
+    void prometheusIsLinkedWithTheReleaseItsModuleVersionNamesAndTheModulesPublicationTime() throws IOException {
+        run().assertSuccess();
+
+        // github.com/prometheus/prometheus v0.316.0 is Prometheus 3.16.0; --version prints these variables.
+        assertThat(goLog("ldflags prometheus"))
+                .singleElement()
+                .asString()
+                .contains(
+                        "-s -w",
+                        "github.com/prometheus/common/version.Version=3.16.0 ",
+                        "version.Revision=v0.316.0",
+                        "version.BuildDate=20261105-15:06:51");
     }
 
     @Test
