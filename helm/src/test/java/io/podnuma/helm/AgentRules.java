@@ -1,0 +1,38 @@
+package io.podnuma.helm;
+
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The agent's rules as its docs list them (node-agent/docs/behaviour.md, "RBAC the agent needs"), the same list the
+ * real-node E2E runs a real agent pod under (e2e AgentRbac), so the chart grants what is proved enough.
+ */
+final class AgentRules {
+
+    private AgentRules() {}
+
+    static List<PolicyRule> rules(boolean nodeResourceTopology) {
+        List<PolicyRule> rules = new ArrayList<>(List.of(
+                rule("", List.of("pods"), "get", "list", "watch"),
+                rule("", List.of("pods/eviction"), "create"),
+                rule("", List.of("events"), "create", "patch"),
+                rule("", List.of("nodes"), "get"),
+                rule("podnuma.io", List.of("numanodestates", "numanodestates/status"), "get", "create", "patch"),
+                rule("podnuma.io", List.of("numanodestates"), "delete")));
+        if (nodeResourceTopology) {
+            rules.add(rule(
+                    "topology.node.k8s.io", List.of("noderesourcetopologies"), "get", "create", "patch", "delete"));
+        }
+        return List.copyOf(rules);
+    }
+
+    private static PolicyRule rule(String group, List<String> resources, String... verbs) {
+        return new PolicyRuleBuilder()
+                .withApiGroups(group)
+                .withResources(resources)
+                .withVerbs(verbs)
+                .build();
+    }
+}

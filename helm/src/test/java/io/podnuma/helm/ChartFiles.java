@@ -1,0 +1,65 @@
+package io.podnuma.helm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.podnuma.testkit.Repository;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The chart's files in this checkout, read as text or as trees. */
+final class ChartFiles {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private ChartFiles() {}
+
+    /** The chart directory, {@code helm/podnuma}. */
+    static Path chart() {
+        return Repository.resolve("helm/podnuma");
+    }
+
+    static Path file(String relative) {
+        return chart().resolve(relative);
+    }
+
+    static String text(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    static JsonNode schema() {
+        return tree(JSON, file("values.schema.json"));
+    }
+
+    static JsonNode values() {
+        return tree(YAML, file("values.yaml"));
+    }
+
+    static JsonNode chartYaml() {
+        return tree(YAML, file("Chart.yaml"));
+    }
+
+    static JsonNode yaml(String text) {
+        try {
+            return YAML.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("not YAML: " + text, e);
+        }
+    }
+
+    private static JsonNode tree(ObjectMapper mapper, Path file) {
+        try {
+            return mapper.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot parse " + file, e);
+        }
+    }
+}

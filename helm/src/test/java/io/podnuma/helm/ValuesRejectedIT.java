@@ -1,0 +1,99 @@
+package io.podnuma.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.podnuma.controlplane.CommandResult;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.ControlPlaneExtension;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Bad values fail {@code helm template} (and so {@code helm install}, which validates the same way) before anything
+ * reaches the cluster, with the key and what is allowed: the schema's messages, and the chart's own checks across
+ * values.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class ValuesRejectedIT {
+
+    static Stream<Arguments> badValues() {
+        return Stream.of(
+                bad("--set", "operator.replicas=two", "at '/operator/replicas': got string, want integer"),
+                bad("--set", "operator.replicas=-1", "at '/operator/replicas': minimum: got -1, want 0"),
+                bad("--set", "operator.replica=2", "at '/operator': additional properties 'replica' not allowed"),
+                bad("--set", "typo=1", "additional properties 'typo' not allowed"),
+                bad(
+                        "--set",
+                        "operator.image.pullPolicy=Sometimes",
+                        "at '/operator/image/pullPolicy': value must be" + " one of 'Always', 'IfNotPresent', 'Never'"),
+                bad("--set", "operator.image.repository=with space", "at '/operator/image/repository'"),
+                bad(
+                        "--set",
+                        "operator.healthPort=70000",
+                        "at '/operator/healthPort': maximum: got 70,000, want" + " 65,535"),
+                bad("--set", "operator.apiServer=no-port", "at '/operator/apiServer': 'no-port' does not match"),
+                bad("--set", "operator.restoreTimeout=5 minutes", "at '/operator/restoreTimeout'"),
+                bad("--set", "operator.hostNetwork=yes", "at '/operator/hostNetwork': got string, want boolean"),
+                bad("--set", "agent.network=bridge", "at '/agent/network': value must be one of 'host', 'pod'"),
+                bad("--set", "agent.logLevel=verbose", "at '/agent/logLevel': value must be one of"),
+                bad("--set", "agent.maxUnavailable=0%", "at '/agent/maxUnavailable': '0%' does not match"),
+                bad("--set", "agent.maxUnavailable=0", "at '/agent/maxUnavailable': minimum: got 0, want 1"),
+                bad("--set", "agent.reconcilePeriod=10x", "at '/agent/reconcilePeriod': '10x' does not match"),
+                bad("--set", "agent.podResourcesSocket=relative.sock", "at '/agent/podResourcesSocket'"),
+                bad(
+                        "--set",
+                        "agent.resources.requests.cpu=lots",
+                        "at '/agent/resources/requests/cpu': 'lots' does" + " not match"),
+                bad(
+                        "--set",
+                        "agent.resources.limits.cpu=1",
+                        "at '/agent/resources/limits': additional properties" + " 'cpu' not allowed"),
+                bad("--set", "agent.hostPaths.sys=sys", "at '/agent/hostPaths/sys': 'sys' does not match"),
+                bad(
+                        "--set-json",
+                        "agent.tolerations=[{\"operator\":\"Always\"}]",
+                        "at '/agent/tolerations/0/operator':" + " value must be one of 'Exists', 'Equal'"),
+                bad(
+                        "--set-json",
+                        "agent.tolerations={\"operator\":\"Exists\"}",
+                        "at '/agent/tolerations': got object," + " want array"),
+                bad("--set-json", "commonLabels={\"team\":1}", "at '/commonLabels/team': got number, want string"),
+                bad("--set", "agent.priorityClassName=Not_A_Name", "at '/agent/priorityClassName'"),
+                bad(
+                        "--set",
+                        "nodeResourceTopology.enabled=maybe",
+                        "at '/nodeResourceTopology/enabled': got string," + " want boolean"),
+                bad(
+                        "--set",
+                        "admissionPolicy.enable=false",
+                        "at '/admissionPolicy': additional properties 'enable'" + " not allowed"),
+                // The chart's own checks.
+                bad(
+                        "--set",
+                        "operator.leaderElection=false",
+                        "operator.replicas is 2 but operator.leaderElection"
+                                + " is false: several replicas need leader election"),
+                bad(
+                        "--set",
+                        "operator.metricsPort=8080",
+                        "operator.healthPort and operator.metricsPort are both" + " 8080: they must differ"),
+                bad(
+                        "--set",
+                        "agent.healthPort=9464",
+                        "agent.healthPort and agent.metricsPort are both 9464: they" + " must differ"));
+    }
+
+    private static Arguments bad(String flag, String value, String message) {
+        return Arguments.of(flag, value, message);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("badValues")
+    void failsWithAMessageNamingTheValue(String flag, String value, String message, ControlPlane plane) {
+        CommandResult result = Helm.template(plane, "r", "podnuma-system", flag, value);
+        assertThat(result.assertFailure().stderr()).contains(message);
+    }
+}
