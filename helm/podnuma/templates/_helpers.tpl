@@ -113,7 +113,7 @@ agentPodLabels: {{- if $a.podLabels }}
 {{ toYaml $a.podLabels | indent 2 }}
 {{- else }} {}
 {{- end }}
-{{- /* The monitoring part (templates/monitoring/) adds agentServiceMonitor and serviceMonitorLabels here. */}}
+{{ include "podnuma.monitoring.operatorSettings" . }}
 {{- end }}
 
 {{/* Checks across values that the schema cannot express; each failure says what to change. */}}

@@ -11,23 +11,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** The chart's files in this checkout, read as text or as trees. */
-final class ChartFiles {
+public final class ChartFiles {
 
-    static final ObjectMapper JSON = new ObjectMapper();
-    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    public static final ObjectMapper JSON = new ObjectMapper();
+    public static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private ChartFiles() {}
 
     /** The chart directory, {@code helm/podnuma}. */
-    static Path chart() {
+    public static Path chart() {
         return Repository.resolve("helm/podnuma");
     }
 
-    static Path file(String relative) {
+    public static Path file(String relative) {
         return chart().resolve(relative);
     }
 
-    static String text(Path file) {
+    public static String text(Path file) {
         try {
             return Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -35,19 +35,19 @@ final class ChartFiles {
         }
     }
 
-    static JsonNode schema() {
+    public static JsonNode schema() {
         return tree(JSON, file("values.schema.json"));
     }
 
-    static JsonNode values() {
+    public static JsonNode values() {
         return tree(YAML, file("values.yaml"));
     }
 
-    static JsonNode chartYaml() {
+    public static JsonNode chartYaml() {
         return tree(YAML, file("Chart.yaml"));
     }
 
-    static JsonNode yaml(String text) {
+    public static JsonNode yaml(String text) {
         try {
             return YAML.readTree(text);
         } catch (IOException e) {

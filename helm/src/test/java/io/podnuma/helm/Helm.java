@@ -9,15 +9,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The real helm on this checkout's chart, as the ITs run it. */
-final class Helm {
+public final class Helm {
 
     /** The version the plane serves; {@code helm template} needs it to meet the chart's kubeVersion. */
-    static final String KUBE_VERSION = "1.37.2";
+    public static final String KUBE_VERSION = "1.37.2";
 
     private Helm() {}
 
     /** {@code helm template RELEASE CHART -n NAMESPACE ARGS...}, for example {@code --set agent.network=pod}. */
-    static CommandResult template(ControlPlane plane, String release, String namespace, String... args) {
+    public static CommandResult template(ControlPlane plane, String release, String namespace, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 "template",
                 release,
@@ -31,7 +31,7 @@ final class Helm {
     }
 
     /** The objects of a successful {@code helm template}. */
-    static Rendered render(ControlPlane plane, String... args) {
+    public static Rendered render(ControlPlane plane, String... args) {
         String yaml =
                 template(plane, "r", "podnuma-system", args).assertSuccess().stdout();
         List<HasMetadata> objects = plane.client()

@@ -5,24 +5,24 @@ import java.util.List;
 import java.util.Optional;
 
 /** What {@code helm template} rendered, as typed objects. */
-record Rendered(List<HasMetadata> objects) {
+public record Rendered(List<HasMetadata> objects) {
 
-    Rendered {
+    public Rendered {
         objects = List.copyOf(objects);
     }
 
-    <T extends HasMetadata> List<T> all(Class<T> type) {
+    public <T extends HasMetadata> List<T> all(Class<T> type) {
         return objects.stream().filter(type::isInstance).map(type::cast).toList();
     }
 
-    <T extends HasMetadata> Optional<T> find(Class<T> type, String name) {
+    public <T extends HasMetadata> Optional<T> find(Class<T> type, String name) {
         return all(type).stream()
                 .filter(o -> o.getMetadata().getName().equals(name))
                 .findFirst();
     }
 
     /** The one object of that type and name; fails listing what was rendered. */
-    <T extends HasMetadata> T get(Class<T> type, String name) {
+    public <T extends HasMetadata> T get(Class<T> type, String name) {
         return find(type, name)
                 .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name + " among "
                         + objects.stream()
@@ -30,7 +30,7 @@ record Rendered(List<HasMetadata> objects) {
                                 .toList()));
     }
 
-    List<String> kindsAndNames() {
+    public List<String> kindsAndNames() {
         return objects.stream()
                 .map(o -> o.getKind() + "/" + o.getMetadata().getName())
                 .sorted()

@@ -11,10 +11,14 @@ import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.http.Response;
 import io.podnuma.agent.http.Route;
+import io.podnuma.agent.report.ConditionBook;
+import io.podnuma.agent.report.ConditionType;
+import io.podnuma.crds.v1alpha1.ConditionStatus;
 import io.prometheus.metrics.core.metrics.Histogram;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -117,6 +121,7 @@ public final class AgentMetrics {
     private final Map<AssignmentType, Map<String, AtomicLong>> containerAssignments =
             new EnumMap<>(AssignmentType.class);
     private final Map<AlignmentScope, Map<AlignmentBoundary, AtomicLong>> aligned = new EnumMap<>(AlignmentScope.class);
+    private final Map<ConditionType, Map<ConditionStatus, AtomicLong>> conditions = new EnumMap<>(ConditionType.class);
     private final Map<String, Counter> lazyCounters = new ConcurrentHashMap<>();
 
     /** Registers every metric for a machine; the per-NUMA series exist (at zero) from the start. */
@@ -192,6 +197,21 @@ public final class AgentMetrics {
             }
             aligned.put(scope, byBoundary);
         }
+        // One series per condition and status, as kube-state-metrics exports conditions: alerts match the status
+        // they mean (status="true") and a missing condition reads 0 everywhere instead of vanishing.
+        for (ConditionType type : ConditionType.values()) {
+            Map<ConditionStatus, AtomicLong> byStatus = new EnumMap<>(ConditionStatus.class);
+            for (ConditionStatus status : ConditionStatus.values()) {
+                AtomicLong value = new AtomicLong();
+                byStatus.put(status, value);
+                gauge(
+                        "agent_condition",
+                        "The agent's NumaNodeState conditions: 1 for the status a condition has now, else 0.",
+                        Map.of("condition", type.wire(), "status", status.wire().toLowerCase(Locale.ROOT)),
+                        value);
+            }
+            conditions.put(type, byStatus);
+        }
         // The allocation counters exist at zero for the resources every node has, so rate() sees their start.
         for (AllocationSource source : AllocationSource.values()) {
             ASSIGNED_RESOURCES.forEach(resource -> allocations(resource, source));
@@ -242,6 +262,16 @@ public final class AgentMetrics {
 
     private static void increment(Map<AssignmentType, Map<String, Long>> counts, AssignmentType type, String resource) {
         counts.computeIfAbsent(type, t -> new TreeMap<>()).merge(resource, 1L, Long::sum);
+    }
+
+    /** Mirrors the agent's conditions; a condition the book does not hold is 0 for every status. */
+    public void conditions(ConditionBook book) {
+        Objects.requireNonNull(book, "book");
+        conditions.forEach((type, byStatus) -> {
+            var held = Optional.ofNullable(book.byType().get(type.wire()));
+            byStatus.forEach((status, value) -> value.set(
+                    held.filter(c -> status.wire().equals(c.getStatus())).isPresent() ? 1 : 0));
+        });
     }
 
     /** A container needed exclusive CPUs; {@code succeeded} false when none could be given. */

@@ -23,6 +23,8 @@ import io.podnuma.agent.engine.topology.TopologyManagerOptions;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
 import io.podnuma.agent.health.Readiness;
 import io.podnuma.agent.http.HttpEndpoint;
+import io.podnuma.agent.report.ConditionBook;
+import io.podnuma.agent.report.ConditionReason;
 import io.podnuma.agent.sysfs.FakeMachine;
 import io.podnuma.agent.sysfs.Fixtures;
 import io.podnuma.testkit.prometheus.PrometheusText;
@@ -32,7 +34,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -142,7 +146,8 @@ class AgentMetricsEndpointTest {
                 Map.entry("podnuma_drift_repaired_total", "counter"),
                 Map.entry("podnuma_checkpoint_writes_total", "counter"),
                 Map.entry("podnuma_checkpoint_write_errors_total", "counter"),
-                Map.entry("podnuma_cgroup_write_errors_total", "counter"));
+                Map.entry("podnuma_cgroup_write_errors_total", "counter"),
+                Map.entry("podnuma_agent_condition", "gauge"));
         expected.forEach((name, type) -> assertThat(t.type(name)).as(name).contains(type));
         metrics.podResourcesRequest("List", "OK");
         assertThat(scrape().type("podnuma_podresources_requests_total")).contains("counter");
@@ -325,6 +330,43 @@ class AgentMetricsEndpointTest {
     }
 
     @Test
+    void conditionsAreOneForTheStatusTheyHaveAndZeroOtherwise() throws Exception {
+        Instant now = Instant.parse("2026-12-01T10:00:00Z");
+        PrometheusText before = scrape();
+        for (String type : List.of("Ready", "Degraded", "Drift", "KubeletConflict")) {
+            for (String status : List.of("true", "false", "unknown")) {
+                assertThat(condition(before, type, status))
+                        .as("%s %s before any condition", type, status)
+                        .isZero();
+            }
+        }
+
+        metrics.conditions(ConditionBook.empty()
+                .with(ConditionReason.SYNCED, "synced", now)
+                .with(ConditionReason.KUBELET_MANAGER_ACTIVE, "cpuManagerPolicy is static", now));
+        PrometheusText conflict = scrape();
+        assertThat(condition(conflict, "Ready", "true")).isEqualTo(1);
+        assertThat(condition(conflict, "Ready", "false")).isZero();
+        assertThat(condition(conflict, "KubeletConflict", "true")).isEqualTo(1);
+        assertThat(condition(conflict, "KubeletConflict", "unknown")).isZero();
+        assertThat(condition(conflict, "Drift", "true"))
+                .as("a condition not stated")
+                .isZero();
+        assertThat(condition(conflict, "Drift", "false")).isZero();
+
+        metrics.conditions(ConditionBook.empty()
+                .with(ConditionReason.SYNCED, "synced", now)
+                .with(ConditionReason.KUBELET_FILE_UNREADABLE, "cannot read", now));
+        PrometheusText unreadable = scrape();
+        assertThat(condition(unreadable, "KubeletConflict", "true")).isZero();
+        assertThat(condition(unreadable, "KubeletConflict", "unknown")).isEqualTo(1);
+    }
+
+    private static double condition(PrometheusText t, String type, String status) {
+        return t.value("podnuma_agent_condition", Map.of("condition", type, "status", status));
+    }
+
+    @Test
     void labelsNeverCarryPodsOrContainers() throws Exception {
         NodeState state = twoPods();
         metrics.observe(state);
@@ -338,7 +380,17 @@ class AgentMetricsEndpointTest {
         PrometheusText t = scrape();
 
         Set<String> allowed = Set.of(
-                "numa_node", "scope", "boundary", "resource_name", "source", "assignment_type", "method", "code", "le");
+                "numa_node",
+                "scope",
+                "boundary",
+                "resource_name",
+                "source",
+                "assignment_type",
+                "method",
+                "code",
+                "le",
+                "condition",
+                "status");
         Set<String> identities = new HashSet<>();
         for (PodAssignment p : state.pods().values()) {
             identities.add(p.ref().uid());

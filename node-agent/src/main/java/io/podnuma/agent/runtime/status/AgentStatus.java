@@ -76,6 +76,7 @@ public final class AgentStatus {
     /** States the reason's condition (its type and status come with the reason). */
     public void condition(ConditionReason reason, String message) {
         conditions = conditions.with(reason, message, now());
+        metrics.conditions(conditions);
     }
 
     public boolean has(ConditionType type) {
@@ -84,6 +85,7 @@ public final class AgentStatus {
 
     public void kubelet(KubeletCheck check) {
         conditions = conditions.withKubelet(check, now());
+        metrics.conditions(conditions);
     }
 
     public Mark mark() {

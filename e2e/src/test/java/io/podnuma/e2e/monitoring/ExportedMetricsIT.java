@@ -1,0 +1,252 @@
+package io.podnuma.e2e.monitoring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.grpc.ManagedChannel;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.podresources.DomainSocketChannels;
+import io.podnuma.podresources.v1.ListPodResourcesRequest;
+import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.Repository;
+import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.agent.SampleConfigs;
+import io.podnuma.testkit.host.CgroupDriverName;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.operator.OperatorProcess;
+import io.podnuma.testkit.prometheus.PromQlNames;
+import io.podnuma.testkit.prometheus.PrometheusText;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the chart's alerts, the Grafana dashboard and {@code docs/metrics.md} name exists: a real operator process
+ * reconciling a policy for a kwok node and a real agent process on a kubelet-like cgroup host of this machine (not
+ * the real node) are scraped, and every metric name of every alert expression (the PrometheusRule as {@code helm
+ * template} renders it) and of every dashboard panel is among the samples they export; the docs' table lists
+ * exactly the podnuma metrics they export, with their types and labels.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class ExportedMetricsIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final String NAMESPACE = "podnuma-monitoring-it";
+    private static final String POLICY = "monitoring";
+    private static final String NODE = "monitoring-0";
+    private static final String GROUP_LABEL = "podnuma.it/group";
+    /** Series Prometheus makes itself for every target; no component exports them. */
+    private static final Set<String> SYNTHETIC = Set.of("up");
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static KubeletLikeHost host;
+    private static OperatorProcess operator;
+    private static AgentProcess agent;
+    private static PrometheusText agentScrape;
+    private static PrometheusText operatorScrape;
+
+    @BeforeAll
+    static void scrapeBoth(ControlPlane plane, @TempDir Path dir) throws Exception {
+        Optional<String> why = KubeletLikeHost.unavailableReason();
+        Assumptions.assumeTrue(why.isEmpty(), () -> "no kubelet-like cgroup host for the agent: " + why.orElse(""));
+        host = KubeletLikeHost.create(CgroupDriverName.CGROUPFS, "monitoring");
+        Assumptions.assumeTrue(host.cpus().size() >= 2, "the policy reserves CPU 0 and needs another");
+
+        plane.installCrds(GeneratedCrds.numaResourcePolicies(), GeneratedCrds.numaNodeStates());
+        plane.ensureNamespace(NAMESPACE);
+        plane.ensureNode(
+                NODE,
+                Map.of(GROUP_LABEL, POLICY),
+                Map.of("cpu", Integer.toString(host.cpus().size()), "memory", "8Gi", "pods", "110"));
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("namespace", NAMESPACE);
+        settings.put("agent-image", "podnuma/node-agent:monitoring-it");
+        settings.put("leader-election", "false");
+        operator = OperatorProcess.start(dir.resolve("operator"), plane.kubeconfig(), settings);
+        operator.awaitReady(TIMEOUT);
+        NumaResourcePolicySpec sample =
+                SampleConfigs.podScopePolicy(SampleConfigs.reservedCpus("0"), AdmissionAction.WARN, false);
+        plane.client()
+                .resource(new NumaResourcePolicy(
+                        POLICY,
+                        new NumaResourcePolicySpec(
+                                new LabelSelectorBuilder()
+                                        .addToMatchLabels(GROUP_LABEL, POLICY)
+                                        .build(),
+                                sample.priority(),
+                                sample.topologyManager(),
+                                sample.cpuManager(),
+                                sample.memoryManager(),
+                                sample.podLevelResources(),
+                                sample.admission(),
+                                sample.exportNodeResourceTopology())))
+                .serverSideApply();
+        await().atMost(TIMEOUT)
+                .until(() -> POLICY.equals(plane.client()
+                        .nodes()
+                        .withName(NODE)
+                        .get()
+                        .getMetadata()
+                        .getLabels()
+                        .get("podnuma.io/policy")));
+
+        agent = AgentProcess.prepare(dir.resolve("agent"), plane.kubeconfig());
+        agent.configure(SampleConfigs.podScope(NODE, SampleConfigs.reservedCpus("0"))
+                .policyName(POLICY)
+                .kubeletCgroupRoot(host.kubeletCgroupRoot())
+                .reconcilePeriod("2s")
+                .statusMinInterval("200ms")
+                .build());
+        agent.start();
+        agent.awaitReady(TIMEOUT);
+        // One PodResources call, so the counter that appears on first use is in the scrape too.
+        ManagedChannel channel = DomainSocketChannels.open(agent.socket());
+        try {
+            PodResourcesListerGrpc.newBlockingStub(channel).list(ListPodResourcesRequest.getDefaultInstance());
+        } finally {
+            channel.shutdownNow();
+        }
+        // The operator counts the node once the agent's NumaNodeState says it is ready.
+        await().atMost(TIMEOUT)
+                .ignoreExceptions()
+                .untilAsserted(() -> assertThat(PrometheusText.parse(operator.metrics())
+                                .value("podnuma_operator_nodes", Map.of("policy", POLICY, "state", "ready")))
+                        .isEqualTo(1));
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(PrometheusText.parse(agent.metrics())
+                                .value("podnuma_agent_condition", Map.of("condition", "Ready", "status", "true")))
+                        .isEqualTo(1));
+        String agentText = agent.metrics();
+        String operatorText = operator.metrics();
+        // Kept for whoever updates docs/metrics.md or a dashboard: what the two components export now.
+        Path kept = Path.of("target", "monitoring");
+        Files.createDirectories(kept);
+        Files.writeString(kept.resolve("agent.metrics"), agentText);
+        Files.writeString(kept.resolve("operator.metrics"), operatorText);
+        agentScrape = PrometheusText.parse(agentText);
+        operatorScrape = PrometheusText.parse(operatorText);
+    }
+
+    @AfterAll
+    static void stop(ControlPlane plane) throws Exception {
+        if (agent != null) {
+            agent.close();
+        }
+        if (operator != null) {
+            operator.close();
+        }
+        if (host != null) {
+            host.close();
+        }
+        plane.kubectl("delete", "node", NODE, "--wait=false", "--ignore-not-found");
+    }
+
+    @Test
+    void everyMetricTheAlertsUseIsExported(ControlPlane plane) throws IOException {
+        String rendered = plane.helm(
+                        "template",
+                        "monitoring",
+                        Repository.resolve("helm/podnuma").toString(),
+                        "--namespace",
+                        NAMESPACE,
+                        "--set",
+                        "prometheusRule.enabled=true",
+                        "--show-only",
+                        "templates/monitoring/prometheusrule.yaml")
+                .assertSuccess()
+                .stdout();
+        Map<String, String> expressions = new TreeMap<>();
+        for (JsonNode group : YAML.readTree(rendered).path("spec").path("groups")) {
+            for (JsonNode rule : group.path("rules")) {
+                expressions.put(rule.path("alert").asText(), rule.path("expr").asText());
+            }
+        }
+        assertThat(expressions).hasSizeGreaterThanOrEqualTo(8);
+        assertAllExported(expressions);
+    }
+
+    @Test
+    void everyMetricTheDashboardUsesIsExported() throws IOException {
+        JsonNode dashboard = JSON.readTree(
+                Repository.resolve("helm/podnuma/dashboards/podnuma.json").toFile());
+        Map<String, String> expressions = new TreeMap<>();
+        for (JsonNode panel : dashboard.path("panels")) {
+            for (JsonNode target : panel.path("targets")) {
+                expressions.put(
+                        panel.path("title").asText() + " "
+                                + target.path("refId").asText(),
+                        target.path("expr").asText());
+            }
+        }
+        assertThat(expressions).hasSizeGreaterThanOrEqualTo(8);
+        assertAllExported(expressions);
+    }
+
+    @Test
+    void theDocsTableListsExactlyThePodnumaMetricsWithTheirTypesAndLabels() throws IOException {
+        MetricsTable table = MetricsTable.parse(Files.readString(Repository.resolve("docs/metrics.md")));
+        SortedMap<String, MetricsTable.Row> exported = new TreeMap<>();
+        for (PrometheusText scrape : List.of(agentScrape, operatorScrape)) {
+            SortedMap<String, SortedSet<String>> labels = new TreeMap<>();
+            for (PrometheusText.Sample s : scrape.samples()) {
+                if (s.name().startsWith("podnuma_")) {
+                    SortedSet<String> names = labels.computeIfAbsent(scrape.familyOf(s), f -> new TreeSet<>());
+                    s.labels().keySet().stream().filter(l -> !l.equals("le")).forEach(names::add);
+                }
+            }
+            labels.forEach((family, names) -> exported.put(
+                    family, new MetricsTable.Row(family, scrape.type(family).orElseThrow(), names)));
+        }
+        assertThat(exported).containsKeys("podnuma_operator_nodes", "podnuma_pin_latency_seconds");
+
+        SortedMap<String, MetricsTable.Row> documented = new TreeMap<>();
+        table.rows().forEach(r -> documented.put(r.name(), r));
+        assertThat(documented.keySet())
+                .as("docs/metrics.md lists the podnuma metric families the agent and the operator export")
+                .containsExactlyElementsOf(exported.keySet());
+        assertThat(documented.values()).containsExactlyElementsOf(exported.values());
+    }
+
+    /** Every metric name of every expression is a sample name of a scrape (histograms: _bucket, _count, _sum). */
+    private static void assertAllExported(Map<String, String> expressions) {
+        Set<String> samples = new TreeSet<>(SYNTHETIC);
+        for (PrometheusText scrape : List.of(agentScrape, operatorScrape)) {
+            scrape.samples().forEach(s -> samples.add(s.name()));
+        }
+        List<String> missing = new ArrayList<>();
+        expressions.forEach((where, expr) -> {
+            SortedSet<String> names = PromQlNames.of(expr);
+            assertThat(names).as("metric names in %s: %s", where, expr).isNotEmpty();
+            names.stream().filter(n -> !samples.contains(n)).forEach(n -> missing.add(where + ": " + n));
+        });
+        assertThat(missing).as("metrics used but not exported").isEmpty();
+    }
+}
