@@ -72,7 +72,10 @@ public final class KubeAgentObjects implements AgentObjects {
                     () -> daemonSets.handleRecentResourceCreate(primary, applied));
             written.add(AgentObject.DAEMON_SET);
         }
-        if (serviceMonitor && applyServiceMonitor(owner, rendered.serviceMonitor())) {
+        if (serviceMonitor
+                && rendered.serviceMonitor()
+                        .map(sm -> applyServiceMonitor(owner, sm))
+                        .orElse(false)) {
             written.add(AgentObject.SERVICE_MONITOR);
         }
         boolean newTemplate = after.isPresent()

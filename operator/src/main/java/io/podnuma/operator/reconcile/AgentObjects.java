@@ -8,7 +8,8 @@ public interface AgentObjects {
 
     /**
      * Applies (server-side) the rendered objects that differ from what the cluster has, owned by the policy; the
-     * ServiceMonitor only when {@code serviceMonitor} (the cluster has {@code monitoring.coreos.com}).
+     * ServiceMonitor only when one was rendered and {@code serviceMonitor} (the cluster has
+     * {@code monitoring.coreos.com}).
      */
     Applied apply(NumaResourcePolicy owner, RenderedAgent rendered, boolean serviceMonitor);
 
