@@ -223,10 +223,8 @@ public enum OperatorSetting {
         return new SettingType.Structure(
                 JsonNodeType.OBJECT,
                 LabelMapReader.rule("labels"),
-                new LabelMapReader(
-                        AgentLabels.RESERVED,
-                        "the operator sets it (it finds the agents' objects by "
-                                + String.join(", ", AgentLabels.RESERVED) + ")")::read);
+                new LabelMapReader(AgentLabels.RESERVED, "the operator sets it (it finds the agents' objects by it)")
+                        ::read);
     }
 
     private static String socket(String v) {
