@@ -120,6 +120,11 @@ final class OperatorFixture implements AutoCloseable {
         start();
     }
 
+    void restart(boolean serviceMonitors, UnaryOperator<AgentRollout.Builder> rollout) {
+        operator.close();
+        start(serviceMonitors, rollout);
+    }
+
     @Override
     public void close() {
         if (operator != null) {

@@ -13,6 +13,7 @@ import io.podnuma.controlplane.KwokNodes;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.operator.render.AgentRender;
+import io.podnuma.operator.render.AgentRollout;
 import io.podnuma.operator.render.AgentServiceMonitor;
 import io.podnuma.operator.render.AgentToleration;
 import io.podnuma.operator.render.TaintEffect;
@@ -46,18 +47,7 @@ class ServiceMonitorIT {
                 .getResource("servicemonitors.monitoring.coreos.com.yaml")
                 .toURI()));
         fixture = OperatorFixture.prepare(plane);
-        // The chart's settings: kube-prometheus-stack's release label on the monitors, labels and tolerations of its
-        // own on the pods; the API server must take them as rendered.
-        fixture.start(
-                admin.hasApiGroup("monitoring.coreos.com", false),
-                rollout -> rollout.serviceMonitor(Optional.of(new AgentServiceMonitor(Map.of("release", "kps"))))
-                        .podLabels(Map.of("example.com/team", "infra"))
-                        .tolerations(List.of(new AgentToleration(
-                                Optional.of("example.com/maintenance"),
-                                TolerationOperator.EXISTS,
-                                Optional.empty(),
-                                Optional.of(TaintEffect.NO_EXECUTE),
-                                Optional.of(300L)))));
+        fixture.start(admin.hasApiGroup("monitoring.coreos.com", false), ServiceMonitorIT::chartSettings);
     }
 
     @AfterAll
@@ -114,10 +104,66 @@ class ServiceMonitorIT {
         await().atMost(TIMEOUT).until(() -> serviceMonitor() == null);
     }
 
+    @Test
+    void settingsThatNoLongerAskForAServiceMonitorDeleteThePolicysOne(ControlPlane plane) {
+        plane.ensureNode("sm-1", Map.of("podnuma.it/group", "switched"), KwokNodes.DEFAULT_ALLOCATABLE);
+        admin.resource(policy("switched")).create();
+        await().atMost(TIMEOUT).until(() -> serviceMonitor("switched") != null);
+        try {
+            fixture.restart(true, rollout -> chartSettings(rollout).serviceMonitor(Optional.empty()));
+            await().atMost(TIMEOUT).until(() -> serviceMonitor("switched") == null);
+            assertThat(admin.apps()
+                            .daemonSets()
+                            .inNamespace(OperatorFixture.NAMESPACE)
+                            .withName(AgentRender.objectName("switched"))
+                            .get())
+                    .as("only the monitor goes")
+                    .isNotNull();
+        } finally {
+            fixture.restart(true, ServiceMonitorIT::chartSettings);
+            admin.resources(NumaResourcePolicy.class).withName("switched").delete();
+        }
+    }
+
+    /**
+     * The chart's settings: kube-prometheus-stack's release label on the monitors, labels and tolerations of its own
+     * on the pods; the API server must take them as rendered.
+     */
+    private static AgentRollout.Builder chartSettings(AgentRollout.Builder rollout) {
+        return rollout.serviceMonitor(Optional.of(new AgentServiceMonitor(Map.of("release", "kps"))))
+                .podLabels(Map.of("example.com/team", "infra"))
+                .tolerations(List.of(new AgentToleration(
+                        Optional.of("example.com/maintenance"),
+                        TolerationOperator.EXISTS,
+                        Optional.empty(),
+                        Optional.of(TaintEffect.NO_EXECUTE),
+                        Optional.of(300L))));
+    }
+
+    private static NumaResourcePolicy policy(String group) {
+        return new NumaResourcePolicy(
+                group,
+                new NumaResourcePolicySpec(
+                        new LabelSelectorBuilder()
+                                .addToMatchLabels("podnuma.it/group", group)
+                                .build(),
+                        0,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null));
+    }
+
     private static GenericKubernetesResource serviceMonitor() {
+        return serviceMonitor("monitored");
+    }
+
+    private static GenericKubernetesResource serviceMonitor(String policy) {
         return admin.genericKubernetesResources("monitoring.coreos.com/v1", "ServiceMonitor")
                 .inNamespace(OperatorFixture.NAMESPACE)
-                .withName(AgentRender.objectName("monitored"))
+                .withName(AgentRender.objectName(policy))
                 .get();
     }
 }
