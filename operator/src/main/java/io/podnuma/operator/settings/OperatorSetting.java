@@ -89,8 +89,8 @@ public enum OperatorSetting {
     AGENT_NODE_SELECTOR(
             "agentNodeSelector",
             "{}",
-            "extra node-selector terms of the agent pods, a map ANDed with podnuma.io/policy=<policy> (not"
-                    + " podnuma.io/policy itself)",
+            "extra node-selector terms of the agent pods, a map, ANDed with the policy's podnuma.io/policy label"
+                    + " (which it may not set)",
             new SettingType.Structure(
                     JsonNodeType.OBJECT,
                     LabelMapReader.rule("node labels"),
