@@ -72,7 +72,10 @@ public final class KubeAgentObjects implements AgentObjects {
                     () -> daemonSets.handleRecentResourceCreate(primary, applied));
             written.add(AgentObject.DAEMON_SET);
         }
-        if (serviceMonitor && applyServiceMonitor(owner, rendered.serviceMonitor())) {
+        if (serviceMonitor
+                && rendered.serviceMonitor()
+                        .map(sm -> applyServiceMonitor(owner, sm))
+                        .orElseGet(() -> deleteStaleServiceMonitor(owner))) {
             written.add(AgentObject.SERVICE_MONITOR);
         }
         boolean newTemplate = after.isPresent()
@@ -123,6 +126,25 @@ public final class KubeAgentObjects implements AgentObjects {
         }
         apply(desired);
         return true;
+    }
+
+    /**
+     * The settings no longer ask for a ServiceMonitor (the chart moved to a PodMonitor): the one this policy got
+     * before would scrape the agents twice, so it goes now rather than with the policy.
+     */
+    private boolean deleteStaleServiceMonitor(NumaResourcePolicy owner) {
+        var monitor = client.genericKubernetesResources(SERVICE_MONITOR_API, "ServiceMonitor")
+                .inNamespace(namespace)
+                .withName(AgentRender.objectName(owner.getMetadata().getName()));
+        GenericKubernetesResource current = monitor.get();
+        boolean ours = current != null
+                && current.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(r ->
+                                Objects.equals(r.getUid(), owner.getMetadata().getUid()));
+        if (ours) {
+            monitor.delete();
+        }
+        return ours;
     }
 
     private <T extends HasMetadata> Optional<T> cached(InformerEventSource<T, NumaResourcePolicy> cache, T rendered) {

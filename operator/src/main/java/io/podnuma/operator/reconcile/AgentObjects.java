@@ -8,7 +8,8 @@ public interface AgentObjects {
 
     /**
      * Applies (server-side) the rendered objects that differ from what the cluster has, owned by the policy; the
-     * ServiceMonitor only when {@code serviceMonitor} (the cluster has {@code monitoring.coreos.com}).
+     * ServiceMonitor only when {@code serviceMonitor} (the cluster has {@code monitoring.coreos.com}): applied when
+     * one was rendered, else the policy's earlier one deleted.
      */
     Applied apply(NumaResourcePolicy owner, RenderedAgent rendered, boolean serviceMonitor);
 

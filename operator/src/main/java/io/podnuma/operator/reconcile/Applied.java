@@ -8,7 +8,8 @@ import java.util.Set;
 /**
  * What {@link AgentObjects#apply} wrote.
  *
- * @param written the objects that differed from what the cluster had, and were applied
+ * @param written the objects that differed from what the cluster had, and were applied (or, for a ServiceMonitor the
+ *     settings no longer ask for, deleted)
  * @param newTemplate the DaemonSet got a pod template with another config hash (or was created): a rollout starts
  * @param daemonSet the DaemonSet as the API server returned it, when it was written
  */

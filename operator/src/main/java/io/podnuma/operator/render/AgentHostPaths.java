@@ -1,5 +1,6 @@
 package io.podnuma.operator.render;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -8,17 +9,31 @@ import java.util.Optional;
  *
  * @param sys the host's sysfs, read for the topology
  * @param cgroup the host's cgroup mount, written for the pins
- * @param stateDir the agent's checkpoint and its PodResources socket; survives the agent pod
+ * @param stateDir the agent's checkpoint; survives the agent pod
  * @param kubeletRootDir the kubelet's {@code --root-dir} (its {@code cpu_manager_state}), read for the coexistence
  *     check; empty: not read
  * @param kubeletConfigFile the kubelet's configuration file, read for the same check; empty: not read
+ * @param podResourcesSocket where the agent's PodResources socket appears on the node; its directory is mounted
  */
 public record AgentHostPaths(
         String sys,
         String cgroup,
         String stateDir,
         Optional<String> kubeletRootDir,
-        Optional<String> kubeletConfigFile) {
+        Optional<String> kubeletConfigFile,
+        String podResourcesSocket) {
+
+    /** The default socket: in the state directory's {@code pod-resources}, where it has always been. */
+    public static final String DEFAULT_POD_RESOURCES_SOCKET = "/var/lib/podnuma/pod-resources/podnuma.sock";
+
+    /** {@code sun_path} holds 108 bytes with the terminating NUL. */
+    static final int MAX_SOCKET_PATH = 107;
+    /** The container sees the socket in {@code AgentRender.SOCKET_DIR} (27 bytes with the '/'), within 107 too. */
+    static final int MAX_SOCKET_NAME = 80;
+
+    public static final String SOCKET_RULE = "an absolute path of a socket file in a directory other than /, ending in"
+            + " .sock, without '.', '..' or empty segments, at most " + MAX_SOCKET_PATH + " bytes with a file name"
+            + " of at most " + MAX_SOCKET_NAME + " (e.g. " + DEFAULT_POD_RESOURCES_SOCKET + ")";
 
     public AgentHostPaths {
         for (String p : new String[] {sys, cgroup, stateDir}) {
@@ -26,6 +41,10 @@ public record AgentHostPaths(
         }
         kubeletRootDir.ifPresent(AgentHostPaths::requireAbsolute);
         kubeletConfigFile.ifPresent(AgentHostPaths::requireAbsolute);
+        Objects.requireNonNull(podResourcesSocket, "podResourcesSocket");
+        socketProblem(podResourcesSocket).ifPresent(p -> {
+            throw new IllegalArgumentException("podResourcesSocket '" + podResourcesSocket + "': allowed " + p);
+        });
     }
 
     /** A kubeadm-style node: {@code /var/lib/kubelet} with its {@code config.yaml}. */
@@ -35,7 +54,35 @@ public record AgentHostPaths(
                 "/sys/fs/cgroup",
                 "/var/lib/podnuma",
                 Optional.of("/var/lib/kubelet"),
-                Optional.of("/var/lib/kubelet/config.yaml"));
+                Optional.of("/var/lib/kubelet/config.yaml"),
+                DEFAULT_POD_RESOURCES_SOCKET);
+    }
+
+    /** The directory of the socket on the node: the host path mounted into the agent container. */
+    public String podResourcesSocketDir() {
+        return podResourcesSocket.substring(0, podResourcesSocket.lastIndexOf('/'));
+    }
+
+    /** The socket's file name. */
+    public String podResourcesSocketName() {
+        return podResourcesSocket.substring(podResourcesSocket.lastIndexOf('/') + 1);
+    }
+
+    /** Empty when {@code path} can be the agent's socket on the node, else {@link #SOCKET_RULE}. */
+    public static Optional<String> socketProblem(String path) {
+        int slash = path.lastIndexOf('/');
+        String name = path.substring(slash + 1);
+        boolean ok = path.startsWith("/")
+                && slash > 0
+                && path.endsWith(".sock")
+                && name.length() > ".sock".length()
+                && name.getBytes(StandardCharsets.UTF_8).length <= MAX_SOCKET_NAME
+                && path.getBytes(StandardCharsets.UTF_8).length <= MAX_SOCKET_PATH
+                && path.indexOf('\0') < 0
+                && !path.contains("//")
+                && !(path + "/").contains("/./")
+                && !(path + "/").contains("/../");
+        return ok ? Optional.empty() : Optional.of(SOCKET_RULE);
     }
 
     private static void requireAbsolute(String path) {

@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -34,6 +36,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -55,7 +58,9 @@ public final class AgentRender {
     static final String SYS = "/host/sys";
     static final String CGROUP = "/host/cgroup";
     static final String STATE = "/var/lib/podnuma";
-    static final String SOCKET = STATE + "/pod-resources/podnuma.sock";
+    /** The directory of the PodResources socket, a host directory of its own (so the socket can be anywhere). */
+    static final String SOCKET_DIR = "/run/podnuma/pod-resources";
+
     static final String KUBELET_ROOT = "/host/kubelet";
     static final String KUBELET_CONFIG_DIR = "/host/kubelet-config";
     static final String KUBELET_CONFIG = KUBELET_CONFIG_DIR + "/config.yaml";
@@ -88,7 +93,7 @@ public final class AgentRender {
         String configHash = sha256(file);
         // The hash of the policy as the agent will read it back from the file, so both sides hash the same value.
         String policyHash = PolicyHash.of(NodeAgentConfigYaml.read(file).policy());
-        Map<String, String> labels = labels(name);
+        Map<String, String> labels = labels(name, rollout.podLabels());
         ConfigMap configMap = new ConfigMapBuilder()
                 .withMetadata(meta(name, rollout, labels))
                 .withData(Map.of(CONFIG_KEY, file))
@@ -97,7 +102,8 @@ public final class AgentRender {
                 configMap,
                 daemonSet(name, rollout, labels, configHash),
                 service(name, rollout, labels),
-                serviceMonitor(name, rollout, labels),
+                rollout.serviceMonitor()
+                        .map(monitor -> serviceMonitor(name, rollout, labels(name, monitor.extraLabels()))),
                 configHash,
                 policyHash);
     }
@@ -110,7 +116,7 @@ public final class AgentRender {
     /** The labels that select policy {@code name}'s agent pods. */
     public static Map<String, String> selector(String name) {
         Map<String, String> s = new LinkedHashMap<>();
-        s.put("app.kubernetes.io/name", "podnuma-agent");
+        s.put(AgentLabels.NAME, "podnuma-agent");
         s.put(POLICY_LABEL, name);
         return s;
     }
@@ -123,7 +129,7 @@ public final class AgentRender {
                 .sysfsRoot(SYS)
                 .cgroupRoot(CGROUP)
                 .stateDir(STATE)
-                .podResourcesSocket(SOCKET)
+                .podResourcesSocket(SOCKET_DIR + "/" + host.podResourcesSocketName())
                 .metricsPort(rollout.metricsPort())
                 .healthPort(rollout.healthPort())
                 .logLevel(rollout.logLevel().wireName());
@@ -161,11 +167,8 @@ public final class AgentRender {
                 .withPriorityClassName(rollout.priorityClassName().orElse(null))
                 .withHostNetwork(hostNetwork ? true : null)
                 .withDnsPolicy(hostNetwork ? "ClusterFirstWithHostNet" : "ClusterFirst")
-                .withNodeSelector(Map.of(POLICY_LABEL, name))
-                // An agent must run wherever its policy put a node, whatever taints the node has.
-                .addNewToleration()
-                .withOperator("Exists")
-                .endToleration()
+                .withNodeSelector(nodeSelector(name, rollout))
+                .withTolerations(tolerations(rollout))
                 .withTerminationGracePeriodSeconds(30L)
                 .withRestartPolicy("Always")
                 .withSchedulerName("default-scheduler")
@@ -175,6 +178,24 @@ public final class AgentRender {
                 .endTemplate()
                 .endSpec()
                 .build();
+    }
+
+    private static Map<String, String> nodeSelector(String name, AgentRollout rollout) {
+        Map<String, String> terms = new TreeMap<>(rollout.nodeSelector());
+        terms.put(POLICY_LABEL, name);
+        return terms;
+    }
+
+    private static List<Toleration> tolerations(AgentRollout rollout) {
+        return rollout.tolerations().stream()
+                .map(t -> new TolerationBuilder()
+                        .withKey(t.key().orElse(null))
+                        .withOperator(t.operator().wire())
+                        .withValue(t.value().orElse(null))
+                        .withEffect(t.effect().map(TaintEffect::wire).orElse(null))
+                        .withTolerationSeconds(t.tolerationSeconds().orElse(null))
+                        .build())
+                .toList();
     }
 
     private static Container container(AgentRollout rollout) {
@@ -246,6 +267,7 @@ public final class AgentRender {
         m.add(mount("host-sys", SYS, true));
         m.add(mount("host-cgroup", CGROUP, false));
         m.add(mount("state", STATE, false));
+        m.add(mount("pod-resources", SOCKET_DIR, false));
         rollout.hostPaths().kubeletRootDir().ifPresent(d -> m.add(mount("kubelet-root", KUBELET_ROOT, true)));
         rollout.hostPaths().kubeletConfigFile().ifPresent(f -> m.add(mount("kubelet-config", KUBELET_CONFIG, true)));
         return m;
@@ -272,12 +294,16 @@ public final class AgentRender {
         v.add(hostPath("host-sys", host.sys(), "Directory"));
         v.add(hostPath("host-cgroup", host.cgroup(), "Directory"));
         v.add(hostPath("state", host.stateDir(), "DirectoryOrCreate"));
+        v.add(hostPath("pod-resources", host.podResourcesSocketDir(), "DirectoryOrCreate"));
         host.kubeletRootDir().ifPresent(d -> v.add(hostPath("kubelet-root", d, "Directory")));
         host.kubeletConfigFile().ifPresent(f -> v.add(hostPath("kubelet-config", f, "File")));
         return v;
     }
 
-    /** The kubelet's files must exist: the agent never creates them; a missing one keeps the pod from starting. */
+    /**
+     * The kubelet's files must exist (type Directory or File): the agent never creates them, and a missing one keeps
+     * the pod from starting. The agent's own directories are made when missing (DirectoryOrCreate).
+     */
     private static Volume hostPath(String volume, String path, String type) {
         return new VolumeBuilder()
                 .withName(volume)
@@ -327,14 +353,19 @@ public final class AgentRender {
                 .build();
     }
 
-    private static Map<String, String> labels(String name) {
+    /**
+     * The operator's labels with {@code extra} ones; an extra label may replace the informational instance, component
+     * and part-of labels, never those the operator selects by ({@link AgentLabels#RESERVED}, refused earlier).
+     */
+    private static Map<String, String> labels(String name, Map<String, String> extra) {
         Map<String, String> l = new LinkedHashMap<>();
-        l.put("app.kubernetes.io/name", "podnuma-agent");
+        l.put(AgentLabels.NAME, "podnuma-agent");
         l.put("app.kubernetes.io/instance", name);
         l.put("app.kubernetes.io/component", "node-agent");
         l.put("app.kubernetes.io/part-of", "podnuma");
-        l.put("app.kubernetes.io/managed-by", "podnuma-operator");
+        l.put(AgentLabels.MANAGED_BY, "podnuma-operator");
         l.put(POLICY_LABEL, name);
+        l.putAll(extra);
         return l;
     }
 

@@ -3,6 +3,8 @@ package io.podnuma.operator.render;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,6 +25,11 @@ import java.util.regex.Pattern;
  * @param limits the agent container's limits
  * @param reconcilePeriod empty: the agent's default
  * @param statusMinInterval empty: the agent's default
+ * @param tolerations the agent pods' tolerations (by default every taint: an agent runs wherever its policy put a
+ *     node)
+ * @param nodeSelector extra node-selector terms, ANDed with {@code podnuma.io/policy=<name>}
+ * @param podLabels extra labels on the agent pods and on the ConfigMap, DaemonSet and Service
+ * @param serviceMonitor empty: no ServiceMonitor is rendered (the chart may scrape the pods with a PodMonitor)
  */
 public record AgentRollout(
         String namespace,
@@ -40,7 +47,16 @@ public record AgentRollout(
         Map<String, Quantity> limits,
         Optional<Duration> reconcilePeriod,
         Optional<Duration> statusMinInterval,
-        LogLevel logLevel) {
+        LogLevel logLevel,
+        List<AgentToleration> tolerations,
+        Map<String, String> nodeSelector,
+        Map<String, String> podLabels,
+        Optional<AgentServiceMonitor> serviceMonitor) {
+
+    /** The agent's own bounds for its reconcile period. */
+    public static final Duration MIN_RECONCILE_PERIOD = Duration.ofSeconds(1);
+
+    public static final Duration MAX_RECONCILE_PERIOD = Duration.ofHours(1);
 
     private static final Pattern MAX_UNAVAILABLE = Pattern.compile("([1-9][0-9]*|[1-9][0-9]?%|100%)");
 
@@ -52,6 +68,9 @@ public record AgentRollout(
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(hostPaths, "hostPaths");
         Objects.requireNonNull(logLevel, "logLevel");
+        Objects.requireNonNull(reconcilePeriod, "reconcilePeriod");
+        Objects.requireNonNull(statusMinInterval, "statusMinInterval");
+        Objects.requireNonNull(serviceMonitor, "serviceMonitor");
         if (image.isBlank()) {
             throw new IllegalArgumentException("agent image must not be empty");
         }
@@ -64,14 +83,25 @@ public record AgentRollout(
         if (metricsPort == healthPort) {
             throw new IllegalArgumentException("metricsPort and healthPort are both " + metricsPort);
         }
+        reconcilePeriod
+                .filter(d -> d.compareTo(MIN_RECONCILE_PERIOD) < 0 || d.compareTo(MAX_RECONCILE_PERIOD) > 0)
+                .ifPresent(d -> {
+                    throw new IllegalArgumentException("reconcilePeriod " + d.toMillis() + "ms: allowed 1s..1h");
+                });
         requests = Map.copyOf(new TreeMap<>(requests));
         limits = Map.copyOf(new TreeMap<>(limits));
+        tolerations = List.copyOf(tolerations);
+        // Sorted, so that the objects rendered from them are the same byte for byte in every JVM.
+        nodeSelector = Collections.unmodifiableMap(new TreeMap<>(nodeSelector));
+        podLabels = Collections.unmodifiableMap(new TreeMap<>(podLabels));
+        AgentLabels.require("nodeSelector", nodeSelector, AgentLabels.RESERVED_IN_NODE_SELECTOR);
+        AgentLabels.require("podLabels", podLabels, AgentLabels.RESERVED);
     }
 
     /**
      * Production defaults: namespace {@code podnuma-system}, the agent on the host network with the ports of its
      * config file's defaults, 10% of the nodes at a time, system-node-critical, 50m CPU and 160Mi requested, 256Mi
-     * limit.
+     * limit, every taint tolerated, a ServiceMonitor without extra labels.
      */
     public static AgentRollout defaults(String image) {
         return new AgentRollout(
@@ -90,7 +120,11 @@ public record AgentRollout(
                 Map.of("memory", new Quantity("256Mi")),
                 Optional.empty(),
                 Optional.empty(),
-                LogLevel.INFO);
+                LogLevel.INFO,
+                List.of(AgentToleration.EVERY_TAINT),
+                Map.of(),
+                Map.of(),
+                Optional.of(new AgentServiceMonitor(Map.of())));
     }
 
     /** A builder starting from this value: {@code defaults(image).toBuilder().pullPolicy(NEVER).build()}. */
@@ -116,6 +150,10 @@ public record AgentRollout(
         private Optional<Duration> reconcilePeriod;
         private Optional<Duration> statusMinInterval;
         private LogLevel logLevel;
+        private List<AgentToleration> tolerations;
+        private Map<String, String> nodeSelector;
+        private Map<String, String> podLabels;
+        private Optional<AgentServiceMonitor> serviceMonitor;
 
         private Builder(AgentRollout r) {
             namespace = r.namespace;
@@ -134,6 +172,10 @@ public record AgentRollout(
             reconcilePeriod = r.reconcilePeriod;
             statusMinInterval = r.statusMinInterval;
             logLevel = r.logLevel;
+            tolerations = r.tolerations;
+            nodeSelector = r.nodeSelector;
+            podLabels = r.podLabels;
+            serviceMonitor = r.serviceMonitor;
         }
 
         public Builder namespace(String value) {
@@ -194,8 +236,34 @@ public record AgentRollout(
             return this;
         }
 
+        /** Empty: the agent's default. */
+        public Builder reconcilePeriod(Optional<Duration> value) {
+            reconcilePeriod = value;
+            return this;
+        }
+
         public Builder logLevel(LogLevel value) {
             logLevel = value;
+            return this;
+        }
+
+        public Builder tolerations(List<AgentToleration> value) {
+            tolerations = value;
+            return this;
+        }
+
+        public Builder nodeSelector(Map<String, String> value) {
+            nodeSelector = value;
+            return this;
+        }
+
+        public Builder podLabels(Map<String, String> value) {
+            podLabels = value;
+            return this;
+        }
+
+        public Builder serviceMonitor(Optional<AgentServiceMonitor> value) {
+            serviceMonitor = value;
             return this;
         }
 
@@ -217,7 +285,11 @@ public record AgentRollout(
                     limits,
                     reconcilePeriod,
                     statusMinInterval,
-                    logLevel);
+                    logLevel,
+                    tolerations,
+                    nodeSelector,
+                    podLabels,
+                    serviceMonitor);
         }
     }
 

@@ -1,6 +1,10 @@
 package io.podnuma.operator.settings;
 
+import com.fasterxml.jackson.databind.node.JsonNodeType;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.operator.render.AgentHostPaths;
+import io.podnuma.operator.render.AgentLabels;
+import io.podnuma.operator.render.AgentRollout;
 import io.podnuma.operator.render.ApiServerEndpoint;
 import io.podnuma.operator.render.PodNetwork;
 import io.podnuma.operator.render.PullPolicy;
@@ -64,6 +68,53 @@ public enum OperatorSetting {
             "256Mi",
             "the agent container's memory limit, a quantity (256Mi); empty: none",
             OperatorSetting::optionalQuantity),
+    AGENT_RECONCILE_PERIOD(
+            "agentReconcilePeriod",
+            "",
+            "the agents' reconcile period (1s..1h); empty: the agent's default",
+            v -> v.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(duration(v, AgentRollout.MIN_RECONCILE_PERIOD, AgentRollout.MAX_RECONCILE_PERIOD))),
+    AGENT_POD_RESOURCES_SOCKET(
+            "agentPodResourcesSocket",
+            AgentHostPaths.DEFAULT_POD_RESOURCES_SOCKET,
+            "where the agents' PodResources socket appears on the nodes, an absolute path ending in .sock (its"
+                    + " directory is mounted into the agent)",
+            OperatorSetting::socket),
+    AGENT_TOLERATIONS(
+            "agentTolerations",
+            "[{\"operator\":\"Exists\"}]",
+            "the agent pods' tolerations, a list (default: every taint); [] for none",
+            new SettingType.Structure(JsonNodeType.ARRAY, TolerationReader.RULE, TolerationReader::read)),
+    AGENT_NODE_SELECTOR(
+            "agentNodeSelector",
+            "{}",
+            "extra node-selector terms of the agent pods, a map, ANDed with the policy's podnuma.io/policy label"
+                    + " (which it may not set)",
+            new SettingType.Structure(
+                    JsonNodeType.OBJECT,
+                    LabelMapReader.rule("node labels"),
+                    new LabelMapReader(
+                                    AgentLabels.RESERVED_IN_NODE_SELECTOR,
+                                    "the operator selects the nodes of the policy by it")::read)),
+    AGENT_POD_LABELS(
+            "agentPodLabels",
+            "{}",
+            "extra labels on the agent pods and on their ConfigMap, DaemonSet and Service, a map (not "
+                    + String.join(", ", AgentLabels.RESERVED) + ")",
+            labels()),
+    AGENT_SERVICE_MONITOR(
+            "agentServiceMonitor",
+            "true",
+            "true: a ServiceMonitor per policy for the agents where the cluster serves monitoring.coreos.com;"
+                    + " false: never (scrape them with a PodMonitor)",
+            OperatorSetting::bool),
+    SERVICE_MONITOR_LABELS(
+            "serviceMonitorLabels",
+            "{}",
+            "extra labels on the agents' ServiceMonitors, a map (kube-prometheus-stack selects monitors by its"
+                    + " release label)",
+            labels()),
     API_SERVER(
             "apiServer",
             "",
@@ -122,13 +173,17 @@ public enum OperatorSetting {
     private final String key;
     private final String defaultValue;
     private final String description;
-    private final Function<String, ?> parser;
+    private final SettingType type;
 
     OperatorSetting(String key, String defaultValue, String description, Function<String, ?> parser) {
+        this(key, defaultValue, description, new SettingType.Text(parser));
+    }
+
+    OperatorSetting(String key, String defaultValue, String description, SettingType type) {
         this.key = key;
         this.defaultValue = defaultValue;
         this.description = description;
-        this.parser = parser;
+        this.type = type;
     }
 
     public String key() {
@@ -154,9 +209,29 @@ public enum OperatorSetting {
         return description;
     }
 
-    /** @throws IllegalArgumentException saying what is allowed */
-    Object parse(String value) {
-        return parser.apply(value);
+    /** How the value is written and read: text, or a list or map (YAML in the file, JSON as a flag or variable). */
+    SettingType type() {
+        return type;
+    }
+
+    /** Whether the value is a list or a map: JSON as a flag or a variable. */
+    public boolean structured() {
+        return type instanceof SettingType.Structure;
+    }
+
+    private static SettingType labels() {
+        return new SettingType.Structure(
+                JsonNodeType.OBJECT,
+                LabelMapReader.rule("labels"),
+                new LabelMapReader(AgentLabels.RESERVED, "the operator sets it (it finds the agents' objects by it)")
+                        ::read);
+    }
+
+    private static String socket(String v) {
+        AgentHostPaths.socketProblem(v).ifPresent(p -> {
+            throw new IllegalArgumentException("allowed " + p);
+        });
+        return v;
     }
 
     private static String dnsLabel(String v) {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.operator.render.AgentHostPaths;
 import io.podnuma.operator.render.AgentRollout;
+import io.podnuma.operator.render.AgentServiceMonitor;
+import io.podnuma.operator.render.AgentToleration;
 import io.podnuma.operator.render.ApiServerEndpoint;
 import io.podnuma.operator.render.PodNetwork;
 import io.podnuma.operator.render.PullPolicy;
@@ -24,12 +26,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
  * Reads the operator's settings. Each {@link OperatorSetting} takes the first value found in: a flag
  * ({@code --agent-image}), an environment variable ({@code PODNUMA_OPERATOR_AGENT_IMAGE}), the YAML file (a flat map,
- * {@code agentImage: ...}), its default. The file is {@code --config}, else {@code $PODNUMA_OPERATOR_CONFIG}; without
+ * {@code agentImage: ...}), its default. A list or map setting ({@code agentTolerations}) is YAML in the file and JSON
+ * as a flag or a variable. The file is {@code --config}, else {@code $PODNUMA_OPERATOR_CONFIG}; without
  * either, only flags, the environment and the defaults count. Unknown keys and flags are errors; every problem is
  * reported at once.
  */
@@ -69,32 +73,32 @@ public final class OperatorSettingsLoader {
             String yaml, String fileName, Map<String, String> flags, Map<String, String> env) {
         List<String> problems = new ArrayList<>();
         checkFlags(flags, problems);
-        Map<String, String> file = fileValues(yaml, fileName, problems);
+        Map<String, JsonNode> file = fileValues(yaml, fileName, problems);
         Map<OperatorSetting, Object> values = new EnumMap<>(OperatorSetting.class);
         for (OperatorSetting s : OperatorSetting.values()) {
-            String value;
             String source;
+            Supplier<Object> read;
             if (flags.containsKey(s.flag())) {
-                value = flags.get(s.flag());
                 source = "flag --" + s.flag();
+                read = () -> s.type().fromText(flags.get(s.flag()));
             } else if (env.containsKey(s.env())) {
-                value = env.get(s.env());
                 source = "environment " + s.env();
+                read = () -> s.type().fromText(env.get(s.env()));
             } else if (file.containsKey(s.key())) {
-                value = file.get(s.key());
                 source = fileName + ": " + s.key();
+                read = () -> s.type().fromFile(file.get(s.key()));
             } else if (s.defaultValue() != null) {
-                value = s.defaultValue();
                 source = "default " + s.key();
+                read = () -> s.type().fromText(s.defaultValue());
             } else {
                 problems.add(s.key() + " is required (" + s.description() + "): set it in the file, with --" + s.flag()
                         + " or with " + s.env());
                 continue;
             }
             try {
-                values.put(s, s.parse(value));
-            } catch (IllegalArgumentException e) {
-                problems.add(source + " = \"" + value + "\": " + e.getMessage());
+                values.put(s, read.get());
+            } catch (InvalidValueException e) {
+                e.problems().forEach(p -> problems.add(p.describe(source)));
             }
         }
         if (problems.isEmpty()) {
@@ -143,8 +147,18 @@ public final class OperatorSettingsLoader {
                         (String) v.get(OperatorSetting.HOST_CGROUP),
                         (String) v.get(OperatorSetting.HOST_STATE_DIR),
                         (Optional<String>) v.get(OperatorSetting.KUBELET_ROOT_DIR),
-                        (Optional<String>) v.get(OperatorSetting.KUBELET_CONFIG_FILE)))
+                        (Optional<String>) v.get(OperatorSetting.KUBELET_CONFIG_FILE),
+                        (String) v.get(OperatorSetting.AGENT_POD_RESOURCES_SOCKET)))
                 .logLevel((LogLevel) v.get(OperatorSetting.AGENT_LOG_LEVEL))
+                .reconcilePeriod((Optional<Duration>) v.get(OperatorSetting.AGENT_RECONCILE_PERIOD))
+                .tolerations((List<AgentToleration>) v.get(OperatorSetting.AGENT_TOLERATIONS))
+                .nodeSelector((Map<String, String>) v.get(OperatorSetting.AGENT_NODE_SELECTOR))
+                .podLabels((Map<String, String>) v.get(OperatorSetting.AGENT_POD_LABELS))
+                .serviceMonitor(
+                        (Boolean) v.get(OperatorSetting.AGENT_SERVICE_MONITOR)
+                                ? Optional.of(new AgentServiceMonitor(
+                                        (Map<String, String>) v.get(OperatorSetting.SERVICE_MONITOR_LABELS)))
+                                : Optional.empty())
                 .resources(
                         resources(
                                 v,
@@ -166,9 +180,9 @@ public final class OperatorSettingsLoader {
                 (Integer) v.get(OperatorSetting.METRICS_PORT));
     }
 
-    /** The file's keys as text; a nested value or an unknown key is a problem. */
-    private static Map<String, String> fileValues(String yaml, String fileName, List<String> problems) {
-        Map<String, String> out = new LinkedHashMap<>();
+    /** The file's keys with their YAML values, each read by its setting's type; an unknown key is a problem. */
+    private static Map<String, JsonNode> fileValues(String yaml, String fileName, List<String> problems) {
+        Map<String, JsonNode> out = new LinkedHashMap<>();
         if (yaml.isBlank()) {
             return out;
         }
@@ -194,11 +208,8 @@ public final class OperatorSettingsLoader {
             Map.Entry<String, JsonNode> f = fields.next();
             if (!known.contains(f.getKey())) {
                 problems.add(fileName + ": unknown key " + f.getKey() + ": allowed " + String.join(", ", known));
-            } else if (!f.getValue().isValueNode()) {
-                problems.add(fileName + ": " + f.getKey() + ": allowed a single value, found a "
-                        + f.getValue().getNodeType());
             } else {
-                out.put(f.getKey(), f.getValue().isNull() ? "" : f.getValue().asText());
+                out.put(f.getKey(), f.getValue());
             }
         }
         return out;

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The operator in the test JVM, under its own ServiceAccount bound to the RBAC the chart ships
@@ -85,10 +86,10 @@ final class OperatorFixture implements AutoCloseable {
         }
     }
 
-    static ReconcileSettings settings(boolean serviceMonitors) {
+    static ReconcileSettings settings(boolean serviceMonitors, UnaryOperator<AgentRollout.Builder> rollout) {
         return new ReconcileSettings(
-                AgentRollout.defaults("podnuma/node-agent:it").toBuilder()
-                        .namespace(NAMESPACE)
+                rollout.apply(AgentRollout.defaults("podnuma/node-agent:it").toBuilder()
+                                .namespace(NAMESPACE))
                         .build(),
                 RESTORE_TIMEOUT,
                 serviceMonitors,
@@ -100,13 +101,28 @@ final class OperatorFixture implements AutoCloseable {
     }
 
     void start(boolean serviceMonitors) {
+        start(serviceMonitors, UnaryOperator.identity());
+    }
+
+    /** With rollout settings of the test's own. */
+    void start(boolean serviceMonitors, UnaryOperator<AgentRollout.Builder> rollout) {
         operator = PodnumaOperator.start(
-                client, settings(serviceMonitors), Optional.empty(), registry, InstantSource.system(), "operator-it");
+                client,
+                settings(serviceMonitors, rollout),
+                Optional.empty(),
+                registry,
+                InstantSource.system(),
+                "operator-it");
     }
 
     void restart() {
         operator.close();
         start();
+    }
+
+    void restart(boolean serviceMonitors, UnaryOperator<AgentRollout.Builder> rollout) {
+        operator.close();
+        start(serviceMonitors, rollout);
     }
 
     @Override

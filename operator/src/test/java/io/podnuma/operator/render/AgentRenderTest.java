@@ -8,8 +8,10 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
@@ -23,6 +25,8 @@ import io.podnuma.crds.v1alpha1.policy.TopologyManagerPolicy;
 import io.podnuma.crds.v1alpha1.policy.TopologyManagerScope;
 import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -56,7 +60,7 @@ class AgentRenderTest {
         assertThat(config.sysfsRoot()).isEqualTo("/host/sys");
         assertThat(config.cgroupRoot()).isEqualTo("/host/cgroup");
         assertThat(config.stateDir()).isEqualTo("/var/lib/podnuma");
-        assertThat(config.podResourcesSocket()).isEqualTo("/var/lib/podnuma/pod-resources/podnuma.sock");
+        assertThat(config.podResourcesSocket()).isEqualTo("/run/podnuma/pod-resources/podnuma.sock");
         assertThat(config.kubeletStateDir()).isEqualTo("/host/kubelet");
         assertThat(config.kubeletConfigFile()).isEqualTo("/host/kubelet-config/config.yaml");
         assertThat(config.metricsPort()).isEqualTo(9464);
@@ -86,6 +90,16 @@ class AgentRenderTest {
                 .as("the agent writes cpusets")
                 .isNull();
         assertThat(hostPathAt(mounts, volumes, "/var/lib/podnuma")).isEqualTo("/var/lib/podnuma");
+        assertThat(hostPathAt(mounts, volumes, "/run/podnuma/pod-resources"))
+                .as("the socket stays where it always was on the node")
+                .isEqualTo("/var/lib/podnuma/pod-resources");
+        assertThat(volumes.get(mounts.get("/run/podnuma/pod-resources").getName())
+                        .getHostPath()
+                        .getType())
+                .isEqualTo("DirectoryOrCreate");
+        assertThat(mounts.get("/run/podnuma/pod-resources").getReadOnly())
+                .as("the agent makes its socket there")
+                .isNull();
         assertThat(hostPathAt(mounts, volumes, "/host/kubelet")).isEqualTo("/var/lib/kubelet");
         assertThat(hostPathAt(mounts, volumes, "/host/kubelet-config/config.yaml"))
                 .isEqualTo("/var/lib/kubelet/config.yaml");
@@ -100,7 +114,12 @@ class AgentRenderTest {
     void withoutKubeletPathsTheAgentReadsNoKubeletFileAndMountsNone() {
         AgentRollout noKubelet = ROLLOUT.toBuilder()
                 .hostPaths(new AgentHostPaths(
-                        "/sys", "/sys/fs/cgroup", "/var/lib/podnuma", Optional.empty(), Optional.empty()))
+                        "/sys",
+                        "/sys/fs/cgroup",
+                        "/var/lib/podnuma",
+                        Optional.empty(),
+                        Optional.empty(),
+                        AgentHostPaths.DEFAULT_POD_RESOURCES_SOCKET))
                 .build();
         RenderedAgent r = AgentRender.render("low-latency", SPEC, noKubelet);
         NodeAgentConfig config =
@@ -109,7 +128,7 @@ class AgentRenderTest {
         assertThat(config.kubeletConfigFile()).isNull();
         assertThat(r.daemonSet().getSpec().getTemplate().getSpec().getVolumes())
                 .extracting(Volume::getName)
-                .containsExactly("config", "host-sys", "host-cgroup", "state");
+                .containsExactly("config", "host-sys", "host-cgroup", "state", "pod-resources");
     }
 
     @Test
@@ -149,7 +168,11 @@ class AgentRenderTest {
         assertThat(agent.getResources().getRequests()).containsEntry("cpu", new Quantity("50m"));
         assertThat(r.service().getSpec().getClusterIP()).isEqualTo("None");
         assertThat(r.service().getSpec().getPorts().getFirst().getPort()).isEqualTo(9464);
-        assertThat(r.serviceMonitor().getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+        assertThat(r.serviceMonitor()).hasValueSatisfying(sm -> {
+            assertThat(sm.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+            assertThat(sm.getMetadata().getLabels())
+                    .isEqualTo(r.service().getMetadata().getLabels());
+        });
     }
 
     @Test
@@ -229,6 +252,204 @@ class AgentRenderTest {
         assertThatThrownBy(() -> ROLLOUT.toBuilder().maxUnavailable("0").build())
                 .hasMessageContaining("maxUnavailable '0'");
         assertThatThrownBy(() -> ROLLOUT.toBuilder().ports(9000, 9000).build()).hasMessageContaining("both 9000");
+    }
+
+    @Test
+    void theSocketCanBeAnywhereOnTheNodeAndTheAgentMakesItInTheMountedDirectory() {
+        AgentRollout elsewhere = ROLLOUT.toBuilder()
+                .hostPaths(new AgentHostPaths(
+                        "/sys",
+                        "/sys/fs/cgroup",
+                        "/var/lib/podnuma",
+                        Optional.empty(),
+                        Optional.empty(),
+                        "/run/podnuma-agent/api/agent.sock"))
+                .build();
+        RenderedAgent r = AgentRender.render("low-latency", SPEC, elsewhere);
+        NodeAgentConfig config =
+                NodeAgentConfigYaml.read(r.configMap().getData().get(AgentRender.CONFIG_KEY));
+        assertThat(config.podResourcesSocket()).isEqualTo("/run/podnuma/pod-resources/agent.sock");
+        PodSpec pod = r.daemonSet().getSpec().getTemplate().getSpec();
+        Map<String, VolumeMount> mounts = pod.getContainers().getFirst().getVolumeMounts().stream()
+                .collect(Collectors.toMap(VolumeMount::getMountPath, m -> m));
+        Map<String, Volume> volumes = pod.getVolumes().stream().collect(Collectors.toMap(Volume::getName, v -> v));
+        assertThat(hostPathAt(mounts, volumes, "/run/podnuma/pod-resources")).isEqualTo("/run/podnuma-agent/api");
+        assertThat(r.configHash())
+                .as("the file changed")
+                .isNotEqualTo(AgentRender.render("low-latency", SPEC, ROLLOUT).configHash());
+    }
+
+    @Test
+    void theReconcilePeriodSettingReachesTheFile() {
+        RenderedAgent r = AgentRender.render(
+                "low-latency",
+                SPEC,
+                ROLLOUT.toBuilder()
+                        .reconcilePeriod(Optional.of(Duration.ofSeconds(90)))
+                        .build());
+        NodeAgentConfig config =
+                NodeAgentConfigYaml.read(r.configMap().getData().get(AgentRender.CONFIG_KEY));
+        assertThat(config.reconcilePeriod()).isEqualTo("90s");
+        assertThat(config.statusMinInterval()).as("the agent's default").isNull();
+    }
+
+    private static final AgentToleration DEDICATED = new AgentToleration(
+            Optional.of("dedicated"),
+            TolerationOperator.EQUAL,
+            Optional.of("trading"),
+            Optional.of(TaintEffect.NO_EXECUTE),
+            Optional.of(30L));
+    private static final AgentToleration GPU = new AgentToleration(
+            Optional.of("example.com/gpu"),
+            TolerationOperator.EXISTS,
+            Optional.empty(),
+            Optional.of(TaintEffect.NO_SCHEDULE),
+            Optional.empty());
+
+    @Test
+    void tolerationsNodeSelectorTermsAndExtraLabelsReachThePodsAndTheObjects() {
+        AgentRollout placed = ROLLOUT.toBuilder()
+                .tolerations(List.of(DEDICATED, GPU))
+                .nodeSelector(Map.of("topology.kubernetes.io/zone", "a"))
+                .podLabels(Map.of("example.com/team", "infra", "app.kubernetes.io/instance", "podnuma"))
+                .build();
+        RenderedAgent r = AgentRender.render("low-latency", SPEC, placed);
+        var ds = r.daemonSet();
+        PodSpec pod = ds.getSpec().getTemplate().getSpec();
+        assertThat(pod.getTolerations())
+                .containsExactly(
+                        new TolerationBuilder()
+                                .withKey("dedicated")
+                                .withOperator("Equal")
+                                .withValue("trading")
+                                .withEffect("NoExecute")
+                                .withTolerationSeconds(30L)
+                                .build(),
+                        new TolerationBuilder()
+                                .withKey("example.com/gpu")
+                                .withOperator("Exists")
+                                .withEffect("NoSchedule")
+                                .build());
+        assertThat(pod.getNodeSelector())
+                .isEqualTo(Map.of("podnuma.io/policy", "low-latency", "topology.kubernetes.io/zone", "a"));
+        Map<String, String> expected = Map.of(
+                "app.kubernetes.io/name", "podnuma-agent",
+                "app.kubernetes.io/instance", "podnuma",
+                "app.kubernetes.io/component", "node-agent",
+                "app.kubernetes.io/part-of", "podnuma",
+                "app.kubernetes.io/managed-by", "podnuma-operator",
+                "podnuma.io/policy", "low-latency",
+                "example.com/team", "infra");
+        assertThat(ds.getSpec().getTemplate().getMetadata().getLabels()).isEqualTo(expected);
+        assertThat(ds.getMetadata().getLabels()).isEqualTo(expected);
+        assertThat(r.configMap().getMetadata().getLabels()).isEqualTo(expected);
+        assertThat(r.service().getMetadata().getLabels()).isEqualTo(expected);
+        assertThat(ds.getSpec().getSelector().getMatchLabels())
+                .as("the selectors never change: a DaemonSet's selector is immutable")
+                .isEqualTo(AgentRender.selector("low-latency"));
+        assertThat(r.service().getSpec().getSelector()).isEqualTo(AgentRender.selector("low-latency"));
+        assertThat(r.serviceMonitor().orElseThrow().getMetadata().getLabels())
+                .as("the pods' extra labels are not the monitor's")
+                .doesNotContainKey("example.com/team")
+                .containsEntry("app.kubernetes.io/instance", "low-latency");
+        assertThat(r.configHash())
+                .as("placement is not the agent's business: no new file")
+                .isEqualTo(AgentRender.render("low-latency", SPEC, ROLLOUT).configHash());
+    }
+
+    @Test
+    void anEmptyTolerationListToleratesNoTaint() {
+        RenderedAgent r = AgentRender.render(
+                "low-latency", SPEC, ROLLOUT.toBuilder().tolerations(List.of()).build());
+        assertThat(r.daemonSet().getSpec().getTemplate().getSpec().getTolerations())
+                .isEmpty();
+    }
+
+    @Test
+    void theServiceMonitorCarriesItsOwnExtraLabelsOrIsNotRenderedAtAll() {
+        RenderedAgent labelled = AgentRender.render(
+                "low-latency",
+                SPEC,
+                ROLLOUT.toBuilder()
+                        .serviceMonitor(Optional.of(new AgentServiceMonitor(Map.of("release", "kps"))))
+                        .build());
+        assertThat(labelled.serviceMonitor().orElseThrow().getMetadata().getLabels())
+                .containsEntry("release", "kps")
+                .containsEntry("podnuma.io/policy", "low-latency")
+                .hasSize(7);
+        assertThat(labelled.service().getMetadata().getLabels()).doesNotContainKey("release");
+
+        RenderedAgent none = AgentRender.render(
+                "low-latency",
+                SPEC,
+                ROLLOUT.toBuilder().serviceMonitor(Optional.empty()).build());
+        assertThat(none.serviceMonitor()).isEmpty();
+        assertThat(none.daemonSet()).isEqualTo(labelled.daemonSet());
+    }
+
+    @Test
+    void mapsGivenInAnyOrderRenderTheSameBytes() {
+        Map<String, String> ab = new LinkedHashMap<>();
+        ab.put("a.example/x", "1");
+        ab.put("b.example/y", "2");
+        Map<String, String> ba = new LinkedHashMap<>();
+        ba.put("b.example/y", "2");
+        ba.put("a.example/x", "1");
+        KubernetesSerialization json = new KubernetesSerialization();
+        RenderedAgent first = AgentRender.render(
+                "low-latency",
+                SPEC,
+                ROLLOUT.toBuilder()
+                        .podLabels(ab)
+                        .nodeSelector(ab)
+                        .serviceMonitor(Optional.of(new AgentServiceMonitor(ab)))
+                        .tolerations(List.of(GPU, DEDICATED))
+                        .build());
+        RenderedAgent second = AgentRender.render(
+                "low-latency",
+                SPEC,
+                ROLLOUT.toBuilder()
+                        .podLabels(ba)
+                        .nodeSelector(ba)
+                        .serviceMonitor(Optional.of(new AgentServiceMonitor(ba)))
+                        .tolerations(List.of(GPU, DEDICATED))
+                        .build());
+        assertThat(second).isEqualTo(first);
+        assertThat(json.asJson(second.daemonSet())).isEqualTo(json.asJson(first.daemonSet()));
+        assertThat(json.asJson(second.serviceMonitor().orElseThrow()))
+                .isEqualTo(json.asJson(first.serviceMonitor().orElseThrow()));
+        assertThat(json.asJson(second.configMap())).isEqualTo(json.asJson(first.configMap()));
+    }
+
+    @Test
+    void theRolloutRefusesWhatWouldBreakTheSelectorsOrThePods() {
+        assertThatThrownBy(() -> ROLLOUT.toBuilder()
+                        .podLabels(Map.of("podnuma.io/policy", "x", "Bad Key", "v"))
+                        .build())
+                .hasMessageContaining("podLabels: ")
+                .hasMessageContaining("podnuma.io/policy: the operator sets it")
+                .hasMessageContaining("Bad Key: allowed a label key");
+        assertThatThrownBy(() -> ROLLOUT.toBuilder()
+                        .nodeSelector(Map.of("podnuma.io/policy", "x"))
+                        .build())
+                .hasMessage("nodeSelector: podnuma.io/policy: the operator sets it");
+        assertThatThrownBy(() -> new AgentServiceMonitor(Map.of("app.kubernetes.io/managed-by", "helm")))
+                .hasMessage("ServiceMonitor labels: app.kubernetes.io/managed-by: the operator sets it");
+        assertThatThrownBy(() -> new AgentToleration(
+                        Optional.empty(),
+                        TolerationOperator.EXISTS,
+                        Optional.of("v"),
+                        Optional.of(TaintEffect.NO_SCHEDULE),
+                        Optional.of(5L)))
+                .hasMessage("toleration: allowed no value with operator Exists (it tolerates every value of the key);"
+                        + " allowed tolerationSeconds only with effect NoExecute");
+        assertThatThrownBy(() -> ROLLOUT.toBuilder()
+                        .reconcilePeriod(Optional.of(Duration.ofMillis(500)))
+                        .build())
+                .hasMessage("reconcilePeriod 500ms: allowed 1s..1h");
+        assertThatThrownBy(() -> new AgentHostPaths(
+                        "/sys", "/sys/fs/cgroup", "/var/lib/podnuma", Optional.empty(), Optional.empty(), "/x.sock"))
+                .hasMessageStartingWith("podResourcesSocket '/x.sock': allowed an absolute path of a socket file");
     }
 
     private static String hostPathAt(Map<String, VolumeMount> mounts, Map<String, Volume> volumes, String path) {

@@ -4,13 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.podnuma.operator.render.AgentRollout;
+import io.podnuma.operator.render.AgentServiceMonitor;
+import io.podnuma.operator.render.AgentToleration;
 import io.podnuma.operator.render.ApiServerEndpoint;
 import io.podnuma.operator.render.PodNetwork;
 import io.podnuma.operator.render.PullPolicy;
+import io.podnuma.operator.render.TaintEffect;
+import io.podnuma.operator.render.TolerationOperator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,7 +114,6 @@ class OperatorSettingsLoaderTest {
                 Arguments.of("agentCpuRequest: lots", "agentCpuRequest = \"lots\": allowed a Kubernetes quantity"),
                 Arguments.of("leaseName: a_b", "leaseName = \"a_b\": allowed a DNS subdomain"),
                 Arguments.of("agentImagee: x", "unknown key agentImagee: allowed namespace, agentImage"),
-                Arguments.of("namespace: [a, b]", "namespace: allowed a single value, found a ARRAY"),
                 Arguments.of("healthPort: 9090", "metricsPort and healthPort are both 9090"),
                 Arguments.of("agentHealthPort: 9464", "agentMetricsPort and agentHealthPort are both 9464"));
     }
@@ -117,6 +124,247 @@ class OperatorSettingsLoaderTest {
         assertThatThrownBy(() -> parse(MINIMAL + line + "\n", Map.of(), Map.of()))
                 .isInstanceOf(OperatorSettingsException.class)
                 .hasMessageContaining(message);
+    }
+
+    private static final String TOLERATIONS_RULE = "a list of tolerations, e.g."
+            + " [{\"key\":\"dedicated\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}] ([] for none)";
+    private static final String LABELS_RULE = "a map of labels, e.g. {\"example.com/tier\":\"infra\"} ({} for none)";
+    private static final String KEY_RULE = "a label key: an optional DNS subdomain prefix and '/', then a name of at"
+            + " most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit"
+            + " (example.com/tier)";
+    private static final String SOCKET_RULE = "an absolute path of a socket file in a directory other than /, ending"
+            + " in .sock, without '.', '..' or empty segments, at most 107 bytes with a file name of at most 80 (e.g."
+            + " /var/lib/podnuma/pod-resources/podnuma.sock)";
+
+    /** A file line and every problem it makes, exactly. */
+    static Stream<Arguments> exactProblems() {
+        return Stream.of(
+                Arguments.of(
+                        "agentTolerations: [{operator: Maybe}]",
+                        List.of("operator.yaml: agentTolerations[0].operator = \"Maybe\": allowed Exists or Equal")),
+                Arguments.of(
+                        "agentTolerations: [{key: a, operator: Exists, effect: NoScheduled}]",
+                        List.of("operator.yaml: agentTolerations[0].effect = \"NoScheduled\": allowed NoSchedule,"
+                                + " PreferNoSchedule, NoExecute or empty (every effect)")),
+                Arguments.of(
+                        "agentTolerations: [{operator: Exists, tolerationSecond: 5}]",
+                        List.of("operator.yaml: agentTolerations[0].tolerationSecond = 5: unknown field: allowed key,"
+                                + " operator, value, effect, tolerationSeconds")),
+                Arguments.of(
+                        "agentTolerations: [{key: a, operator: Exists, effect: NoSchedule, tolerationSeconds: 5}]",
+                        List.of("operator.yaml: agentTolerations[0] ="
+                                + " {\"key\":\"a\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\",\"tolerationSeconds\":5}:"
+                                + " allowed tolerationSeconds only with effect NoExecute")),
+                Arguments.of(
+                        "agentTolerations: [{key: a, operator: Exists, value: b}]",
+                        List.of(
+                                "operator.yaml: agentTolerations[0] = {\"key\":\"a\",\"operator\":\"Exists\",\"value\":\"b\"}:"
+                                        + " allowed no value with operator Exists (it tolerates every value of the key)")),
+                Arguments.of(
+                        "agentTolerations: [{value: b}]",
+                        List.of("operator.yaml: agentTolerations[0] = {\"value\":\"b\"}: allowed operator Exists"
+                                + " without a key (a toleration without a key tolerates every key)")),
+                Arguments.of(
+                        "agentTolerations: [{key: a b, operator: Exists}]",
+                        List.of("operator.yaml: agentTolerations[0].key = \"a b\": allowed " + KEY_RULE)),
+                Arguments.of(
+                        "agentTolerations: [{key: a, operator: Exists, effect: NoExecute, tolerationSeconds: soon}]",
+                        List.of("operator.yaml: agentTolerations[0].tolerationSeconds = \"soon\": allowed a whole"
+                                + " number of seconds, 0 or more")),
+                Arguments.of(
+                        "agentTolerations: [{operator: 1}]",
+                        List.of("operator.yaml: agentTolerations[0].operator = 1: allowed text (quote it in YAML),"
+                                + " found a number")),
+                Arguments.of(
+                        "agentTolerations: [Exists]",
+                        List.of("operator.yaml: agentTolerations[0] = \"Exists\": allowed a toleration: a map of key,"
+                                + " operator, value, effect, tolerationSeconds, found text")),
+                Arguments.of(
+                        "agentTolerations: {operator: Exists}",
+                        List.of("operator.yaml: agentTolerations = {\"operator\":\"Exists\"}: allowed "
+                                + TOLERATIONS_RULE + ", found a map")),
+                Arguments.of(
+                        "agentTolerations:",
+                        List.of("operator.yaml: agentTolerations = null: allowed " + TOLERATIONS_RULE
+                                + ", found null")),
+                Arguments.of(
+                        "agentTolerations: [{operator: Maybe}, {key: a, operator: Exists, effect: Never}]",
+                        List.of(
+                                "operator.yaml: agentTolerations[0].operator = \"Maybe\": allowed Exists or Equal",
+                                "operator.yaml: agentTolerations[1].effect = \"Never\": allowed NoSchedule,"
+                                        + " PreferNoSchedule, NoExecute or empty (every effect)")),
+                Arguments.of(
+                        "agentNodeSelector: {podnuma.io/policy: x}",
+                        List.of("operator.yaml: agentNodeSelector[\"podnuma.io/policy\"] = \"x\": the operator"
+                                + " selects the nodes of the policy by it: allowed any key but podnuma.io/policy")),
+                Arguments.of(
+                        "agentPodLabels: {app.kubernetes.io/managed-by: Helm, app.kubernetes.io/name: x}",
+                        List.of(
+                                "operator.yaml: agentPodLabels[\"app.kubernetes.io/managed-by\"] = \"Helm\": the"
+                                        + " operator sets it (it finds the agents' objects by it): allowed any key but"
+                                        + " app.kubernetes.io/name, podnuma.io/policy, app.kubernetes.io/managed-by",
+                                "operator.yaml: agentPodLabels[\"app.kubernetes.io/name\"] = \"x\": the operator"
+                                        + " sets it (it finds the agents' objects by it): allowed any key but"
+                                        + " app.kubernetes.io/name, podnuma.io/policy, app.kubernetes.io/managed-by")),
+                Arguments.of(
+                        "agentPodLabels: {Bad Key: x}",
+                        List.of("operator.yaml: agentPodLabels[\"Bad Key\"] = \"x\": allowed " + KEY_RULE)),
+                Arguments.of(
+                        "agentPodLabels: {tier: a b}",
+                        List.of("operator.yaml: agentPodLabels[\"tier\"] = \"a b\": allowed a label value: empty or"
+                                + " at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or"
+                                + " digit")),
+                Arguments.of(
+                        "serviceMonitorLabels: {release: 1}",
+                        List.of("operator.yaml: serviceMonitorLabels[\"release\"] = 1: allowed text (quote it in"
+                                + " YAML), found a number")),
+                Arguments.of(
+                        "agentPodLabels: [a]",
+                        List.of("operator.yaml: agentPodLabels = [\"a\"]: allowed " + LABELS_RULE + ", found a list")),
+                Arguments.of(
+                        "namespace: [a, b]",
+                        List.of("operator.yaml: namespace = [\"a\",\"b\"]: allowed a single value (text, a number or"
+                                + " true/false), found a list")),
+                Arguments.of(
+                        "agentReconcilePeriod: 500ms",
+                        List.of("operator.yaml: agentReconcilePeriod = \"500ms\": allowed a duration such as 30s, 5m"
+                                + " or 1h (units ms, s, m, h) from 1s to 1h")),
+                Arguments.of(
+                        "agentPodResourcesSocket: /var/lib/podnuma/podnuma",
+                        List.of("operator.yaml: agentPodResourcesSocket = \"/var/lib/podnuma/podnuma\": allowed "
+                                + SOCKET_RULE)),
+                Arguments.of(
+                        "agentPodResourcesSocket: /podnuma.sock",
+                        List.of("operator.yaml: agentPodResourcesSocket = \"/podnuma.sock\": allowed " + SOCKET_RULE)),
+                Arguments.of(
+                        "agentPodResourcesSocket: /var/lib/../podnuma.sock",
+                        List.of("operator.yaml: agentPodResourcesSocket = \"/var/lib/../podnuma.sock\": allowed "
+                                + SOCKET_RULE)),
+                Arguments.of(
+                        "agentPodResourcesSocket: /run/" + "x".repeat(100) + ".sock",
+                        List.of("operator.yaml: agentPodResourcesSocket = \"/run/" + "x".repeat(100) + ".sock\":"
+                                + " allowed " + SOCKET_RULE)),
+                Arguments.of(
+                        "agentServiceMonitor: maybe",
+                        List.of("operator.yaml: agentServiceMonitor = \"maybe\": allowed true or false")));
+    }
+
+    @ParameterizedTest
+    @MethodSource("exactProblems")
+    void aBadStructureOrNewSettingIsReportedAtItsPathWithWhatIsAllowed(String line, List<String> problems) {
+        assertThatThrownBy(() -> parse(MINIMAL + line + "\n", Map.of(), Map.of()))
+                .isInstanceOfSatisfying(
+                        OperatorSettingsException.class,
+                        e -> assertThat(e.problems()).containsExactlyElementsOf(problems));
+    }
+
+    @Test
+    void theNewSettingsDefaultToTodaysAgent() {
+        OperatorSettings s = parse(MINIMAL, Map.of(), Map.of());
+        assertThat(s.rollout().reconcilePeriod()).isEmpty();
+        assertThat(s.rollout().hostPaths().podResourcesSocket())
+                .isEqualTo("/var/lib/podnuma/pod-resources/podnuma.sock");
+        assertThat(s.rollout().tolerations()).containsExactly(AgentToleration.EVERY_TAINT);
+        assertThat(s.rollout().nodeSelector()).isEmpty();
+        assertThat(s.rollout().podLabels()).isEmpty();
+        assertThat(s.rollout().serviceMonitor()).contains(new AgentServiceMonitor(Map.of()));
+        assertThat(s.rollout()).isEqualTo(AgentRollout.defaults("registry.example/podnuma/node-agent:1"));
+    }
+
+    @Test
+    void listsAndMapsAreYamlInTheFile() {
+        OperatorSettings s = parse(MINIMAL + """
+                        agentReconcilePeriod: 30s
+                        agentPodResourcesSocket: /run/podnuma-agent/podnuma.sock
+                        agentTolerations:
+                          - {key: dedicated, operator: Equal, value: trading, effect: NoExecute, tolerationSeconds: 60}
+                          - {key: example.com/gpu, effect: "", operator: Exists}
+                          - {key: plain, value: "yes"}
+                        agentNodeSelector: {topology.kubernetes.io/zone: a}
+                        agentPodLabels:
+                          example.com/team: infra
+                          app.kubernetes.io/instance: podnuma
+                        serviceMonitorLabels: {release: kps}
+                        """, Map.of(), Map.of());
+        assertThat(s.rollout().reconcilePeriod()).contains(Duration.ofSeconds(30));
+        assertThat(s.rollout().hostPaths().podResourcesSocket()).isEqualTo("/run/podnuma-agent/podnuma.sock");
+        assertThat(s.rollout().tolerations())
+                .containsExactly(
+                        new AgentToleration(
+                                Optional.of("dedicated"),
+                                TolerationOperator.EQUAL,
+                                Optional.of("trading"),
+                                Optional.of(TaintEffect.NO_EXECUTE),
+                                Optional.of(60L)),
+                        new AgentToleration(
+                                Optional.of("example.com/gpu"),
+                                TolerationOperator.EXISTS,
+                                Optional.empty(),
+                                Optional.empty(),
+                                Optional.empty()),
+                        new AgentToleration(
+                                Optional.of("plain"),
+                                TolerationOperator.EQUAL,
+                                Optional.of("yes"),
+                                Optional.empty(),
+                                Optional.empty()));
+        assertThat(s.rollout().nodeSelector()).isEqualTo(Map.of("topology.kubernetes.io/zone", "a"));
+        assertThat(s.rollout().podLabels())
+                .isEqualTo(Map.of("example.com/team", "infra", "app.kubernetes.io/instance", "podnuma"));
+        assertThat(s.rollout().serviceMonitor()).contains(new AgentServiceMonitor(Map.of("release", "kps")));
+    }
+
+    @Test
+    void listsAndMapsAreJsonAsFlagsAndVariablesAndAFlagStillWins() {
+        OperatorSettings s = parse(
+                MINIMAL + "agentTolerations: [{key: from-file, operator: Exists}]\nagentPodLabels: {from: file}\n",
+                Map.of("agent-tolerations", "[]", "agent-service-monitor", "false"),
+                Map.of(
+                        "PODNUMA_OPERATOR_AGENT_TOLERATIONS", "[{\"key\":\"from-env\",\"operator\":\"Exists\"}]",
+                        "PODNUMA_OPERATOR_AGENT_POD_LABELS", "{\"from\":\"env\"}",
+                        "PODNUMA_OPERATOR_SERVICE_MONITOR_LABELS", "{\"release\":\"kps\"}"));
+        assertThat(s.rollout().tolerations()).as("the flag's empty list").isEmpty();
+        assertThat(s.rollout().podLabels()).isEqualTo(Map.of("from", "env"));
+        assertThat(s.rollout().serviceMonitor())
+                .as("false: no ServiceMonitor, whatever its labels")
+                .isEmpty();
+    }
+
+    @Test
+    void badJsonInAFlagOrAVariableIsNamedWithItsSource() {
+        assertThatThrownBy(() -> parse(
+                        MINIMAL,
+                        Map.of("agent-tolerations", "[{\"operator\":\"Exists\""),
+                        Map.of(
+                                "PODNUMA_OPERATOR_AGENT_NODE_SELECTOR", "{\"podnuma.io/policy\":\"x\"}",
+                                "PODNUMA_OPERATOR_AGENT_POD_LABELS", "{} {}")))
+                .isInstanceOfSatisfying(
+                        OperatorSettingsException.class,
+                        e -> assertThat(e.problems())
+                                .satisfiesExactly(
+                                        p -> assertThat(p)
+                                                .startsWith(
+                                                        "flag --agent-tolerations = \"[{\"operator\":\"Exists\"\": allowed"
+                                                                + " JSON, " + TOLERATIONS_RULE
+                                                                + " (Unexpected end-of-input"),
+                                        p -> assertThat(p)
+                                                .isEqualTo(
+                                                        "environment PODNUMA_OPERATOR_AGENT_NODE_SELECTOR[\"podnuma.io/policy\"]"
+                                                                + " = \"x\": the operator selects the nodes of the policy by it:"
+                                                                + " allowed any key but podnuma.io/policy"),
+                                        p -> assertThat(p)
+                                                .startsWith("environment PODNUMA_OPERATOR_AGENT_POD_LABELS = \"{} {}\":"
+                                                        + " allowed JSON, " + LABELS_RULE + " (")));
+    }
+
+    @Test
+    void theStructuredSettingsSayTheyAreJsonOnTheCommandLine() {
+        assertThat(Arrays.stream(OperatorSetting.values())
+                        .filter(OperatorSetting::structured)
+                        .map(OperatorSetting::key))
+                .containsExactly("agentTolerations", "agentNodeSelector", "agentPodLabels", "serviceMonitorLabels");
+        assertThat(OperatorSetting.AGENT_TOLERATIONS.flag()).isEqualTo("agent-tolerations");
+        assertThat(OperatorSetting.SERVICE_MONITOR_LABELS.env()).isEqualTo("PODNUMA_OPERATOR_SERVICE_MONITOR_LABELS");
     }
 
     @Test
