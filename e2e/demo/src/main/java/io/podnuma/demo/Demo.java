@@ -2,6 +2,7 @@ package io.podnuma.demo;
 
 import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.demo.journey.HelmJourneyDemo;
 import io.podnuma.demo.pinning.PinningDemo;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -106,6 +107,17 @@ public final class Demo {
                     "the API server accepted policies that should be rejected: " + unexpectedlyAccepted);
         }
 
+        HelmJourneyDemo journey =
+                new HelmJourneyDemo(root, root.resolve("e2e/demo/target/journey"), projectVersion(), out);
+        Optional<String> noRealNode = journey.unavailable();
+        if (noRealNode.isEmpty()) {
+            section("The user journey: helm install, a policy, pinned pods, Prometheus, helm uninstall");
+            journey.run();
+            section("Done");
+            return;
+        }
+        section("The user journey on a real worker node: skipped");
+        out.println("Skipped: " + noRealNode.get() + "; the node agent runs as a process beside a kwok node instead.");
         Optional<String> cannotPin = PinningDemo.unavailable();
         if (cannotPin.isPresent()) {
             section("The node agent pinning real processes: skipped");
@@ -114,6 +126,18 @@ public final class Demo {
             new PinningDemo(plane, PINNING, out).run();
         }
         section("Done");
+    }
+
+    /** The images' tag: the project version the build filtered into {@code version.properties}. */
+    private static String projectVersion() throws IOException {
+        java.util.Properties p = new java.util.Properties();
+        try (var in = Demo.class.getResourceAsStream("version.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("no version.properties on the class path: run the demo's package first");
+            }
+            p.load(in);
+        }
+        return p.getProperty("version");
     }
 
     private void section(String title) {

@@ -49,7 +49,9 @@ abstract class HelmJourneyScenario {
     static final String POLICY = "quickstart";
     static final String NODE_LABEL = "podnuma.io/pinning";
     private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final Duration HELM = Duration.ofSeconds(240);
+    /** Under the 3 minutes a helm command may take (ControlPlane.helm). */
+    private static final Duration HELM = Duration.ofSeconds(Long.getLong("podnuma.journey.helmTimeout", 150));
+
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     @TempDir
@@ -140,13 +142,20 @@ abstract class HelmJourneyScenario {
 
             // 4. What the user reads: kubectl get / describe, the NumaNodeState, PodResources, Prometheus.
             Map<String, String> row = await(
-                    "kubectl get nrp to show the node ready and its pod pinned",
-                    () -> Optional.of(columns(cp.kubectl("get", "nrp", POLICY)
+                    () -> "kubectl get nrp to show the node ready and its pod pinned; it shows:\n"
+                            + cp.kubectl("get", "nrp", POLICY, "-o", "wide").output()
+                            + cp.kubectl("get", "nrp", POLICY, "-o", "jsonpath={.status}")
+                                    .output(),
+                    () -> Optional.of(columns(cp.kubectl("get", "nrp", POLICY, "-o", "wide")
                                     .assertSuccess()
                                     .stdout()))
                             .filter(c -> "1".equals(c.get("MATCHED"))
                                     && "1".equals(c.get("READY"))
                                     && "1".equals(c.get("PINNED"))));
+            assertThat(columns(cp.kubectl("get", "nrp").assertSuccess().stdout())
+                            .keySet())
+                    .as("kubectl get nrp's columns (-o wide adds MEMORY and PINNED)")
+                    .containsExactly("NAME", "AGE", "CPU", "TOPOLOGY", "SCOPE", "MATCHED", "READY");
             assertThat(row)
                     .containsEntry("NAME", POLICY)
                     .containsEntry("CPU", "static")
@@ -172,7 +181,7 @@ abstract class HelmJourneyScenario {
             long upgrade = System.nanoTime();
             timings.put(
                     "helm upgrade --wait",
-                    seconds(chart.upgrade(Map.of("agent", Map.of("reconcilePeriod", "7s")), HELM)));
+                    seconds(chart.upgrade(d.chartValues(), Map.of("agent", Map.of("reconcilePeriod", "7s")), HELM)));
             await(
                     "a new config hash on the agent DaemonSet",
                     () -> Optional.of(configHash(cp)).filter(h -> !h.equals(hashBefore)));
@@ -181,9 +190,9 @@ abstract class HelmJourneyScenario {
             awaitAffinities(d, ns, pids, wanted, "after the helm upgrade rolled the agent");
             Map<String, String> uids = podUids(cp, ns);
 
-            // 6. A policy change (the admission action) without any drain: a new agent, the same pods, the same pins.
+            // 6. A policy change (the CPU manager's reconcile period) without any drain: a new agent, the same pods and pins.
             String hashUpgraded = configHash(cp);
-            cp.kubectl("patch", "nrp", POLICY, "--type=merge", "-p", "{\"spec\":{\"admission\":{\"action\":\"Warn\"}}}")
+            cp.kubectl("patch", "nrp", POLICY, "--type=merge", "-p", "{\"spec\":{\"cpuManager\":{\"reconcilePeriod\":\"5s\"}}}")
                     .assertSuccess();
             await(
                     "the policy change rolled out",
@@ -208,6 +217,31 @@ abstract class HelmJourneyScenario {
             System.out.printf(
                     "[%s] leader %s; bubble %s (trader), shared %s; timings: %s%n",
                     getClass().getSimpleName(), leader, bubble, shared, timings);
+        } catch (Exception | AssertionError e) {
+            System.err.println("[" + getClass().getSimpleName() + "] failed; the cluster at that point:\n"
+                    + cp.kubectl("get", "deploy,ds,pods,cm", "-n", PodnumaChart.NAMESPACE, "-o", "wide")
+                            .output()
+                    + cp.kubectl(
+                                    "get",
+                                    "ds",
+                                    "-n",
+                                    PodnumaChart.NAMESPACE,
+                                    "-o",
+                                    "jsonpath={.items[*].spec.template.metadata.annotations}")
+                            .output()
+                    + "\n"
+                    + cp.kubectl("get", "lease", "-n", PodnumaChart.NAMESPACE, "-o", "yaml")
+                            .output()
+                    + cp.kubectl(
+                                    "logs",
+                                    "-n",
+                                    PodnumaChart.NAMESPACE,
+                                    "-l",
+                                    "app.kubernetes.io/component=operator",
+                                    "--prefix",
+                                    "--tail=30")
+                            .output());
+            throw e;
         } finally {
             cp.kubectl("delete", "namespace", ns, "--wait=false", "--ignore-not-found");
             cp.kubectl("label", "node", node, NODE_LABEL + "-");
@@ -454,6 +488,11 @@ abstract class HelmJourneyScenario {
     }
 
     private static <T> T await(String what, Supplier<Optional<T>> read) throws InterruptedException {
+        return await(() -> what, read);
+    }
+
+    /** {@code what} is read on a timeout, so it can say what was there instead. */
+    private static <T> T await(Supplier<String> what, Supplier<Optional<T>> read) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             Optional<T> v = read.get();
@@ -462,6 +501,6 @@ abstract class HelmJourneyScenario {
             }
             TimeUnit.MILLISECONDS.sleep(250);
         }
-        throw new AssertionError("timed out after " + WAIT.toSeconds() + " s waiting for " + what);
+        throw new AssertionError("timed out after " + WAIT.toSeconds() + " s waiting for " + what.get());
     }
 }

@@ -7,11 +7,12 @@ import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.controlplane.RealNode;
 import io.podnuma.controlplane.RealNodeOptions;
 import io.podnuma.e2e.realnode.RealNodeAgent;
-import io.podnuma.e2e.realnode.WorkloadPods;
 import io.podnuma.images.PodnumaImage;
 import io.podnuma.operator.render.AgentRender;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.prometheus.PodnumaScrapeConfigs;
+import io.podnuma.testkit.realnode.WorkloadPods;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,7 +109,7 @@ final class RealNodeJourneyDriver implements JourneyDriver {
 
     @Override
     public Map<String, Long> run(String namespace, Pod pod) {
-        return WorkloadPods.run(plane, node, namespace, pod);
+        return WorkloadPods.run(plane, node, namespace, pod, RealNodeAgent.workloadImage());
     }
 
     @Override
@@ -131,43 +132,9 @@ final class RealNodeJourneyDriver implements JourneyDriver {
         return PodnumaChart.agentStateDir(node);
     }
 
-    /**
-     * What a user without the Prometheus operator writes: pods in the release namespace, kept by their name label and
-     * the port named {@code metrics}; the agents on the host network at the node's address, the operator replicas at
-     * their pod IPs on the bridge.
-     */
     @Override
     public String scrapeConfigs(Path kubeconfig) {
-        return """
-                - job_name: podnuma-agent
-                  kubernetes_sd_configs:
-                    - role: pod
-                      kubeconfig_file: %1$s
-                      namespaces: {names: [%2$s]}
-                  relabel_configs:
-                    - source_labels: [__meta_kubernetes_pod_label_app_kubernetes_io_name, __meta_kubernetes_pod_container_port_name]
-                      regex: podnuma-agent;metrics
-                      action: keep
-                    - source_labels: [__meta_kubernetes_pod_name]
-                      target_label: pod
-                    - source_labels: [__meta_kubernetes_pod_node_name]
-                      target_label: node
-                    - source_labels: [__meta_kubernetes_namespace]
-                      target_label: namespace
-                - job_name: podnuma-operator
-                  kubernetes_sd_configs:
-                    - role: pod
-                      kubeconfig_file: %1$s
-                      namespaces: {names: [%2$s]}
-                  relabel_configs:
-                    - source_labels: [__meta_kubernetes_pod_label_app_kubernetes_io_component, __meta_kubernetes_pod_container_port_name]
-                      regex: operator;metrics
-                      action: keep
-                    - source_labels: [__meta_kubernetes_pod_name]
-                      target_label: pod
-                    - source_labels: [__meta_kubernetes_namespace]
-                      target_label: namespace
-                """.formatted(kubeconfig, PodnumaChart.NAMESPACE);
+        return PodnumaScrapeConfigs.kubernetesPods(kubeconfig, PodnumaChart.NAMESPACE);
     }
 
     @Override

@@ -7,9 +7,9 @@ import io.podnuma.controlplane.RealNode;
 import io.podnuma.controlplane.RealNodeOptions;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import io.podnuma.e2e.realnode.RealNodeAgent;
-import io.podnuma.e2e.realnode.WorkloadPods;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.realnode.WorkloadPods;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -81,7 +81,7 @@ final class RealNodeDriver implements PinningDriver {
 
     @Override
     public Map<String, Long> run(String namespace, Pod pod) {
-        return WorkloadPods.run(plane, node, namespace, pod);
+        return WorkloadPods.run(plane, node, namespace, pod, RealNodeAgent.workloadImage());
     }
 
     @Override

@@ -22,6 +22,7 @@ import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.cpu.ProcessAffinity;
 import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PrometheusText;
+import io.podnuma.testkit.realnode.WorkloadPods;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -135,7 +136,7 @@ class RealNodeStaticKubeletE2E {
             plane.client()
                     .pods()
                     .inNamespace(NS)
-                    .resource(WorkloadPods.ofWorkloadImage(step.pod()))
+                    .resource(WorkloadPods.ofImage(step.pod(), RealNodeAgent.workloadImage()))
                     .create();
             Pod decided = awaitDecided(name);
             if ("Failed".equals(decided.getStatus().getPhase())) {

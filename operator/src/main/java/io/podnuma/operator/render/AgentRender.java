@@ -164,6 +164,9 @@ public final class AgentRender {
                 .endMetadata()
                 .withNewSpec()
                 .withServiceAccountName(rollout.serviceAccountName())
+                // Service links would put variables such as PODNUMA_METRICS_PORT=tcp://... (a Service named
+                // podnuma-metrics) into the environment, where the agent reads its settings.
+                .withEnableServiceLinks(false)
                 .withPriorityClassName(rollout.priorityClassName().orElse(null))
                 .withHostNetwork(hostNetwork ? true : null)
                 .withDnsPolicy(hostNetwork ? "ClusterFirstWithHostNet" : "ClusterFirst")

@@ -151,6 +151,9 @@ class AgentRenderTest {
                 .isEqualTo("10%");
         assertThat(pod.getPriorityClassName()).isEqualTo("system-node-critical");
         assertThat(pod.getServiceAccountName()).isEqualTo("podnuma-agent");
+        assertThat(pod.getEnableServiceLinks())
+                .as("no Service variables among the agent's settings")
+                .isFalse();
         assertThat(pod.getHostNetwork()).isTrue();
         assertThat(pod.getDnsPolicy()).isEqualTo("ClusterFirstWithHostNet");
         assertThat(ds.getSpec().getSelector().getMatchLabels())

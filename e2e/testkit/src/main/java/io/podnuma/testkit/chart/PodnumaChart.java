@@ -52,7 +52,7 @@ public final class PodnumaChart {
         Map<String, Object> operator = new LinkedHashMap<>();
         operator.put("image", image(operatorImage));
         operator.put("apiServer", node.apiServerForPods());
-        operator.put("resources", Map.of("requests", Map.of("memory", "128Mi"), "limits", Map.of("memory", "384Mi")));
+        operator.put("resources", resources("128Mi", "384Mi"));
         Map<String, Object> agent = new LinkedHashMap<>();
         agent.put("image", image(agentImage));
         agent.put("apiServer", "127.0.0.1:" + node.apiServerPort());
@@ -62,7 +62,7 @@ public final class PodnumaChart {
         agent.put(
                 "podResourcesSocket",
                 state.resolve("pod-resources/podnuma.sock").toString());
-        agent.put("resources", Map.of("requests", Map.of("memory", "160Mi"), "limits", Map.of("memory", "512Mi")));
+        agent.put("resources", resources("160Mi", "512Mi"));
         agent.put(
                 "hostPaths",
                 Map.of(
@@ -82,12 +82,17 @@ public final class PodnumaChart {
 
     /** {@code helm install --create-namespace --wait}; returns how long it took. */
     public Duration install(Map<String, Object> values, Duration timeout) throws IOException {
-        return timed(values, timeout, "install", "--create-namespace");
+        return timed(List.of(valuesFile(values)), timeout, "install", "--create-namespace");
     }
 
-    /** {@code helm upgrade --reuse-values --wait} with {@code values} on top; returns how long it took. */
-    public Duration upgrade(Map<String, Object> values, Duration timeout) throws IOException {
-        return timed(values, timeout, "upgrade", "--reuse-values");
+    /**
+     * {@code helm upgrade --wait} with the user's values file and {@code changes} on top, as a user keeps a values
+     * file ({@code --reuse-values} would keep the nulls that delete chart defaults, which the schema then refuses);
+     * returns how long it took.
+     */
+    public Duration upgrade(Map<String, Object> values, Map<String, Object> changes, Duration timeout)
+            throws IOException {
+        return timed(List.of(valuesFile(values), valuesFile(changes)), timeout, "upgrade", "--reset-values");
     }
 
     /** {@code helm uninstall --wait}; returns how long it took. */
@@ -117,24 +122,27 @@ public final class PodnumaChart {
         return cp.helm(args);
     }
 
-    private Duration timed(Map<String, Object> values, Duration timeout, String verb, String flag) throws IOException {
+    private Duration timed(List<Path> valuesFiles, Duration timeout, String verb, String flag) {
         long start = System.nanoTime();
-        CommandResult r = helm(
-                verb,
-                RELEASE,
-                dir().toString(),
-                "--namespace",
-                NAMESPACE,
-                flag,
-                "-f",
-                valuesFile(values).toString(),
-                "--wait",
-                "--timeout",
-                timeout.toSeconds() + "s");
+        List<String> args = new ArrayList<>(List.of(verb, RELEASE, dir().toString(), "--namespace", NAMESPACE, flag));
+        valuesFiles.forEach(f -> args.addAll(List.of("-f", f.toString())));
+        args.addAll(List.of("--wait", "--timeout", timeout.toSeconds() + "s"));
+        CommandResult r = helm(args.toArray(String[]::new));
         if (!r.succeeded()) {
             throw new AssertionError("helm " + verb + " failed (" + r.exitCode() + "):\n" + r.output() + "\n"
                     + cp.kubectl("get", "pods,deploy,ds", "-n", NAMESPACE, "-o", "wide")
-                            .output());
+                            .output() + "\n"
+                    + cp.kubectl(
+                                    "logs",
+                                    "-n",
+                                    NAMESPACE,
+                                    "-l",
+                                    "app.kubernetes.io/component=operator",
+                                    "--prefix",
+                                    "--tail=40")
+                            .output()
+                    + "\n"
+                    + cp.kubectl("describe", "pods", "-n", NAMESPACE).output());
         }
         return Duration.ofNanos(System.nanoTime() - start);
     }
@@ -144,6 +152,14 @@ public final class PodnumaChart {
         Path file = workDir.resolve("values-" + (++valuesFiles) + ".yaml");
         Files.writeString(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(values));
         return file;
+    }
+
+    /** A null value deletes the chart's default: here its CPU request. */
+    private static Map<String, Object> resources(String memoryRequest, String memoryLimit) {
+        Map<String, Object> requests = new LinkedHashMap<>();
+        requests.put("cpu", null);
+        requests.put("memory", memoryRequest);
+        return Map.of("requests", requests, "limits", Map.of("memory", memoryLimit));
     }
 
     private static Map<String, Object> image(String reference) {

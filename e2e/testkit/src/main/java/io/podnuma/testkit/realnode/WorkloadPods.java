@@ -1,4 +1,4 @@
-package io.podnuma.e2e.realnode;
+package io.podnuma.testkit.realnode;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -24,15 +24,18 @@ public final class WorkloadPods {
 
     private WorkloadPods() {}
 
-    /** {@code pod} with every container (sidecars too) running the workload image, never pulled. */
-    public static Pod ofWorkloadImage(Pod pod) {
+    /** What a container says it may use: {@code Cpus_allowed_list} and {@code Mems_allowed_list}. */
+    public record Affinity(CpuList cpus, String mems) {}
+
+    /** {@code pod} with every container (sidecars too) running the workload {@code image}, never pulled. */
+    public static Pod ofImage(Pod pod, String image) {
         Pod copy = new PodBuilder(pod).build();
         List<Container> all = new ArrayList<>(copy.getSpec().getContainers());
         if (copy.getSpec().getInitContainers() != null) {
             all.addAll(copy.getSpec().getInitContainers());
         }
         for (Container c : all) {
-            c.setImage(RealNodeAgent.workloadImage());
+            c.setImage(image);
             c.setImagePullPolicy("Never");
         }
         copy.getSpec().setTerminationGracePeriodSeconds(5L);
@@ -40,11 +43,12 @@ public final class WorkloadPods {
     }
 
     /** Creates the pod and waits until each container runs; returns each container's process id by name. */
-    public static Map<String, Long> run(LocalControlPlane plane, RealNode node, String namespace, Pod pod) {
+    public static Map<String, Long> run(
+            LocalControlPlane plane, RealNode node, String namespace, Pod pod, String image) {
         plane.client()
                 .pods()
                 .inNamespace(namespace)
-                .resource(ofWorkloadImage(pod))
+                .resource(ofImage(pod, image))
                 .create();
         return pids(node, node.awaitRunning(namespace, pod.getMetadata().getName()));
     }
@@ -68,6 +72,11 @@ public final class WorkloadPods {
 
     /** The CPUs the container says it may use: {@code Cpus_allowed_list} of a process exec'd into it. */
     public static CpuList reportedCpus(LocalControlPlane plane, String namespace, String pod, String container) {
+        return reported(plane, namespace, pod, container).cpus();
+    }
+
+    /** The CPUs and memory nodes the container says it may use, from a process exec'd into it. */
+    public static Affinity reported(LocalControlPlane plane, String namespace, String pod, String container) {
         String out = plane.kubectl("exec", "-n", namespace, pod, "-c", container, "--", "/workload", "report")
                 .assertSuccess()
                 .stdout();
@@ -75,6 +84,6 @@ public final class WorkloadPods {
         if (!m.find()) {
             throw new AssertionError("the workload in " + pod + "/" + container + " reported '" + out.strip() + "'");
         }
-        return CpuList.parse(m.group(1));
+        return new Affinity(CpuList.parse(m.group(1)), m.group(2));
     }
 }

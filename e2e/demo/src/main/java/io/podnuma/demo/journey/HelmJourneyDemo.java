@@ -1,0 +1,301 @@
+package io.podnuma.demo.journey;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.controlplane.FreePorts;
+import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.controlplane.PrometheusApi;
+import io.podnuma.controlplane.PrometheusServer;
+import io.podnuma.controlplane.RealNode;
+import io.podnuma.controlplane.RealNodeOptions;
+import io.podnuma.images.PodnumaImage;
+import io.podnuma.operator.render.AgentRender;
+import io.podnuma.testkit.chart.PodnumaChart;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.pods.SamplePods;
+import io.podnuma.testkit.prometheus.PodnumaScrapeConfigs;
+import io.podnuma.testkit.realnode.WorkloadPods;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The user journey on a real worker node of this machine (kubelet v1.37.2 + containerd v2.4.2, registered to a local
+ * control plane): {@code helm install} of the chart with the images imported into the node, the quickstart policy, pods
+ * whose containers report where they may run, {@code kubectl describe nrp}, the agent's metrics and a Prometheus query,
+ * then {@code helm uninstall} and every container back on every CPU.
+ */
+public final class HelmJourneyDemo {
+
+    private static final String POLICY = "quickstart";
+    private static final String NS = "demo";
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    private static final List<PodnumaImage> IMAGES =
+            List.of(PodnumaImage.OPERATOR, PodnumaImage.NODE_AGENT, PodnumaImage.WORKLOAD);
+
+    private final Path root;
+    private final Path workDir;
+    private final String tag;
+    private final PrintStream out;
+
+    public HelmJourneyDemo(Path root, Path workDir, String tag, PrintStream out) {
+        this.root = root;
+        this.workDir = workDir;
+        this.tag = tag;
+        this.out = out;
+    }
+
+    /** Why this machine cannot run it: not root, no cgroup v1 cpusets, no images built. */
+    public Optional<String> unavailable() {
+        Optional<String> why = RealNode.whyUnavailable();
+        if (why.isPresent()) {
+            return why;
+        }
+        return tars().stream()
+                .filter(t -> !Files.isRegularFile(t))
+                .findFirst()
+                .map(t -> "no image " + t + " (built by `./mvnw package -pl e2e/images -am`)");
+    }
+
+    /** Runs the journey; returns the containers' CPUs while pinned and after the uninstall. */
+    public JourneyReport run() throws Exception {
+        section("A real worker node on this machine");
+        try (RealNode node = RealNode.startWithPlane(RealNodeOptions.defaults().withImages(tars()))) {
+            LocalControlPlane plane = node.plane();
+            out.println(plane.kubectl("get", "nodes", "-o", "wide").assertSuccess().stdout().strip());
+            return journey(plane, node);
+        }
+    }
+
+    private JourneyReport journey(LocalControlPlane plane, RealNode node) throws Exception {
+        PodnumaChart chart = new PodnumaChart(plane, workDir.resolve("helm"));
+        Map<String, Object> values = PodnumaChart.realNodeValues(
+                node, image(PodnumaImage.OPERATOR), image(PodnumaImage.NODE_AGENT), FreePorts.next(), FreePorts.next());
+        int metricsPort = (Integer) ((Map<?, ?>) values.get("agent")).get("metricsPort");
+
+        section("helm install podnuma helm/podnuma -n " + PodnumaChart.NAMESPACE + " --create-namespace --wait");
+        out.println("values for this node: the images imported into its containerd (pullPolicy Never), the API server"
+                + " where its pods reach it (no kube-proxy here), the agent's state under the node's run directory");
+        Duration install = chart.install(values, Duration.ofSeconds(150));
+        out.printf("installed in %.1f s%n", install.toMillis() / 1000.0);
+        out.println(chart.helm("status", PodnumaChart.RELEASE, "-n", PodnumaChart.NAMESPACE)
+                .assertSuccess()
+                .stdout()
+                .strip());
+        out.println(plane.kubectl("get", "deploy,pods", "-n", PodnumaChart.NAMESPACE, "-o", "wide")
+                .assertSuccess()
+                .stdout()
+                .strip());
+
+        section("The quickstart policy (crds/examples/quickstart.yaml) on the labelled node");
+        out.println("$ kubectl label node " + node.nodeName() + " podnuma.io/pinning=enabled");
+        plane.kubectl("label", "node", node.nodeName(), "podnuma.io/pinning=enabled", "--overwrite")
+                .assertSuccess();
+        out.println("$ kubectl apply -f crds/examples/quickstart.yaml");
+        out.println(plane.kubectl("apply", "-f", root.resolve("crds/examples/quickstart.yaml").toString())
+                .assertSuccess()
+                .stdout()
+                .strip());
+        await("the agent pod Ready on the node", () -> agentReady(plane, node));
+        out.println(plane.kubectl("get", "ds,pods", "-n", PodnumaChart.NAMESPACE, "-l", "app.kubernetes.io/name=podnuma-agent")
+                .assertSuccess()
+                .stdout()
+                .strip());
+
+        section("Pods: trader (pod budget 1 CPU: app + native sidecar), web (Burstable), trader-2 (too big)");
+        plane.ensureNamespace(NS);
+        String workload = image(PodnumaImage.WORKLOAD);
+        Map<String, List<String>> containers = new LinkedHashMap<>();
+        for (Pod pod : List.of(
+                SamplePods.budgeted(node.nodeName(), "trader", 1),
+                SamplePods.burstable(node.nodeName(), "web"),
+                SamplePods.budgeted(node.nodeName(), "trader-2", 2))) {
+            containers.put(
+                    pod.getMetadata().getName(),
+                    List.copyOf(WorkloadPods.run(plane, node, NS, pod, workload).keySet()));
+        }
+        await("trader pinned in the NumaNodeState", () -> nodeState(plane, node.nodeName())
+                .filter(s -> s.toString().contains("name=trader,")));
+        List<ContainerRow> pinned = awaitRows(plane, node, containers);
+        table(pinned);
+        plane.client().v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> "Warning".equals(e.getType()))
+                .forEach(e -> out.printf(
+                        "Warning %s on %s: %s%n", e.getReason(), e.getInvolvedObject().getName(), e.getMessage()));
+
+        section("kubectl get nrp -o wide; kubectl describe nrp " + POLICY);
+        out.println(plane.kubectl("get", "nrp", "-o", "wide").assertSuccess().stdout().strip());
+        out.println();
+        out.println(plane.kubectl("describe", "nrp", POLICY).assertSuccess().stdout().strip());
+
+        section("The agent's /metrics (excerpt) and Prometheus (Kubernetes service discovery)");
+        metricsExcerpt(metricsPort);
+        prometheus(plane);
+
+        section("kubectl delete nrp " + POLICY + "; helm uninstall podnuma");
+        plane.kubectl("delete", "nrp", POLICY, "--wait=true", "--timeout=120s").assertSuccess();
+        Duration uninstall = chart.uninstall(Duration.ofSeconds(150));
+        out.printf("uninstalled in %.1f s; every container is back on every CPU:%n", uninstall.toMillis() / 1000.0);
+        List<ContainerRow> restored = rows(plane, node, containers);
+        table(restored);
+        out.println("node labels podnuma.io/*: "
+                + plane.client().nodes().withName(node.nodeName()).get().getMetadata().getLabels().keySet().stream()
+                        .filter(k -> k.startsWith("podnuma.io/"))
+                        .toList());
+        plane.kubectl("delete", "namespace", NS, "--wait=false");
+        return new JourneyReport(pinned, restored, install, uninstall);
+    }
+
+    private List<ContainerRow> awaitRows(LocalControlPlane plane, RealNode node, Map<String, List<String>> containers)
+            throws InterruptedException {
+        return await("every container on its CPUs", () -> {
+            List<ContainerRow> rows = rows(plane, node, containers);
+            CpuList bubble = rows.get(0).cpus();
+            return rows.stream().allMatch(r -> !r.pool().equals("?")) && bubble.size() == 1
+                    ? Optional.of(rows)
+                    : Optional.empty();
+        });
+    }
+
+    /** Each container as it reports itself, with the pool kind the node's NumaNodeState gives it. */
+    private List<ContainerRow> rows(LocalControlPlane plane, RealNode node, Map<String, List<String>> containers) {
+        Optional<Map<?, ?>> state = nodeState(plane, node.nodeName());
+        List<ContainerRow> rows = new ArrayList<>();
+        containers.forEach((pod, names) -> names.forEach(c -> {
+            WorkloadPods.Affinity a = WorkloadPods.reported(plane, NS, pod, c);
+            rows.add(new ContainerRow(pod, c, a.cpus(), a.mems(), pool(state, pod, c)));
+        }));
+        return rows;
+    }
+
+    private static String pool(Optional<Map<?, ?>> state, String pod, String container) {
+        if (state.isEmpty()) {
+            return "none (not governed)";
+        }
+        if (!(state.get().get("allocations") instanceof List<?> pods)) {
+            return "NodeShared";
+        }
+        for (Object p : pods) {
+            Map<?, ?> m = (Map<?, ?>) p;
+            if (NS.equals(m.get("namespace")) && pod.equals(m.get("name")) && m.get("containers") instanceof List<?> cs) {
+                for (Object c : cs) {
+                    Map<?, ?> cm = (Map<?, ?>) c;
+                    if (container.equals(cm.get("name"))) {
+                        return String.valueOf(cm.get("assignment"));
+                    }
+                }
+            }
+        }
+        return "NodeShared";
+    }
+
+    private void table(List<ContainerRow> rows) {
+        out.printf("%-10s %-10s %-6s %-6s %s%n", "POD", "CONTAINER", "CPUS", "NUMA", "POOL");
+        rows.forEach(r -> out.printf("%-10s %-10s %-6s %-6s %s%n", r.pod(), r.container(), r.cpus(), r.mems(), r.pool()));
+        out.println("(CPUS and NUMA as each container reads them from /proc/self/status: kubectl exec ... /workload report)");
+    }
+
+    private void metricsExcerpt(int port) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        r.body().lines()
+                .filter(l -> l.startsWith("podnuma_cpu_manager_exclusive_cpu_allocation_count")
+                        || l.startsWith("podnuma_topology_manager_admission_errors_total")
+                        || l.startsWith("podnuma_pin_latency_seconds_count")
+                        || l.startsWith("podnuma_agent_condition{condition=\"Ready\",status=\"True\""))
+                .forEach(l -> out.println("  " + l));
+    }
+
+    private void prometheus(LocalControlPlane plane) throws Exception {
+        String config = """
+                global:
+                  scrape_interval: 2s
+                scrape_configs:
+                %s
+                """.formatted(PodnumaScrapeConfigs.kubernetesPods(plane.kubeconfig(), PodnumaChart.NAMESPACE)
+                .indent(2));
+        try (PrometheusServer prometheus = PrometheusServer.start(plane, workDir.resolve("prometheus"), config)) {
+            String query = "podnuma_cpu_manager_exclusive_cpu_allocation_count";
+            List<PrometheusApi.Sample> samples =
+                    await("Prometheus to scrape the agent", () -> Optional.of(prometheus.query(query))
+                            .filter(s -> !s.isEmpty()));
+            out.println("targets: " + prometheus.activeTargets().stream()
+                    .map(t -> t.labels().get("job") + " " + t.scrapeUrl() + " " + t.health())
+                    .toList());
+            out.println("query " + query + ":");
+            samples.forEach(s -> out.printf("  %s %s%n", s.labels(), s.value()));
+        }
+    }
+
+    private static Optional<Boolean> agentReady(LocalControlPlane plane, RealNode node) {
+        return plane.client().pods().inNamespace(PodnumaChart.NAMESPACE)
+                .withLabels(AgentRender.selector(POLICY))
+                .list()
+                .getItems()
+                .stream()
+                .filter(p -> node.nodeName().equals(p.getSpec().getNodeName()))
+                .filter(p -> p.getStatus().getConditions() != null
+                        && p.getStatus().getConditions().stream()
+                                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+                .findFirst()
+                .map(p -> true);
+    }
+
+    private static Optional<Map<?, ?>> nodeState(LocalControlPlane plane, String node) {
+        GenericKubernetesResource r = plane.client()
+                .genericKubernetesResources("podnuma.io/v1alpha1", "NumaNodeState")
+                .withName(node)
+                .get();
+        return r != null && r.getAdditionalProperties().get("status") instanceof Map<?, ?> s
+                ? Optional.<Map<?, ?>>of(s)
+                : Optional.empty();
+    }
+
+    private String image(PodnumaImage image) {
+        return image.name(tag).reference();
+    }
+
+    private List<Path> tars() {
+        Path dir = root.resolve(PodnumaImage.BUILD_DIR);
+        return IMAGES.stream().map(i -> i.tarIn(dir)).toList();
+    }
+
+    private void section(String title) {
+        out.printf("%n== %s ==%n", title);
+    }
+
+    private static <T> T await(String what, Supplier<Optional<T>> read) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            Optional<T> v = read.get();
+            if (v.isPresent()) {
+                return v.get();
+            }
+            TimeUnit.MILLISECONDS.sleep(250);
+        }
+        throw new IllegalStateException("timed out after " + WAIT.toSeconds() + " s waiting for " + what);
+    }
+
+    /** One container as it reported itself. */
+    public record ContainerRow(String pod, String container, CpuList cpus, String mems, String pool) {}
+
+    /** What the journey saw, for its test. */
+    public record JourneyReport(
+            List<ContainerRow> pinned, List<ContainerRow> restored, Duration install, Duration uninstall) {}
+}
