@@ -190,9 +190,16 @@ abstract class HelmJourneyScenario {
             awaitAffinities(d, ns, pids, wanted, "after the helm upgrade rolled the agent");
             Map<String, String> uids = podUids(cp, ns);
 
-            // 6. A policy change (the CPU manager's reconcile period) without any drain: a new agent, the same pods and pins.
+            // 6. A policy change (the CPU manager's reconcile period) without any drain: a new agent, the same pods and
+            // pins.
             String hashUpgraded = configHash(cp);
-            cp.kubectl("patch", "nrp", POLICY, "--type=merge", "-p", "{\"spec\":{\"cpuManager\":{\"reconcilePeriod\":\"5s\"}}}")
+            cp.kubectl(
+                            "patch",
+                            "nrp",
+                            POLICY,
+                            "--type=merge",
+                            "-p",
+                            "{\"spec\":{\"cpuManager\":{\"reconcilePeriod\":\"5s\"}}}")
                     .assertSuccess();
             await(
                     "the policy change rolled out",
