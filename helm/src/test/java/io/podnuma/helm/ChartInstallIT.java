@@ -30,7 +30,7 @@ class ChartInstallIT {
     static final List<String> PODNUMA_CRDS = List.of("numaresourcepolicies.podnuma.io", "numanodestates.podnuma.io");
 
     @Test
-    void installsWaitsAndUninstallsLeavingOnlyTheCrds(ControlPlane plane) {
+    void installsWaitsAndUninstallsLeavingOnlyTheCrds(ControlPlane plane) throws Exception {
         KubernetesClient client = plane.client();
         plane.ensureNodes(2);
         deleteNrtCrd(client);
@@ -80,11 +80,21 @@ class ChartInstallIT {
                         "ClusterRole/inst-podnuma-operator",
                         "Role/inst-podnuma-operator",
                         "ConfigMap/inst-podnuma-operator");
-        assertThat(plane.helm("status", release, "--namespace", namespace)
-                        .assertSuccess()
-                        .stdout())
-                .contains("kubectl describe nrp minimal")
+        String status = plane.helm("status", release, "--namespace", namespace)
+                .assertSuccess()
+                .stdout();
+        assertThat(status)
+                .contains("kubectl describe nrp quickstart")
                 .contains("inst-podnuma-operator-metrics port 9090");
+        // The policy NOTES.txt shows is the quickstart sample, field for field.
+        String inline =
+                status.substring(status.indexOf("<<'POLICY'") + "<<'POLICY'".length(), status.indexOf("     POLICY"));
+        var yaml = new com.fasterxml.jackson.databind.ObjectMapper(
+                new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+        assertThat(yaml.readTree(inline.stripIndent()))
+                .isEqualTo(yaml.readTree(java.nio.file.Files.readString(ChartFiles.chart()
+                        .resolve("../../crds/examples/quickstart.yaml")
+                        .normalize())));
 
         // An upgrade keeps the CRD it installed (the lookup finds it, and it is this release's).
         plane.helm(

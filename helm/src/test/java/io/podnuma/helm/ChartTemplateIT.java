@@ -86,7 +86,9 @@ class ChartTemplateIT {
         assertThat(d.getSpec().getReplicas()).isEqualTo(2);
         PodSpec pod = d.getSpec().getTemplate().getSpec();
         assertThat(pod.getServiceAccountName()).isEqualTo(OPERATOR);
-        assertThat(pod.getEnableServiceLinks()).as("no Service variables among the operator's settings").isFalse();
+        assertThat(pod.getEnableServiceLinks())
+                .as("no Service variables among the operator's settings")
+                .isFalse();
         assertThat(pod.getHostNetwork()).isNull();
         assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
         assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(65532L);

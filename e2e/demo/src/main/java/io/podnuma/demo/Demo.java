@@ -133,7 +133,8 @@ public final class Demo {
         java.util.Properties p = new java.util.Properties();
         try (var in = Demo.class.getResourceAsStream("version.properties")) {
             if (in == null) {
-                throw new IllegalStateException("no version.properties on the class path: run the demo's package first");
+                throw new IllegalStateException(
+                        "no version.properties on the class path: run the demo's package first");
             }
             p.load(in);
         }

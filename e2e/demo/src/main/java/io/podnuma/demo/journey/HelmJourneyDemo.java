@@ -9,7 +9,6 @@ import io.podnuma.controlplane.PrometheusServer;
 import io.podnuma.controlplane.RealNode;
 import io.podnuma.controlplane.RealNodeOptions;
 import io.podnuma.images.PodnumaImage;
-import io.podnuma.operator.render.AgentRender;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.pods.SamplePods;
@@ -74,7 +73,10 @@ public final class HelmJourneyDemo {
         section("A real worker node on this machine");
         try (RealNode node = RealNode.startWithPlane(RealNodeOptions.defaults().withImages(tars()))) {
             LocalControlPlane plane = node.plane();
-            out.println(plane.kubectl("get", "nodes", "-o", "wide").assertSuccess().stdout().strip());
+            out.println(plane.kubectl("get", "nodes", "-o", "wide")
+                    .assertSuccess()
+                    .stdout()
+                    .strip());
             return journey(plane, node);
         }
     }
@@ -90,7 +92,8 @@ public final class HelmJourneyDemo {
                 + " where its pods reach it (no kube-proxy here), the agent's state under the node's run directory");
         Duration install = chart.install(values, Duration.ofSeconds(150));
         out.printf("installed in %.1f s%n", install.toMillis() / 1000.0);
-        out.println(chart.helm("status", PodnumaChart.RELEASE, "-n", PodnumaChart.NAMESPACE)
+        out.println("$ helm get notes podnuma   (what the chart tells the user to do next)");
+        out.println(chart.helm("get", "notes", PodnumaChart.RELEASE, "-n", PodnumaChart.NAMESPACE)
                 .assertSuccess()
                 .stdout()
                 .strip());
@@ -104,12 +107,16 @@ public final class HelmJourneyDemo {
         plane.kubectl("label", "node", node.nodeName(), "podnuma.io/pinning=enabled", "--overwrite")
                 .assertSuccess();
         out.println("$ kubectl apply -f crds/examples/quickstart.yaml");
-        out.println(plane.kubectl("apply", "-f", root.resolve("crds/examples/quickstart.yaml").toString())
+        out.println(plane.kubectl(
+                        "apply",
+                        "-f",
+                        root.resolve("crds/examples/quickstart.yaml").toString())
                 .assertSuccess()
                 .stdout()
                 .strip());
         await("the agent pod Ready on the node", () -> agentReady(plane, node));
-        out.println(plane.kubectl("get", "ds,pods", "-n", PodnumaChart.NAMESPACE, "-l", "app.kubernetes.io/name=podnuma-agent")
+        out.println(plane.kubectl(
+                        "get", "ds,pods", "-n", PodnumaChart.NAMESPACE, "-l", "app.kubernetes.io/name=podnuma-agent")
                 .assertSuccess()
                 .stdout()
                 .strip());
@@ -121,24 +128,33 @@ public final class HelmJourneyDemo {
         for (Pod pod : List.of(
                 SamplePods.budgeted(node.nodeName(), "trader", 1),
                 SamplePods.burstable(node.nodeName(), "web"),
-                SamplePods.budgeted(node.nodeName(), "trader-2", 2))) {
+                // One CPU more than is left outside the reserved one and trader's bubble: podnuma refuses it.
+                SamplePods.budgeted(node.nodeName(), "trader-2", 1))) {
             containers.put(
                     pod.getMetadata().getName(),
                     List.copyOf(WorkloadPods.run(plane, node, NS, pod, workload).keySet()));
         }
-        await("trader pinned in the NumaNodeState", () -> nodeState(plane, node.nodeName())
-                .filter(s -> s.toString().contains("name=trader,")));
+        await(
+                "trader pinned in the NumaNodeState",
+                () -> nodeState(plane, node.nodeName()).filter(s -> s.toString().contains("name=trader,")));
         List<ContainerRow> pinned = awaitRows(plane, node, containers);
         table(pinned);
         plane.client().v1().events().inNamespace(NS).list().getItems().stream()
                 .filter(e -> "Warning".equals(e.getType()))
                 .forEach(e -> out.printf(
-                        "Warning %s on %s: %s%n", e.getReason(), e.getInvolvedObject().getName(), e.getMessage()));
+                        "Warning %s on %s: %s%n",
+                        e.getReason(), e.getInvolvedObject().getName(), e.getMessage()));
 
         section("kubectl get nrp -o wide; kubectl describe nrp " + POLICY);
-        out.println(plane.kubectl("get", "nrp", "-o", "wide").assertSuccess().stdout().strip());
+        out.println(plane.kubectl("get", "nrp", "-o", "wide")
+                .assertSuccess()
+                .stdout()
+                .strip());
         out.println();
-        out.println(plane.kubectl("describe", "nrp", POLICY).assertSuccess().stdout().strip());
+        out.println(plane.kubectl("describe", "nrp", POLICY)
+                .assertSuccess()
+                .stdout()
+                .strip());
 
         section("The agent's /metrics (excerpt) and Prometheus (Kubernetes service discovery)");
         metricsExcerpt(metricsPort);
@@ -189,7 +205,9 @@ public final class HelmJourneyDemo {
         }
         for (Object p : pods) {
             Map<?, ?> m = (Map<?, ?>) p;
-            if (NS.equals(m.get("namespace")) && pod.equals(m.get("name")) && m.get("containers") instanceof List<?> cs) {
+            if (NS.equals(m.get("namespace"))
+                    && pod.equals(m.get("name"))
+                    && m.get("containers") instanceof List<?> cs) {
                 for (Object c : cs) {
                     Map<?, ?> cm = (Map<?, ?>) c;
                     if (container.equals(cm.get("name"))) {
@@ -203,8 +221,10 @@ public final class HelmJourneyDemo {
 
     private void table(List<ContainerRow> rows) {
         out.printf("%-10s %-10s %-6s %-6s %s%n", "POD", "CONTAINER", "CPUS", "NUMA", "POOL");
-        rows.forEach(r -> out.printf("%-10s %-10s %-6s %-6s %s%n", r.pod(), r.container(), r.cpus(), r.mems(), r.pool()));
-        out.println("(CPUS and NUMA as each container reads them from /proc/self/status: kubectl exec ... /workload report)");
+        rows.forEach(
+                r -> out.printf("%-10s %-10s %-6s %-6s %s%n", r.pod(), r.container(), r.cpus(), r.mems(), r.pool()));
+        out.println(
+                "(CPUS and NUMA as each container reads them from /proc/self/status: kubectl exec ... /workload report)");
     }
 
     private void metricsExcerpt(int port) throws Exception {
@@ -214,11 +234,12 @@ public final class HelmJourneyDemo {
                                 .timeout(Duration.ofSeconds(5))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
-        r.body().lines()
+        r.body()
+                .lines()
                 .filter(l -> l.startsWith("podnuma_cpu_manager_exclusive_cpu_allocation_count")
                         || l.startsWith("podnuma_topology_manager_admission_errors_total")
                         || l.startsWith("podnuma_pin_latency_seconds_count")
-                        || l.startsWith("podnuma_agent_condition{condition=\"Ready\",status=\"True\""))
+                        || (l.startsWith("podnuma_agent_condition{") && l.endsWith(" 1.0")))
                 .forEach(l -> out.println("  " + l));
     }
 
@@ -231,21 +252,31 @@ public final class HelmJourneyDemo {
                 """.formatted(PodnumaScrapeConfigs.kubernetesPods(plane.kubeconfig(), PodnumaChart.NAMESPACE)
                 .indent(2));
         try (PrometheusServer prometheus = PrometheusServer.start(plane, workDir.resolve("prometheus"), config)) {
-            String query = "podnuma_cpu_manager_exclusive_cpu_allocation_count";
-            List<PrometheusApi.Sample> samples =
-                    await("Prometheus to scrape the agent", () -> Optional.of(prometheus.query(query))
-                            .filter(s -> !s.isEmpty()));
-            out.println("targets: " + prometheus.activeTargets().stream()
-                    .map(t -> t.labels().get("job") + " " + t.scrapeUrl() + " " + t.health())
-                    .toList());
-            out.println("query " + query + ":");
-            samples.forEach(s -> out.printf("  %s %s%n", s.labels(), s.value()));
+            List<PrometheusApi.Target> targets = await(
+                    "every target scraped",
+                    () -> Optional.of(prometheus.activeTargets())
+                            .filter(ts -> ts.size() >= 3
+                                    && ts.stream().allMatch(t -> t.health() == PrometheusApi.TargetHealth.UP)));
+            out.println("targets (role: pod, kept by their app.kubernetes.io labels and the port named metrics):");
+            targets.forEach(t -> out.printf("  %-17s %s %s%n", t.labels().get("job"), t.scrapeUrl(), t.health()));
+            for (String query : List.of(
+                    "podnuma_cpu_manager_exclusive_cpu_allocation_count", "max by (state) (podnuma_operator_nodes)")) {
+                List<PrometheusApi.Sample> samples = await(
+                        "a sample of " + query,
+                        () -> Optional.of(prometheus.query(query)).filter(s -> !s.isEmpty()));
+                out.println("$ query " + query);
+                samples.forEach(s -> out.printf("  %s %s%n", s.labels(), s.value()));
+            }
         }
     }
 
     private static Optional<Boolean> agentReady(LocalControlPlane plane, RealNode node) {
-        return plane.client().pods().inNamespace(PodnumaChart.NAMESPACE)
-                .withLabels(AgentRender.selector(POLICY))
+        return plane
+                .client()
+                .pods()
+                .inNamespace(PodnumaChart.NAMESPACE)
+                .withLabel("app.kubernetes.io/name", "podnuma-agent")
+                .withLabel("podnuma.io/policy", POLICY)
                 .list()
                 .getItems()
                 .stream()

@@ -39,6 +39,8 @@ public final class WorkloadPods {
             c.setImagePullPolicy("Never");
         }
         copy.getSpec().setTerminationGracePeriodSeconds(5L);
+        // The real node has no cluster DNS; ClusterFirst would only add a MissingClusterDNS Warning to every pod.
+        copy.getSpec().setDnsPolicy("Default");
         return copy;
     }
 
