@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -13,8 +12,10 @@ import io.podnuma.controlplane.PrometheusApi;
 import io.podnuma.controlplane.PrometheusServer;
 import io.podnuma.operator.render.AgentRender;
 import io.podnuma.testkit.Repository;
+import io.podnuma.testkit.Waits;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.nodestate.NodeStateReads;
 import io.podnuma.testkit.podresources.PodResourcesGoClient;
 import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PrometheusText;
@@ -28,7 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -92,7 +92,8 @@ abstract class HelmJourneyScenario {
                             "-f",
                             Repository.resolve("crds/examples/quickstart.yaml").toString())
                     .assertSuccess();
-            await(
+            Waits.await(
+                    WAIT,
                     "the node labelled " + AgentRender.POLICY_LABEL + "=" + POLICY,
                     () -> Optional.ofNullable(cp.client()
                                     .nodes()
@@ -111,13 +112,16 @@ abstract class HelmJourneyScenario {
             pids.putAll(prefixed("trader", d.run(ns, SamplePods.budgeted(node, "trader", 1))));
             timings.put("install → first pod pinned", seconds(Duration.ofNanos(System.nanoTime() - start)));
             pids.putAll(prefixed("web", d.run(ns, SamplePods.burstable(node, "web"))));
-            Map<?, ?> first = await(
+            Map<?, ?> first = Waits.await(
+                    WAIT,
                     "the NumaNodeState to list trader",
-                    () -> nodeState(cp, node)
-                            .filter(s -> allocation(s, ns, "trader").isPresent()));
+                    () -> NodeStateReads.status(cp.client(), node)
+                            .filter(s ->
+                                    NodeStateReads.allocation(s, ns, "trader").isPresent()));
             CpuList free = cpus(first, "sharedPool").minus(cpus(first, "reservedCpus"));
             pids.putAll(prefixed("trader-2", d.run(ns, SamplePods.budgeted(node, "trader-2", free.size() + 1))));
-            String warning = await(
+            String warning = Waits.await(
+                    WAIT,
                     "a Warning Event on trader-2",
                     () -> cp.client().v1().events().inNamespace(ns).list().getItems().stream()
                             .filter(e ->
@@ -125,10 +129,12 @@ abstract class HelmJourneyScenario {
                             .map(e -> e.getReason() + ": " + e.getMessage())
                             .findFirst());
             assertThat(warning).contains("it runs in the node's shared pool");
-            Map<?, ?> state = nodeState(cp, node).orElseThrow();
-            assertThat(allocation(state, ns, "trader-2")).as("trader-2 refused").isEmpty();
-            CpuList bubble = CpuList.parse(
-                    text(allocation(state, ns, "trader").orElseThrow().get("cpus")));
+            Map<?, ?> state = NodeStateReads.status(cp.client(), node).orElseThrow();
+            assertThat(NodeStateReads.allocation(state, ns, "trader-2"))
+                    .as("trader-2 refused")
+                    .isEmpty();
+            CpuList bubble = CpuList.parse(text(
+                    NodeStateReads.allocation(state, ns, "trader").orElseThrow().get("cpus")));
             CpuList shared = cpus(state, "sharedPool");
             assertThat(bubble.size()).isEqualTo(1);
             assertThat(shared).isEqualTo(host.minus(bubble));
@@ -141,7 +147,8 @@ abstract class HelmJourneyScenario {
             awaitAffinities(d, ns, pids, wanted, "pinned");
 
             // 4. What the user reads: kubectl get / describe, the NumaNodeState, PodResources, Prometheus.
-            Map<String, String> row = await(
+            Map<String, String> row = Waits.await(
+                    WAIT,
                     () -> "kubectl get nrp to show the node ready and its pod pinned; it shows:\n"
                             + cp.kubectl("get", "nrp", POLICY, "-o", "wide").output()
                             + cp.kubectl("get", "nrp", POLICY, "-o", "jsonpath={.status}")
@@ -182,7 +189,8 @@ abstract class HelmJourneyScenario {
             timings.put(
                     "helm upgrade --wait",
                     seconds(chart.upgrade(d.chartValues(), Map.of("agent", Map.of("reconcilePeriod", "7s")), HELM)));
-            await(
+            Waits.await(
+                    WAIT,
                     "a new config hash on the agent DaemonSet",
                     () -> Optional.of(configHash(cp)).filter(h -> !h.equals(hashBefore)));
             Pod upgraded = d.awaitAgent(Optional.of(agent.getMetadata().getUid()));
@@ -201,7 +209,8 @@ abstract class HelmJourneyScenario {
                             "-p",
                             "{\"spec\":{\"cpuManager\":{\"reconcilePeriod\":\"5s\"}}}")
                     .assertSuccess();
-            await(
+            Waits.await(
+                    WAIT,
                     "the policy change rolled out",
                     () -> Optional.of(configHash(cp)).filter(h -> !h.equals(hashUpgraded)));
             d.awaitAgent(Optional.of(upgraded.getMetadata().getUid()));
@@ -263,7 +272,8 @@ abstract class HelmJourneyScenario {
         if (replicas == 0) {
             return "(none: the driver runs the operator)";
         }
-        await(
+        Waits.await(
+                WAIT,
                 "the operator Deployment available",
                 () -> Optional.ofNullable(cp.client()
                                 .apps()
@@ -274,7 +284,8 @@ abstract class HelmJourneyScenario {
                         .filter(dep -> dep.getStatus() != null
                                 && Integer.valueOf(replicas)
                                         .equals(dep.getStatus().getReadyReplicas())));
-        String holder = await(
+        String holder = Waits.await(
+                WAIT,
                 "a leader on the operator's Lease",
                 () -> Optional.ofNullable(cp.client()
                                 .leases()
@@ -339,18 +350,21 @@ abstract class HelmJourneyScenario {
                 %s
                 """.formatted(rules, d.scrapeConfigs(cp.kubeconfig()).indent(2));
         try (PrometheusServer prometheus = PrometheusServer.start(cp, workDir.resolve("prometheus"), config)) {
-            List<PrometheusApi.Target> targets = await(
+            List<PrometheusApi.Target> targets = Waits.await(
+                    WAIT,
                     "the operator and agent targets up",
                     () -> Optional.of(prometheus.activeTargets())
                             .filter(ts -> ts.stream()
                                             .filter(t -> t.health() == PrometheusApi.TargetHealth.UP)
                                             .count()
                                     >= d.operatorReplicas() + 1));
-            await(
+            Waits.await(
+                    WAIT,
                     "podnuma series of the agent and the operator",
                     () -> Optional.of(prometheus.query("count by (job) ({__name__=~\"podnuma_.+\"})"))
                             .filter(s -> s.size() >= 2));
-            List<PrometheusApi.RuleGroup> groups = await(
+            List<PrometheusApi.RuleGroup> groups = Waits.await(
+                    WAIT,
                     "the chart's rules evaluated",
                     () -> Optional.of(prometheus.ruleGroups())
                             .filter(gs -> !gs.isEmpty()
@@ -374,7 +388,7 @@ abstract class HelmJourneyScenario {
     private static void assertNothingLeft(ControlPlane cp, JourneyDriver d, String node) throws Exception {
         assertThat(cp.client().nodes().withName(node).get().getMetadata().getLabels())
                 .doesNotContainKey(AgentRender.POLICY_LABEL);
-        assertThat(nodeState(cp, node)).as("NumaNodeState").isEmpty();
+        assertThat(NodeStateReads.status(cp.client(), node)).as("NumaNodeState").isEmpty();
         assertThat(cp.client().namespaces().withName(PodnumaChart.NAMESPACE).get())
                 .isNull();
         String clusterScoped = cp.kubectl(
@@ -462,26 +476,6 @@ abstract class HelmJourneyScenario {
         return out;
     }
 
-    private static Optional<Map<?, ?>> nodeState(ControlPlane cp, String node) {
-        GenericKubernetesResource r = cp.client()
-                .genericKubernetesResources("podnuma.io/v1alpha1", "NumaNodeState")
-                .withName(node)
-                .get();
-        return r != null && r.getAdditionalProperties().get("status") instanceof Map<?, ?> s
-                ? Optional.<Map<?, ?>>of(s)
-                : Optional.empty();
-    }
-
-    private static Optional<Map<?, ?>> allocation(Map<?, ?> status, String ns, String name) {
-        if (!(status.get("allocations") instanceof List<?> pods)) {
-            return Optional.empty();
-        }
-        return pods.stream()
-                .<Map<?, ?>>map(p -> (Map<?, ?>) p)
-                .filter(p -> ns.equals(p.get("namespace")) && name.equals(p.get("name")))
-                .findFirst();
-    }
-
     private static CpuList cpus(Map<?, ?> status, String field) {
         return CpuList.parse(text(status.get(field)));
     }
@@ -492,22 +486,5 @@ abstract class HelmJourneyScenario {
 
     private static String seconds(Duration d) {
         return String.format("%.1f s", d.toMillis() / 1000.0);
-    }
-
-    private static <T> T await(String what, Supplier<Optional<T>> read) throws InterruptedException {
-        return await(() -> what, read);
-    }
-
-    /** {@code what} is read on a timeout, so it can say what was there instead. */
-    private static <T> T await(Supplier<String> what, Supplier<Optional<T>> read) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            Optional<T> v = read.get();
-            if (v.isPresent()) {
-                return v.get();
-            }
-            TimeUnit.MILLISECONDS.sleep(250);
-        }
-        throw new AssertionError("timed out after " + WAIT.toSeconds() + " s waiting for " + what.get());
     }
 }

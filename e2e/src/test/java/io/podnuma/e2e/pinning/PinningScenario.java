@@ -2,12 +2,13 @@ package io.podnuma.e2e.pinning;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.Waits;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.cpu.ProcessAffinity;
+import io.podnuma.testkit.nodestate.NodeStateReads;
 import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PrometheusText;
 import java.nio.file.Path;
@@ -15,10 +16,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -67,16 +65,19 @@ abstract class PinningScenario {
             Map<String, Long> pids = new HashMap<>();
             pids.putAll(prefixed("trader", d.run(ns, SamplePods.budgeted(node, "trader", 1))));
             pids.putAll(prefixed("web", d.run(ns, SamplePods.burstable(node, "web"))));
-            Map<?, ?> first = await(
+            Map<?, ?> first = Waits.await(
+                    WAIT,
                     "the NumaNodeState to list trader and web",
-                    () -> status(cp, node)
-                            .filter(s -> pod(s, ns, "trader").isPresent()
-                                    && pod(s, ns, "web").isPresent()));
+                    () -> NodeStateReads.status(cp.client(), node)
+                            .filter(s -> NodeStateReads.allocation(s, ns, "trader")
+                                            .isPresent()
+                                    && NodeStateReads.allocation(s, ns, "web").isPresent()));
             CpuList free = cpus(first, "sharedPool").minus(cpus(first, "reservedCpus"));
             pids.putAll(prefixed("trader-2", d.run(ns, SamplePods.budgeted(node, "trader-2", free.size() + 1))));
 
             // The refusal: a Warning Event that says where the pod runs instead.
-            String warning = await(
+            String warning = Waits.await(
+                    WAIT,
                     "a Warning Event on trader-2",
                     () -> cp.client().v1().events().inNamespace(ns).list().getItems().stream()
                             .filter(e -> "trader-2".equals(e.getInvolvedObject().getName()))
@@ -88,11 +89,13 @@ abstract class PinningScenario {
                     .contains("it runs in the node's shared pool");
 
             // The bubble: one CPU, not the reserved one, shared by the app container and its sidecar.
-            Map<?, ?> state =
-                    await("every container on its CPUs", () -> status(cp, node).filter(s -> pinned(s, ns, pids, host)));
+            Map<?, ?> state = Waits.await(
+                    WAIT,
+                    "every container on its CPUs",
+                    () -> NodeStateReads.status(cp.client(), node).filter(s -> pinned(s, ns, pids, host)));
             assertThat(cpus(state, "reservedCpus")).isEqualTo(CpuList.of(0));
-            CpuList bubble =
-                    CpuList.parse(text(pod(state, ns, "trader").orElseThrow().get("cpus")));
+            CpuList bubble = CpuList.parse(text(
+                    NodeStateReads.allocation(state, ns, "trader").orElseThrow().get("cpus")));
             assertThat(bubble.size()).isEqualTo(1);
             assertThat(bubble.contains(0)).isFalse();
             for (String c : List.of("proxy", "engine")) {
@@ -104,7 +107,7 @@ abstract class PinningScenario {
             assertThat(shared).isEqualTo(host.minus(bubble));
             assertThat(text(container(state, ns, "web", "web").get("assignment")))
                     .isEqualTo("NodeShared");
-            assertThat(pod(state, ns, "trader-2")).isEmpty();
+            assertThat(NodeStateReads.allocation(state, ns, "trader-2")).isEmpty();
             Map<String, CpuList> wanted = Map.of(
                     "trader/proxy", bubble,
                     "trader/engine", bubble,
@@ -125,11 +128,15 @@ abstract class PinningScenario {
             assertThat(PrometheusText.sampleValue(d.metrics(), "podnuma_cpu_manager_exclusive_cpu_allocation_count"))
                     .as("the new agent adopted the checkpoint")
                     .isEqualTo(1.0);
-            Map<?, ?> adopted = await(
+            Map<?, ?> adopted = Waits.await(
+                    WAIT,
                     "the new agent's NumaNodeState",
-                    () -> status(cp, node).filter(s -> pod(s, ns, "trader").isPresent()));
-            assertThat(CpuList.parse(
-                            text(pod(adopted, ns, "trader").orElseThrow().get("cpus"))))
+                    () -> NodeStateReads.status(cp.client(), node)
+                            .filter(s ->
+                                    NodeStateReads.allocation(s, ns, "trader").isPresent()));
+            assertThat(CpuList.parse(text(NodeStateReads.allocation(adopted, ns, "trader")
+                            .orElseThrow()
+                            .get("cpus"))))
                     .isEqualTo(bubble);
 
             // The node leaves the policy: the agent gives every container every CPU back and removes its report.
@@ -138,7 +145,9 @@ abstract class PinningScenario {
             Map<String, CpuList> everything = new HashMap<>();
             wanted.keySet().forEach(k -> everything.put(k, host));
             assertAffinities(d, ns, pids, everything, "after the node left");
-            assertThat(status(cp, node)).as("NumaNodeState after the node left").isEmpty();
+            assertThat(NodeStateReads.status(cp.client(), node))
+                    .as("NumaNodeState after the node left")
+                    .isEmpty();
             System.out.printf(
                     "[%s] node %s: bubble %s (trader's proxy and engine), shared pool %s (web, refused trader-2);"
                             + " pins kept across an agent restart; every container back on %s%n",
@@ -173,7 +182,7 @@ abstract class PinningScenario {
         try {
             for (Map.Entry<String, Long> p : pids.entrySet()) {
                 String[] pc = p.getKey().split("/");
-                CpuList want = containerOf(s, ns, pc[0], pc[1])
+                CpuList want = NodeStateReads.container(s, ns, pc[0], pc[1])
                         .map(c -> CpuList.parse(text(c.get("cpus"))))
                         .orElse(cpus(s, "sharedPool"));
                 if (!ProcessAffinity.allowedCpus(p.getValue()).equals(want)) {
@@ -186,38 +195,8 @@ abstract class PinningScenario {
         }
     }
 
-    private static Optional<Map<?, ?>> status(ControlPlane cp, String node) {
-        GenericKubernetesResource r = cp.client()
-                .genericKubernetesResources("podnuma.io/v1alpha1", "NumaNodeState")
-                .withName(node)
-                .get();
-        return r != null && r.getAdditionalProperties().get("status") instanceof Map<?, ?> s
-                ? Optional.<Map<?, ?>>of(s)
-                : Optional.empty();
-    }
-
-    private static Optional<Map<?, ?>> pod(Map<?, ?> status, String ns, String name) {
-        if (!(status.get("allocations") instanceof List<?> pods)) {
-            return Optional.empty();
-        }
-        return pods.stream()
-                .<Map<?, ?>>map(p -> (Map<?, ?>) p)
-                .filter(p -> ns.equals(p.get("namespace")) && name.equals(p.get("name")))
-                .findFirst();
-    }
-
-    private static Optional<Map<?, ?>> containerOf(Map<?, ?> status, String ns, String pod, String container) {
-        return pod(status, ns, pod)
-                .flatMap(p -> p.get("containers") instanceof List<?> cs
-                        ? cs.stream()
-                                .<Map<?, ?>>map(c -> (Map<?, ?>) c)
-                                .filter(c -> container.equals(c.get("name")))
-                                .findFirst()
-                        : Optional.empty());
-    }
-
     private static Map<?, ?> container(Map<?, ?> status, String ns, String pod, String container) {
-        return containerOf(status, ns, pod, container)
+        return NodeStateReads.container(status, ns, pod, container)
                 .orElseThrow(() -> new AssertionError("NumaNodeState has no " + pod + "/" + container));
     }
 
@@ -227,17 +206,5 @@ abstract class PinningScenario {
 
     private static String text(Object o) {
         return o == null ? "" : o.toString();
-    }
-
-    private static <T> T await(String what, Supplier<Optional<T>> read) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            Optional<T> v = read.get();
-            if (v.isPresent()) {
-                return v.get();
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-        throw new AssertionError("timed out after " + WAIT.toSeconds() + " s waiting for " + what);
     }
 }

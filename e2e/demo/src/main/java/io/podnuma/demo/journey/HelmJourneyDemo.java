@@ -1,6 +1,5 @@
 package io.podnuma.demo.journey;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.controlplane.FreePorts;
 import io.podnuma.controlplane.LocalControlPlane;
@@ -9,8 +8,10 @@ import io.podnuma.controlplane.PrometheusServer;
 import io.podnuma.controlplane.RealNode;
 import io.podnuma.controlplane.RealNodeOptions;
 import io.podnuma.images.PodnumaImage;
+import io.podnuma.testkit.Waits;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.nodestate.NodeStateReads;
 import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PodnumaScrapeConfigs;
 import io.podnuma.testkit.realnode.WorkloadPods;
@@ -27,8 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * The user journey on a real worker node of this machine (kubelet v1.37.2 + containerd v2.4.2, registered to a local
@@ -114,7 +113,7 @@ public final class HelmJourneyDemo {
                 .assertSuccess()
                 .stdout()
                 .strip());
-        await("the agent pod Ready on the node", () -> agentReady(plane, node));
+        Waits.await(WAIT, "the agent pod Ready on the node", () -> agentReady(plane, node));
         out.println(plane.kubectl(
                         "get", "ds,pods", "-n", PodnumaChart.NAMESPACE, "-l", "app.kubernetes.io/name=podnuma-agent")
                 .assertSuccess()
@@ -134,9 +133,11 @@ public final class HelmJourneyDemo {
                     pod.getMetadata().getName(),
                     List.copyOf(WorkloadPods.run(plane, node, NS, pod, workload).keySet()));
         }
-        await(
+        Waits.await(
+                WAIT,
                 "trader pinned in the NumaNodeState",
-                () -> nodeState(plane, node.nodeName()).filter(s -> s.toString().contains("name=trader,")));
+                () -> NodeStateReads.status(plane.client(), node.nodeName())
+                        .filter(s -> s.toString().contains("name=trader,")));
         List<ContainerRow> pinned = awaitRows(plane, node, containers);
         table(pinned);
         plane.client().v1().events().inNamespace(NS).list().getItems().stream()
@@ -176,7 +177,7 @@ public final class HelmJourneyDemo {
 
     private List<ContainerRow> awaitRows(LocalControlPlane plane, RealNode node, Map<String, List<String>> containers)
             throws InterruptedException {
-        return await("every container on its CPUs", () -> {
+        return Waits.await(WAIT, "every container on its CPUs", () -> {
             List<ContainerRow> rows = rows(plane, node, containers);
             CpuList bubble = rows.get(0).cpus();
             return rows.stream().allMatch(r -> !r.pool().equals("?")) && bubble.size() == 1
@@ -187,7 +188,7 @@ public final class HelmJourneyDemo {
 
     /** Each container as it reports itself, with the pool kind the node's NumaNodeState gives it. */
     private List<ContainerRow> rows(LocalControlPlane plane, RealNode node, Map<String, List<String>> containers) {
-        Optional<Map<?, ?>> state = nodeState(plane, node.nodeName());
+        Optional<Map<?, ?>> state = NodeStateReads.status(plane.client(), node.nodeName());
         List<ContainerRow> rows = new ArrayList<>();
         containers.forEach((pod, names) -> names.forEach(c -> {
             WorkloadPods.Affinity a = WorkloadPods.reported(plane, NS, pod, c);
@@ -252,7 +253,8 @@ public final class HelmJourneyDemo {
                 """.formatted(PodnumaScrapeConfigs.kubernetesPods(plane.kubeconfig(), PodnumaChart.NAMESPACE)
                 .indent(2));
         try (PrometheusServer prometheus = PrometheusServer.start(plane, workDir.resolve("prometheus"), config)) {
-            List<PrometheusApi.Target> targets = await(
+            List<PrometheusApi.Target> targets = Waits.await(
+                    WAIT,
                     "every target scraped",
                     () -> Optional.of(prometheus.activeTargets())
                             .filter(ts -> ts.size() >= 3
@@ -261,7 +263,8 @@ public final class HelmJourneyDemo {
             targets.forEach(t -> out.printf("  %-17s %s %s%n", t.labels().get("job"), t.scrapeUrl(), t.health()));
             for (String query : List.of(
                     "podnuma_cpu_manager_exclusive_cpu_allocation_count", "max by (state) (podnuma_operator_nodes)")) {
-                List<PrometheusApi.Sample> samples = await(
+                List<PrometheusApi.Sample> samples = Waits.await(
+                        WAIT,
                         "a sample of " + query,
                         () -> Optional.of(prometheus.query(query)).filter(s -> !s.isEmpty()));
                 out.println("$ query " + query);
@@ -288,16 +291,6 @@ public final class HelmJourneyDemo {
                 .map(p -> true);
     }
 
-    private static Optional<Map<?, ?>> nodeState(LocalControlPlane plane, String node) {
-        GenericKubernetesResource r = plane.client()
-                .genericKubernetesResources("podnuma.io/v1alpha1", "NumaNodeState")
-                .withName(node)
-                .get();
-        return r != null && r.getAdditionalProperties().get("status") instanceof Map<?, ?> s
-                ? Optional.<Map<?, ?>>of(s)
-                : Optional.empty();
-    }
-
     private String image(PodnumaImage image) {
         return image.name(tag).reference();
     }
@@ -309,18 +302,6 @@ public final class HelmJourneyDemo {
 
     private void section(String title) {
         out.printf("%n== %s ==%n", title);
-    }
-
-    private static <T> T await(String what, Supplier<Optional<T>> read) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            Optional<T> v = read.get();
-            if (v.isPresent()) {
-                return v.get();
-            }
-            TimeUnit.MILLISECONDS.sleep(250);
-        }
-        throw new IllegalStateException("timed out after " + WAIT.toSeconds() + " s waiting for " + what);
     }
 
     /** One container as it reported itself. */
