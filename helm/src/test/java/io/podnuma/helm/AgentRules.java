@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The agent's rules as its docs list them (node-agent/docs/behaviour.md, "RBAC the agent needs"), the same list the
- * real-node E2E runs a real agent pod under (e2e AgentRbac), so the chart grants what is proved enough.
+ * The agent's rules as its docs list them (node-agent/docs/behaviour.md, "RBAC the agent needs"). The real-node E2Es
+ * run the real agent pod under the chart's own rendering of them, so what the chart grants is proved enough.
  */
 final class AgentRules {
 

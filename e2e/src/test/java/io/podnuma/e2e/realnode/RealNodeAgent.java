@@ -1,6 +1,5 @@
 package io.podnuma.e2e.realnode;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.controlplane.FreePorts;
@@ -11,6 +10,7 @@ import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.images.PodnumaImage;
 import io.podnuma.operator.render.AgentRender;
 import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.operator.OperatorProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * host network) and this node's paths (the agent's state under the node's run directory, so the node's cleanup
  * removes it; the kubelet's root and config file); a {@code NumaResourcePolicy} that selects the node by
  * {@link #SELECTOR_LABEL}. The agent runs under its own ServiceAccount with the ClusterRole its docs list
- * ({@link AgentRbac}).
+ * (the chart's {@code templates/agent-rbac.yaml}, rendered by {@code helm template}).
  */
 public final class RealNodeAgent implements AutoCloseable {
 
@@ -109,9 +109,12 @@ public final class RealNodeAgent implements AutoCloseable {
             LocalControlPlane plane, RealNode node, Path workDir, String policyName, NumaResourcePolicySpec spec)
             throws Exception {
         plane.installCrds(GeneratedCrds.numaResourcePolicies(), GeneratedCrds.numaNodeStates());
-        for (HasMetadata o : AgentRbac.objects(NAMESPACE)) {
-            plane.client().resource(o).serverSideApply();
-        }
+        // The agent's identity as the chart makes it: its ServiceAccount and ClusterRole (+ binding).
+        plane.ensureNamespace(NAMESPACE);
+        String rbac = new PodnumaChart(plane, workDir.resolve("helm"))
+                .template(Map.of(), "--show-only", "templates/agent-rbac.yaml");
+        plane.kubectlWithStdin(rbac, "apply", "--server-side", "--field-manager=podnuma-e2e", "-f", "-")
+                .assertSuccess();
         int metricsPort = FreePorts.next();
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("namespace", NAMESPACE);
