@@ -87,8 +87,9 @@ class ChartInstallIT {
                 .contains("kubectl describe nrp quickstart")
                 .contains("inst-podnuma-operator-metrics port 9090");
         // The policy NOTES.txt shows is the quickstart sample, field for field.
-        String inline =
-                status.substring(status.indexOf("<<'POLICY'") + "<<'POLICY'".length(), status.indexOf("     POLICY"));
+        String inline = status.substring(
+                status.indexOf("<<'POLICY'") + "<<'POLICY'".length(),
+                status.indexOf("\n     POLICY\n", status.indexOf("<<'POLICY'")));
         var yaml = new com.fasterxml.jackson.databind.ObjectMapper(
                 new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
         assertThat(yaml.readTree(inline.stripIndent()))
