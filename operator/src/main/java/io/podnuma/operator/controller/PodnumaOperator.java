@@ -51,7 +51,7 @@ public final class PodnumaOperator implements AutoCloseable {
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client)
                     .withCloseClientOnStop(false)
-                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
+                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(withSdkDescriptions(registry)))
                     .withReconciliationTerminationTimeout(Duration.ofSeconds(10))
                     .withConcurrentReconciliationThreads(RECONCILE_THREADS);
             leaderElection.ifPresent(le -> o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(
@@ -78,5 +78,11 @@ public final class PodnumaOperator implements AutoCloseable {
     @Override
     public void close() {
         operator.stop();
+    }
+
+    /** The SDK's meters get a description (HELP) before it registers any. */
+    private static MeterRegistry withSdkDescriptions(MeterRegistry registry) {
+        registry.config().meterFilter(new SdkMeterDescriptions());
+        return registry;
     }
 }
