@@ -83,6 +83,26 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         return start(ControlPlaneBinaries.locate(), base.toAbsolutePath(), KubeletAccess.REAL_KUBELET);
     }
 
+    /**
+     * Starts a plane like {@link #start()} in a directory of its own ({@code <work dir>/<name>}), beside the shared
+     * plane of the same JVM ({@link ControlPlaneExtension}): for a test that installs cluster-scoped objects (a Helm
+     * chart) no other test may see.
+     */
+    public static LocalControlPlane startApart(String name) {
+        Path base = Path.of(System.getProperty(WORK_DIR_PROPERTY, "target"), name);
+        return start(ControlPlaneBinaries.locate(), base.toAbsolutePath());
+    }
+
+    /**
+     * The directory of the control-plane binaries (kubectl, helm, prometheus, ...), found or built as {@link #start()}
+     * does, for a test that talks to another cluster with them.
+     *
+     * @throws ControlPlaneUnavailableException when this machine cannot build them (no Go)
+     */
+    public static Path binaries() {
+        return ControlPlaneBinaries.locate();
+    }
+
     /** Starts etcd and kube-apiserver from {@code binDir}; logs go to {@code baseDir/controlplane-logs}. */
     public static LocalControlPlane start(Path binDir, Path baseDir) {
         return start(binDir, baseDir, KubeletAccess.NONE);

@@ -82,6 +82,7 @@ abstract class HelmJourneyScenario {
             // 1. Install: the operator is Ready and one replica holds the Lease.
             long start = System.nanoTime();
             timings.put("helm install --wait", seconds(chart.install(d.chartValues(), HELM)));
+            d.afterHelm(HelmStep.INSTALL);
             String leader = awaitLeader(cp, d.operatorReplicas());
 
             // 2. The quickstart policy: the node is labelled and its agent runs.
@@ -189,6 +190,7 @@ abstract class HelmJourneyScenario {
             timings.put(
                     "helm upgrade --wait",
                     seconds(chart.upgrade(d.chartValues(), Map.of("agent", Map.of("reconcilePeriod", "7s")), HELM)));
+            d.afterHelm(HelmStep.UPGRADE);
             Waits.await(
                     WAIT,
                     "a new config hash on the agent DaemonSet",
@@ -226,6 +228,7 @@ abstract class HelmJourneyScenario {
             awaitAffinities(d, ns, pids, everything, "after the policy was deleted");
             timings.put("helm uninstall --wait", seconds(chart.uninstall(HELM)));
             uninstalled = true;
+            d.afterHelm(HelmStep.UNINSTALL);
             cp.kubectl("delete", "namespace", PodnumaChart.NAMESPACE, "--wait=true", "--timeout=120s")
                     .assertSuccess();
             timings.put("delete policy → uninstalled", seconds(Duration.ofNanos(System.nanoTime() - teardown)));

@@ -29,6 +29,13 @@ interface JourneyDriver extends AutoCloseable {
     /** The chart values this cluster needs on top of the defaults (images, API server address, host paths). */
     Map<String, Object> chartValues();
 
+    /**
+     * Called after each helm command of the scenario, once it succeeded: a driver that runs the operator itself (not
+     * as the chart's Deployment) starts, rolls or stops it here, as the Deployment would. Nothing to do where the
+     * chart's pods run on the node.
+     */
+    default void afterHelm(HelmStep step) throws Exception {}
+
     /** How many operator replicas the values run (the driver may run none and the operator elsewhere). */
     int operatorReplicas();
 

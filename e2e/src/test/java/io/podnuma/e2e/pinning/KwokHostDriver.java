@@ -7,12 +7,10 @@ import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.host.CgroupDriverName;
 import io.podnuma.testkit.host.KubeletLikeHost;
-import io.podnuma.testkit.host.PodContainer;
 import io.podnuma.testkit.pods.RunningPods;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -86,12 +84,7 @@ abstract class KwokHostDriver implements PinningDriver {
 
     @Override
     public Map<String, Long> run(String namespace, Pod pod) throws IOException, InterruptedException {
-        Pod running = RunningPods.createRunning(cp, namespace, pod);
-        Map<String, Long> pids = new LinkedHashMap<>();
-        for (Map.Entry<String, PodContainer> c : RunningPods.containers(running).entrySet()) {
-            pids.put(c.getKey(), host().startContainer(c.getValue()));
-        }
-        return pids;
+        return RunningPods.runOn(cp, host(), namespace, pod);
     }
 
     @Override

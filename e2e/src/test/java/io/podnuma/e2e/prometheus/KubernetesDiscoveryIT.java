@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
@@ -12,10 +11,12 @@ import io.podnuma.controlplane.PrometheusApi;
 import io.podnuma.controlplane.PrometheusApi.TargetHealth;
 import io.podnuma.controlplane.PrometheusServer;
 import io.podnuma.controlplane.Promtool;
+import io.podnuma.testkit.kwok.StandInPods;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
@@ -65,25 +66,14 @@ class KubernetesDiscoveryIT {
 
     /** The operator as its Deployment's pod would be seen by discovery: its app label and a port named metrics. */
     private static Pod operatorPod(PodnumaOnKwok podnuma) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(OPERATOR_APP + "-sd")
-                .withNamespace(PodnumaOnKwok.NAMESPACE)
-                .addToLabels("app.kubernetes.io/name", OPERATOR_APP)
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(podnuma.node)
-                .withHostNetwork(true)
-                .addNewContainer()
-                .withName("operator")
-                .withImage("podnuma.local/operator:prom")
-                .addNewPort()
-                .withName("metrics")
-                .withContainerPort(podnuma.operator.metricsPort())
-                .endPort()
-                .endContainer()
-                .endSpec()
-                .build();
+        return StandInPods.forProcess(
+                PodnumaOnKwok.NAMESPACE,
+                OPERATOR_APP + "-sd",
+                podnuma.node,
+                Map.of("app.kubernetes.io/name", OPERATOR_APP),
+                "operator",
+                "podnuma.local/operator:prom",
+                podnuma.operator.metricsPort());
     }
 
     private static String config(ControlPlane cp) {

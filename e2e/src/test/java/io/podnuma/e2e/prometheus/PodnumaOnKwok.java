@@ -10,6 +10,7 @@ import io.podnuma.testkit.agent.AgentProcess;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.host.CgroupDriverName;
 import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.kwok.LoopbackNode;
 import io.podnuma.testkit.operator.OperatorProcess;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,7 +30,7 @@ final class PodnumaOnKwok {
     static final String NAMESPACE = "podnuma-prom";
     static final String GROUP_LABEL = "podnuma.it/prometheus";
     /** The kwok node's InternalIP, so host-network pods on it have the address the processes listen on. */
-    static final String NODE_IP = "127.0.0.1";
+    static final String NODE_IP = LoopbackNode.ADDRESS;
 
     private static final Duration READY = Duration.ofSeconds(90);
 
@@ -58,19 +59,9 @@ final class PodnumaOnKwok {
         cp.installCrds(GeneratedCrds.numaResourcePolicies(), GeneratedCrds.numaNodeStates());
         cp.ensureNamespace(NAMESPACE);
         String policy = "prom-" + id;
-        String node = cp.ensureNode(
-                "prom-" + id, Map.of(GROUP_LABEL, id), Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
         // The node is this machine: host-network pods on it (the agent's) get 127.0.0.1, where the agent listens.
-        cp.kubectl(
-                        "patch",
-                        "node",
-                        node,
-                        "--subresource=status",
-                        "--type=merge",
-                        "-p",
-                        "{\"status\":{\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"" + NODE_IP
-                                + "\"},{\"type\":\"Hostname\",\"address\":\"" + node + "\"}]}}")
-                .assertSuccess();
+        String node = LoopbackNode.ensure(
+                cp, "prom-" + id, Map.of(GROUP_LABEL, id), Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
         KubeletLikeHost host = KubeletLikeHost.create(CgroupDriverName.CGROUPFS, "prom" + id);
         AgentProcess agent = null;
         OperatorProcess operator = null;

@@ -5,6 +5,7 @@ import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.RealNode;
 import io.podnuma.testkit.Repository;
+import io.podnuma.testkit.agent.AgentPlacement;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,9 +60,7 @@ public final class PodnumaChart {
         agent.put("metricsPort", agentMetricsPort);
         agent.put("healthPort", agentHealthPort);
         Path state = agentStateDir(node);
-        agent.put(
-                "podResourcesSocket",
-                state.resolve("pod-resources/podnuma.sock").toString());
+        agent.put("podResourcesSocket", podResourcesSocketIn(state).toString());
         agent.put("resources", resources("160Mi", "512Mi"));
         agent.put(
                 "hostPaths",
@@ -73,6 +72,61 @@ public final class PodnumaChart {
         values.put("operator", operator);
         values.put("agent", agent);
         return values;
+    }
+
+    /**
+     * The values for a cluster where the operator and the agent run as processes of this machine beside kwok nodes:
+     * no operator pod (the test runs {@code operator run} with the settings the chart rendered), the agent's ports
+     * and files where {@code agent} (the process standing for the DaemonSet's pod) has them, so the DaemonSet the
+     * operator renders names them; no kubelet files on a kwok node; no CPU request (the scenarios' pods, bound to the
+     * node by name, take every allocatable CPU: a rolled agent pod that asks for one has the scheduler preempt a
+     * workload pod). The images are never pulled.
+     */
+    public static Map<String, Object> processValues(AgentPlacement agent) {
+        Map<String, Object> agentValues = new LinkedHashMap<>();
+        agentValues.put("metricsPort", agent.metricsPort());
+        agentValues.put("healthPort", agent.healthPort());
+        agentValues.put("podResourcesSocket", agent.socket().toString());
+        agentValues.put(
+                "hostPaths",
+                Map.of(
+                        "stateDir", agent.stateDir().toString(),
+                        "kubeletRootDir", "",
+                        "kubeletConfigFile", ""));
+        agentValues.put("resources", resources("160Mi", "256Mi"));
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("operator", Map.of("replicas", 0));
+        values.put("agent", agentValues);
+        return values;
+    }
+
+    /**
+     * The values for a one-node cluster in a container (k3s): the images imported into its containerd (never pulled);
+     * one operator replica on the node's host network, so that this machine reaches it at the node's address as it
+     * reaches the agent; the agent's state in {@code stateDir} (a directory of this machine bound into the container
+     * at the same path); no kubelet config file (k3s passes flags); no CPU requests (the scenarios' pods take every
+     * allocatable CPU).
+     */
+    public static Map<String, Object> containerNodeValues(String operatorImage, String agentImage, Path stateDir) {
+        Map<String, Object> operator = new LinkedHashMap<>();
+        operator.put("image", image(operatorImage));
+        operator.put("replicas", 1);
+        operator.put("hostNetwork", true);
+        operator.put("resources", resources("128Mi", "384Mi"));
+        Map<String, Object> agent = new LinkedHashMap<>();
+        agent.put("image", image(agentImage));
+        agent.put("podResourcesSocket", podResourcesSocketIn(stateDir).toString());
+        agent.put("resources", resources("160Mi", "512Mi"));
+        agent.put("hostPaths", Map.of("stateDir", stateDir.toString(), "kubeletConfigFile", ""));
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("operator", operator);
+        values.put("agent", agent);
+        return values;
+    }
+
+    /** Where the values of this class put the agent's PodResources socket, in its state directory. */
+    public static Path podResourcesSocketIn(Path stateDir) {
+        return stateDir.resolve("pod-resources/podnuma.sock");
     }
 
     /** Where {@link #realNodeValues} puts the agent's state (checkpoint, PodResources socket) on the node. */

@@ -3,8 +3,10 @@ package io.podnuma.testkit.pods;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.testkit.host.KubeletLikeHost;
 import io.podnuma.testkit.host.PodContainer;
 import io.podnuma.testkit.host.QosClass;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,6 +40,22 @@ public final class RunningPods {
         }
         throw new IllegalStateException("pod " + namespace + "/" + name + " was not Running with container IDs within "
                 + TIMEOUT + " (is kwok running?); last status: " + (now == null ? "none" : now.getStatus()));
+    }
+
+    /**
+     * What the kubelet and containerd do for a pod on a kwok node whose containers live on {@code host}: creates it,
+     * waits until it is Running ({@link #createRunning}), then starts a cgroup and a process for each container.
+     *
+     * @return each container's process id, by container name (init containers first)
+     */
+    public static Map<String, Long> runOn(ControlPlane cp, KubeletLikeHost host, String namespace, Pod pod)
+            throws IOException, InterruptedException {
+        Pod running = createRunning(cp, namespace, pod);
+        Map<String, Long> pids = new LinkedHashMap<>();
+        for (Map.Entry<String, PodContainer> c : containers(running).entrySet()) {
+            pids.put(c.getKey(), host.startContainer(c.getValue()));
+        }
+        return pids;
     }
 
     /** Whether the pod is Running and its status has a container ID for every container it lists. */

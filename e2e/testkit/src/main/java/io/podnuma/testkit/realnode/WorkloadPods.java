@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.controlplane.RealNode;
 import io.podnuma.testkit.cpu.CpuList;
@@ -73,12 +74,12 @@ public final class WorkloadPods {
     }
 
     /** The CPUs the container says it may use: {@code Cpus_allowed_list} of a process exec'd into it. */
-    public static CpuList reportedCpus(LocalControlPlane plane, String namespace, String pod, String container) {
+    public static CpuList reportedCpus(ControlPlane plane, String namespace, String pod, String container) {
         return reported(plane, namespace, pod, container).cpus();
     }
 
     /** The CPUs and memory nodes the container says it may use, from a process exec'd into it. */
-    public static Affinity reported(LocalControlPlane plane, String namespace, String pod, String container) {
+    public static Affinity reported(ControlPlane plane, String namespace, String pod, String container) {
         String out = plane.kubectl("exec", "-n", namespace, pod, "-c", container, "--", "/workload", "report")
                 .assertSuccess()
                 .stdout();
