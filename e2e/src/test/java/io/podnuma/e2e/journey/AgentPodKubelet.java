@@ -64,7 +64,7 @@ final class AgentPodKubelet implements AutoCloseable {
     Pod awaitPod(Optional<String> notThisUid) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + READY.toNanos();
         while (true) {
-            Optional<Pod> pod = current()
+            Optional<Pod> pod = AgentPods.current(cp.client(), node)
                     .filter(p -> notThisUid
                             .map(u -> !u.equals(p.getMetadata().getUid()))
                             .orElse(true))
@@ -105,8 +105,8 @@ final class AgentPodKubelet implements AutoCloseable {
             if (servedUid == null || !agent.isAlive()) {
                 return;
             }
-            Optional<Pod> served =
-                    current().filter(p -> servedUid.equals(p.getMetadata().getUid()));
+            Optional<Pod> served = AgentPods.current(cp.client(), node)
+                    .filter(p -> servedUid.equals(p.getMetadata().getUid()));
             if (served.isEmpty()) {
                 stop("its pod " + servedUid + " is being deleted");
             }
@@ -125,21 +125,6 @@ final class AgentPodKubelet implements AutoCloseable {
                     + agent.logTail());
         }
         servedUid = null;
-    }
-
-    /** The node's agent pod that is not being deleted. */
-    private Optional<Pod> current() {
-        return cp
-                .client()
-                .pods()
-                .inNamespace(PodnumaChart.NAMESPACE)
-                .withLabels(AgentRender.selector(HelmJourneyScenario.POLICY))
-                .list()
-                .getItems()
-                .stream()
-                .filter(p -> node.equals(p.getSpec().getNodeName()))
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .findFirst();
     }
 
     /** The ConfigMap's config file once it is the one the pod's template hashed (the operator writes it first). */

@@ -7,7 +7,6 @@ import io.podnuma.controlplane.ControlPlaneUnavailableException;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.e2e.realnode.RealNodeAgent;
 import io.podnuma.images.PodnumaImage;
-import io.podnuma.operator.render.AgentRender;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.prometheus.PodnumaScrapeConfigs;
@@ -104,22 +103,13 @@ final class K3sJourneyDriver implements JourneyDriver {
 
     @Override
     public Pod awaitAgent(Optional<String> notThisUid) throws InterruptedException {
-        long deadline = System.nanoTime() + READY.toNanos();
-        while (true) {
-            Optional<Pod> pod = agentPod()
-                    .filter(p -> notThisUid
-                            .map(u -> !u.equals(p.getMetadata().getUid()))
-                            .orElse(true));
-            if (pod.isPresent() && RealNodeAgent.ready(pod.get())) {
-                return pod.get();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no Ready agent pod within " + READY.toSeconds() + " s:\n"
-                        + cluster.kubectl("get", "pods,ds", "-n", PodnumaChart.NAMESPACE, "-o", "wide")
-                                .output());
-            }
-            TimeUnit.MILLISECONDS.sleep(250);
-        }
+        return AgentPods.awaitReady(
+                cluster.client(),
+                node,
+                notThisUid,
+                READY,
+                () -> cluster.kubectl("get", "pods,ds", "-n", PodnumaChart.NAMESPACE, "-o", "wide")
+                        .output());
     }
 
     /** Creates the pod of the workload image and returns, once every container runs, each one's host pid. */
@@ -176,7 +166,8 @@ final class K3sJourneyDriver implements JourneyDriver {
     /** Through the API server's pod proxy: wherever the node's network is, the API server reaches it. */
     @Override
     public String agentMetrics() {
-        Pod agent = agentPod().orElseThrow(() -> new AssertionError("no agent pod on " + node));
+        Pod agent = AgentPods.current(cluster.client(), node)
+                .orElseThrow(() -> new AssertionError("no agent pod on " + node));
         int port = agent.getSpec().getContainers().get(0).getPorts().stream()
                 .filter(p -> "metrics".equals(p.getName()))
                 .findFirst()
@@ -213,7 +204,7 @@ final class K3sJourneyDriver implements JourneyDriver {
     @Override
     public void close() {
         if (cluster != null) {
-            agentPod()
+            AgentPods.current(cluster.client(), node)
                     .ifPresent(p -> System.err.println("[K3sJourneyDriver] the agent's log:\n"
                             + cluster.kubectl(
                                             "logs",
@@ -224,20 +215,6 @@ final class K3sJourneyDriver implements JourneyDriver {
                                     .output()));
             cluster.close();
         }
-    }
-
-    private Optional<Pod> agentPod() {
-        return cluster
-                .client()
-                .pods()
-                .inNamespace(PodnumaChart.NAMESPACE)
-                .withLabels(AgentRender.selector(HelmJourneyScenario.POLICY))
-                .list()
-                .getItems()
-                .stream()
-                .filter(p -> node.equals(p.getSpec().getNodeName()))
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .findFirst();
     }
 
     private static List<ContainerStatus> statuses(Pod pod) {

@@ -8,7 +8,6 @@ import io.podnuma.controlplane.RealNode;
 import io.podnuma.controlplane.RealNodeOptions;
 import io.podnuma.e2e.realnode.RealNodeAgent;
 import io.podnuma.images.PodnumaImage;
-import io.podnuma.operator.render.AgentRender;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.prometheus.PodnumaScrapeConfigs;
@@ -19,7 +18,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The real worker node: the chart's operator (two replicas, on the pod network) and the agent DaemonSet it rolls out
@@ -88,23 +86,13 @@ final class RealNodeJourneyDriver implements JourneyDriver {
 
     @Override
     public Pod awaitAgent(Optional<String> notThisUid) throws InterruptedException {
-        long deadline = System.nanoTime() + READY.toNanos();
-        while (true) {
-            Optional<Pod> pod = agentPod()
-                    .filter(p -> notThisUid
-                            .map(u -> !u.equals(p.getMetadata().getUid()))
-                            .orElse(true));
-            if (pod.isPresent() && RealNodeAgent.ready(pod.get())) {
-                return pod.get();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no Ready agent pod within " + READY.toSeconds() + " s (last: "
-                        + pod.map(p -> p.getStatus().toString()).orElse("none") + ")\n"
-                        + plane.kubectl("get", "pods,ds", "-n", PodnumaChart.NAMESPACE, "-o", "wide")
-                                .output());
-            }
-            TimeUnit.MILLISECONDS.sleep(250);
-        }
+        return AgentPods.awaitReady(
+                plane.client(),
+                node.nodeName(),
+                notThisUid,
+                READY,
+                () -> plane.kubectl("get", "pods,ds", "-n", PodnumaChart.NAMESPACE, "-o", "wide")
+                        .output());
     }
 
     @Override
@@ -140,7 +128,7 @@ final class RealNodeJourneyDriver implements JourneyDriver {
     @Override
     public void close() {
         if (node != null) {
-            agentPod()
+            AgentPods.current(plane.client(), node.nodeName())
                     .ifPresent(p -> System.err.println("[RealNodeJourneyDriver] the agent's log:\n"
                             + plane.kubectl(
                                             "logs",
@@ -151,20 +139,6 @@ final class RealNodeJourneyDriver implements JourneyDriver {
                                     .stdout()));
             node.close();
         }
-    }
-
-    private Optional<Pod> agentPod() {
-        return plane
-                .client()
-                .pods()
-                .inNamespace(PodnumaChart.NAMESPACE)
-                .withLabels(AgentRender.selector(HelmJourneyScenario.POLICY))
-                .list()
-                .getItems()
-                .stream()
-                .filter(p -> node.nodeName().equals(p.getSpec().getNodeName()))
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .findFirst();
     }
 
     private static List<Path> tars() {

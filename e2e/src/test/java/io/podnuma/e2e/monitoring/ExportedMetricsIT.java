@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.grpc.ManagedChannel;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
@@ -95,19 +94,7 @@ class ExportedMetricsIT {
         NumaResourcePolicySpec sample =
                 SampleConfigs.podScopePolicy(SampleConfigs.reservedCpus("0"), AdmissionAction.WARN, false);
         plane.client()
-                .resource(new NumaResourcePolicy(
-                        POLICY,
-                        new NumaResourcePolicySpec(
-                                new LabelSelectorBuilder()
-                                        .addToMatchLabels(GROUP_LABEL, POLICY)
-                                        .build(),
-                                sample.priority(),
-                                sample.topologyManager(),
-                                sample.cpuManager(),
-                                sample.memoryManager(),
-                                sample.podLevelResources(),
-                                sample.admission(),
-                                sample.exportNodeResourceTopology())))
+                .resource(new NumaResourcePolicy(POLICY, SampleConfigs.selecting(sample, GROUP_LABEL, POLICY)))
                 .serverSideApply();
         await().atMost(TIMEOUT)
                 .until(() -> POLICY.equals(plane.client()

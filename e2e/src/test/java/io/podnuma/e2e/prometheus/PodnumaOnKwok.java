@@ -1,6 +1,5 @@
 package io.podnuma.e2e.prometheus;
 
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
@@ -93,19 +92,7 @@ final class PodnumaOnKwok {
             NumaResourcePolicySpec sample =
                     SampleConfigs.podScopePolicy(SampleConfigs.reservedCpus("0"), AdmissionAction.WARN, false);
             cp.client()
-                    .resource(new NumaResourcePolicy(
-                            policy,
-                            new NumaResourcePolicySpec(
-                                    new LabelSelectorBuilder()
-                                            .addToMatchLabels(GROUP_LABEL, id)
-                                            .build(),
-                                    sample.priority(),
-                                    sample.topologyManager(),
-                                    sample.cpuManager(),
-                                    sample.memoryManager(),
-                                    sample.podLevelResources(),
-                                    sample.admission(),
-                                    sample.exportNodeResourceTopology())))
+                    .resource(new NumaResourcePolicy(policy, SampleConfigs.selecting(sample, GROUP_LABEL, id)))
                     .serverSideApply();
             return new PodnumaOnKwok(node, policy, host, agent, operator);
         } catch (Exception | Error e) {

@@ -1,6 +1,5 @@
 package io.podnuma.e2e.realnode;
 
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.controlplane.FreePorts;
 import io.podnuma.controlplane.LocalControlPlane;
@@ -10,6 +9,7 @@ import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.images.PodnumaImage;
 import io.podnuma.operator.render.AgentRender;
 import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.operator.OperatorProcess;
 import java.net.URI;
@@ -134,17 +134,7 @@ public final class RealNodeAgent implements AutoCloseable {
         OperatorProcess operator = OperatorProcess.start(workDir.resolve("operator"), plane.kubeconfig(), settings);
         try {
             operator.awaitReady(Duration.ofSeconds(90));
-            NumaResourcePolicySpec selecting = new NumaResourcePolicySpec(
-                    new LabelSelectorBuilder()
-                            .addToMatchLabels(SELECTOR_LABEL, policyName)
-                            .build(),
-                    spec.priority(),
-                    spec.topologyManager(),
-                    spec.cpuManager(),
-                    spec.memoryManager(),
-                    spec.podLevelResources(),
-                    spec.admission(),
-                    spec.exportNodeResourceTopology());
+            NumaResourcePolicySpec selecting = SampleConfigs.selecting(spec, SELECTOR_LABEL, policyName);
             plane.client()
                     .resource(new NumaResourcePolicy(policyName, selecting))
                     .serverSideApply();

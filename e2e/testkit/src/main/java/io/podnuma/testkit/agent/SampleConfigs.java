@@ -1,5 +1,6 @@
 package io.podnuma.testkit.agent;
 
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
@@ -44,6 +45,19 @@ public final class SampleConfigs {
     }
 
     /** A file for {@code node} with the pod-scope policy (admission Warn, no NodeResourceTopology). */
+    /** {@code spec} selecting the nodes labelled {@code key=value} (and nothing else changed). */
+    public static NumaResourcePolicySpec selecting(NumaResourcePolicySpec spec, String key, String value) {
+        return new NumaResourcePolicySpec(
+                new LabelSelectorBuilder().addToMatchLabels(key, value).build(),
+                spec.priority(),
+                spec.topologyManager(),
+                spec.cpuManager(),
+                spec.memoryManager(),
+                spec.podLevelResources(),
+                spec.admission(),
+                spec.exportNodeResourceTopology());
+    }
+
     public static NodeAgentConfig.Builder podScope(String node, CpuManager cpuManager) {
         return NodeAgentConfig.builder(node, podScopePolicy(cpuManager, AdmissionAction.WARN, false));
     }
