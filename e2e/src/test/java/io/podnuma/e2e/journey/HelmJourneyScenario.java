@@ -177,9 +177,9 @@ abstract class HelmJourneyScenario {
                     .containsPattern("Type:\\s+Ready\\s")
                     .contains("Events:")
                     .containsPattern("Normal\\s+\\S+");
-            assertThat(d.agentMetrics()).contains("podnuma_cpu_manager_exclusive_cpu_allocation_count");
-            assertThat(PrometheusText.sampleValue(
-                            d.agentMetrics(), "podnuma_cpu_manager_exclusive_cpu_allocation_count"))
+            String metrics = d.agentMetrics();
+            assertThat(metrics).contains("podnuma_cpu_manager_exclusive_cpu_allocation_count");
+            assertThat(PrometheusText.sampleValue(metrics, "podnuma_cpu_manager_exclusive_cpu_allocation_count"))
                     .isEqualTo(1.0);
             podResources(d, ns, bubble);
             prometheus(cp, d, chart);
@@ -237,29 +237,8 @@ abstract class HelmJourneyScenario {
                     "[%s] leader %s; bubble %s (trader), shared %s; timings: %s%n",
                     getClass().getSimpleName(), leader, bubble, shared, timings);
         } catch (Exception | AssertionError e) {
-            System.err.println("[" + getClass().getSimpleName() + "] failed; the cluster at that point:\n"
-                    + cp.kubectl("get", "deploy,ds,pods,cm", "-n", PodnumaChart.NAMESPACE, "-o", "wide")
-                            .output()
-                    + cp.kubectl(
-                                    "get",
-                                    "ds",
-                                    "-n",
-                                    PodnumaChart.NAMESPACE,
-                                    "-o",
-                                    "jsonpath={.items[*].spec.template.metadata.annotations}")
-                            .output()
-                    + "\n"
-                    + cp.kubectl("get", "lease", "-n", PodnumaChart.NAMESPACE, "-o", "yaml")
-                            .output()
-                    + cp.kubectl(
-                                    "logs",
-                                    "-n",
-                                    PodnumaChart.NAMESPACE,
-                                    "-l",
-                                    "app.kubernetes.io/component=operator",
-                                    "--prefix",
-                                    "--tail=30")
-                            .output());
+            System.err.println(
+                    "[" + getClass().getSimpleName() + "] failed; the cluster at that point:\n" + chart.clusterState());
             throw e;
         } finally {
             cp.kubectl("delete", "namespace", ns, "--wait=false", "--ignore-not-found");

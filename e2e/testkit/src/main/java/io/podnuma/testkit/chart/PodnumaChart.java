@@ -183,22 +183,40 @@ public final class PodnumaChart {
         args.addAll(List.of("--wait", "--timeout", timeout.toSeconds() + "s"));
         CommandResult r = helm(args.toArray(String[]::new));
         if (!r.succeeded()) {
-            throw new AssertionError("helm " + verb + " failed (" + r.exitCode() + "):\n" + r.output() + "\n"
-                    + cp.kubectl("get", "pods,deploy,ds", "-n", NAMESPACE, "-o", "wide")
-                            .output() + "\n"
-                    + cp.kubectl(
-                                    "logs",
-                                    "-n",
-                                    NAMESPACE,
-                                    "-l",
-                                    "app.kubernetes.io/component=operator",
-                                    "--prefix",
-                                    "--tail=40")
-                            .output()
-                    + "\n"
-                    + cp.kubectl("describe", "pods", "-n", NAMESPACE).output());
+            throw new AssertionError(
+                    "helm " + verb + " failed (" + r.exitCode() + "):\n" + r.output() + "\n" + clusterState());
         }
         return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /**
+     * What the release namespace looks like, for a failure's message: its workloads, the agents' config hash, the
+     * Lease, the operator's log tail and the pods' descriptions (events, last states).
+     */
+    public String clusterState() {
+        return String.join(
+                "\n",
+                cp.kubectl("get", "deploy,ds,pods,cm", "-n", NAMESPACE, "-o", "wide")
+                        .output(),
+                cp.kubectl(
+                                "get",
+                                "ds",
+                                "-n",
+                                NAMESPACE,
+                                "-o",
+                                "jsonpath={.items[*].spec.template.metadata.annotations}")
+                        .output(),
+                cp.kubectl("get", "lease", "-n", NAMESPACE, "-o", "yaml").output(),
+                cp.kubectl(
+                                "logs",
+                                "-n",
+                                NAMESPACE,
+                                "-l",
+                                "app.kubernetes.io/component=operator",
+                                "--prefix",
+                                "--tail=40")
+                        .output(),
+                cp.kubectl("describe", "pods", "-n", NAMESPACE).output());
     }
 
     private Path valuesFile(Map<String, Object> values) throws IOException {
