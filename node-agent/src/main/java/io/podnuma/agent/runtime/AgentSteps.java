@@ -6,6 +6,8 @@ import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.pods.PodFeed;
 import io.podnuma.agent.runtime.admission.Admissions;
 import io.podnuma.agent.runtime.admission.Decisions;
+import io.podnuma.agent.runtime.birth.BirthBoard;
+import io.podnuma.agent.runtime.birth.BirthPins;
 import io.podnuma.agent.runtime.drift.DriftCheck;
 import io.podnuma.agent.runtime.drift.ReconcilePass;
 import io.podnuma.agent.runtime.host.HostBook;
@@ -43,7 +45,8 @@ record AgentSteps(
         PlanApplier pins,
         PodEvents podEvents,
         FirstList firstList,
-        ReconcilePass reconcile) {
+        ReconcilePass reconcile,
+        BirthBoard birth) {
 
     static AgentSteps wire(NodeAgent.Settings settings, NodeAgent.Parts parts) {
         NodeAllocator allocator = parts.allocator();
@@ -72,7 +75,8 @@ record AgentSteps(
         Decisions decisions = new Decisions(admissions, pods, parts.events());
         CpuSet.Builder mems = CpuSet.builder();
         parts.topology().numaNodes().forEach(n -> mems.add(n.id()));
-        PinTargets targets = new PinTargets(new WantedPins(mems.build()), pods, host, parts.naming());
+        WantedPins wanted = new WantedPins(mems.build());
+        PinTargets targets = new PinTargets(wanted, pods, host, parts.naming());
         RetryBackoff retry = new RetryBackoff(loop, settings.reconcilePeriod());
         PlanApplier pins = new PlanApplier(
                 parts.pins(),
@@ -121,6 +125,7 @@ record AgentSteps(
                 pins,
                 new PodEvents(node, pods, allocator, admissions, decisions, decided, pins, status),
                 new FirstList(fullSync, node, pods, host, recovery, kubelet, pins, status, parts.markReady()),
-                new ReconcilePass(node, pods, kubelet, hostScan, drift, pins, status));
+                new ReconcilePass(node, pods, kubelet, hostScan, drift, pins, status),
+                new BirthBoard(new BirthPins(wanted)));
     }
 }

@@ -3,6 +3,7 @@ package io.podnuma.agent.runtime;
 import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.ExclusiveCpuQuota;
@@ -14,6 +15,7 @@ import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.podresources.PodResourcesSnapshot;
 import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.pods.PodSource;
+import io.podnuma.agent.runtime.birth.BirthDecision;
 import io.podnuma.agent.runtime.loop.AgentLoop;
 import io.podnuma.agent.runtime.loop.Lifecycle;
 import io.podnuma.agent.runtime.pin.WriteMode;
@@ -22,6 +24,7 @@ import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -96,10 +99,12 @@ public final class NodeAgent implements AutoCloseable {
 
     private final Parts parts;
     private final AgentSteps steps;
+    private volatile Consumer<Map<ContainerId, Pin>> written = w -> {};
 
     public NodeAgent(Settings settings, Parts parts) {
         this.parts = parts;
         this.steps = AgentSteps.wire(settings, parts);
+        steps.loop().afterEach(this::published);
     }
 
     /**
@@ -110,6 +115,22 @@ public final class NodeAgent implements AutoCloseable {
         steps.lifecycle()
                 .start(new Lifecycle.Steps(
                         this::recover, steps.podEvents(), steps.firstList()::arrived, steps.reconcile()::run));
+    }
+
+    /**
+     * The pin of a container the runtime is about to create, from any thread and at once (never waits for the loop
+     * or the API server): what the cgroup path would write for it.
+     */
+    public BirthDecision atCreation(String podUid, String container) {
+        return steps.birth().decide(podUid, container);
+    }
+
+    /**
+     * Told, on the loop thread and after each task, the cpusets the agent wrote (last one per container): for a
+     * runtime that keeps its own record of each container's resources. Must not block.
+     */
+    public void onPinsWritten(Consumer<Map<ContainerId, Pin>> listener) {
+        this.written = Objects.requireNonNull(listener, "listener");
     }
 
     /** A container cgroup appeared on the host; {@code seenNanos} is {@link System#nanoTime()} when it was seen. */
@@ -170,10 +191,24 @@ public final class NodeAgent implements AutoCloseable {
     private void recover() {
         Recovery.Recovered recovered = steps.recovery().recover();
         steps.node().state(recovered.state());
+        steps.node().markRecovered();
         if (recovered.start() == WriteMode.REBUILDING) {
             steps.gate().rebuild();
         }
         steps.status().publish(recovered.state(), steps.pods());
+    }
+
+    private void published() {
+        steps.birth()
+                .publish(
+                        steps.node().state(),
+                        steps.gate(),
+                        steps.host(),
+                        steps.node().recovered());
+        Map<ContainerId, Pin> w = steps.pins().drainWritten();
+        if (!w.isEmpty()) {
+            written.accept(w);
+        }
     }
 
     private void pinNew(FoundContainer f, long seenNanos) {

@@ -13,6 +13,7 @@ public final class NodeBook {
 
     private NodeState state;
     private volatile boolean synced;
+    private boolean recovered;
 
     public NodeBook(NodeState initial) {
         this.state = Objects.requireNonNull(initial, "initial");
@@ -24,6 +25,15 @@ public final class NodeBook {
 
     public void state(NodeState next) {
         state = Objects.requireNonNull(next, "next");
+    }
+
+    /** Whether the checkpoint has been read (or found missing): from then on the agent decides pins. */
+    public boolean recovered() {
+        return recovered;
+    }
+
+    public void markRecovered() {
+        recovered = true;
     }
 
     /** Whether the first full sync has run: before it the checkpoint decides and nothing is admitted or released. */

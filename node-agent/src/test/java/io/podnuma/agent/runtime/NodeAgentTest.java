@@ -22,6 +22,8 @@ import io.podnuma.agent.kubelet.FileCheck;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.report.ConditionBook;
 import io.podnuma.agent.report.ConditionType;
+import io.podnuma.agent.runtime.birth.BirthDecision;
+import io.podnuma.agent.runtime.birth.BirthReason;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
@@ -35,6 +37,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -44,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The runtime's decisions with in-memory pods and cgroups: start-up from a checkpoint (valid, corrupt, tampered
- * under a valid checksum, written under another policy), the kubelet conflict, eviction of refused pods, and containers seen before their pod.
+ * under a valid checksum, written under another policy), the kubelet conflict, eviction of refused pods, containers seen
+ * before their pod, and the pin a container gets at its creation (the NRI path) agreeing with the cgroup path.
  */
 class NodeAgentTest {
 
@@ -390,6 +394,122 @@ class NodeAgentTest {
         agent.reconcileNow();
         assertThat(cgroups.actual.get(webPath).cpus()).isEqualTo(agent.state().sharedPool());
         assertThat(cgroups.actual.get(aPath).cpus()).isEqualTo(bubble);
+    }
+
+    @Test
+    void aContainerIsBornWithThePinTheCgroupPathWouldWriteSoItsCgroupNeedsNoWrite() throws Exception {
+        NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
+        Pod spec = budgeted("a");
+        pods.put(spec); // bound: the decision is made now, before any container exists
+        agent.drain();
+        String uid = spec.getMetadata().getUid();
+        CpuSet bubble = agent.state().pods().get(uid).bubble();
+        BirthDecision birth = agent.atCreation(uid, "app");
+        assertThat(birth).isInstanceOf(BirthDecision.Pinned.class);
+        Pin born = ((BirthDecision.Pinned) birth).pin();
+        assertThat(born.cpus().isEmpty()).as("inside the pod's bubble").isFalse();
+        assertThat(born.cpus().isSubsetOf(bubble)).isTrue();
+
+        // The runtime creates the cgroup with that pin; the cgroup path finds it right and writes nothing.
+        Pod running = RuntimeFixtures.withStatus(spec);
+        pods.put(running);
+        var s = RuntimeFixtures.allStatuses(running).get(0);
+        ContainerCgroup c =
+                new ContainerCgroup(RuntimeFixtures.qos(running), uid, ContainerId.parse(s.getContainerID()));
+        CgroupPath path = naming.containerPath(c);
+        cgroups.actual.put(path, born);
+        agent.containerAppeared(c, path, System.nanoTime());
+        agent.reconcileNow();
+        assertThat(cgroups.touched).as("born pinned: nothing left to write").doesNotContainKey(path);
+        assertThat(cgroups.actual.get(path)).isEqualTo(born);
+    }
+
+    @Test
+    void aContainerOfAPodTheAgentHasNotSeenIsBornOnTheSharedPoolAndBeforeStartNothingIsDecided() throws Exception {
+        NodeAgent notStarted = new InMemoryAgent(
+                        "unit",
+                        topo,
+                        config("0,64", AdmissionAction.WARN),
+                        naming,
+                        cgroups,
+                        () -> List.copyOf(onHost),
+                        stateDir,
+                        pods)
+                .build();
+        agents.add(notStarted);
+        assertThat(notStarted.atCreation("u", "app")).isEqualTo(new BirthDecision.Unpinned(BirthReason.NOT_STARTED));
+        notStarted.close();
+
+        NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
+        budgetedRunning("held");
+        agent.reconcileNow();
+        assertThat(agent.atCreation("0c0ffee0-0000-4000-8000-000000000000", "app"))
+                .isEqualTo(new BirthDecision.Pinned(
+                        new Pin(agent.state().sharedPool(), RuntimeFixtures.allMems(topo)), false));
+    }
+
+    @Test
+    void noContainerIsBornOntoCpusAnotherContainerFailedToGiveUp() throws Exception {
+        NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
+        Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
+        pods.put(web);
+        CgroupPath webPath = appear(agent, web);
+        agent.drain();
+        cgroups.failing.add(webPath); // web keeps the whole shared pool
+        Pod a = budgeted("a");
+        pods.put(a);
+        agent.drain();
+        CpuSet bubble = agent.state().pods().get(a.getMetadata().getUid()).bubble();
+        BirthDecision birth = agent.atCreation(a.getMetadata().getUid(), "app");
+        if (birth instanceof BirthDecision.Pinned p) {
+            assertThat(p.pin().cpus().intersects(bubble))
+                    .as("none of the CPUs web still holds")
+                    .isFalse();
+        } else {
+            assertThat(birth).isEqualTo(new BirthDecision.Unpinned(BirthReason.CPUS_HELD));
+        }
+        cgroups.failing.clear();
+        agent.reconcileNow();
+        BirthDecision after = agent.atCreation(a.getMetadata().getUid(), "app");
+        assertThat(after).isInstanceOf(BirthDecision.Pinned.class);
+        assertThat(((BirthDecision.Pinned) after).pin().cpus().isSubsetOf(bubble))
+                .isTrue();
+    }
+
+    @Test
+    void underAKubeletConflictNoContainerIsBornPinned() throws Exception {
+        kubelet = () -> new KubeletCheck(List.of(new FileCheck(
+                Path.of("/var/lib/kubelet/cpu_manager_state"),
+                io.podnuma.agent.kubelet.FileVerdict.CONFLICT,
+                "the kubelet's CPU manager runs the static policy")));
+        NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
+        Pod a = budgeted("a");
+        pods.put(a);
+        agent.drain();
+        assertThat(agent.atCreation(a.getMetadata().getUid(), "app"))
+                .isEqualTo(new BirthDecision.Unpinned(BirthReason.NOT_WRITING));
+    }
+
+    @Test
+    void theRuntimeIsToldEveryCpusetWrittenWithTheContainersId() throws Exception {
+        NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
+        List<Map<ContainerId, Pin>> told = Collections.synchronizedList(new ArrayList<>());
+        agent.onPinsWritten(told::add);
+        Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
+        pods.put(web);
+        CgroupPath webPath = appear(agent, web);
+        agent.drain();
+        ContainerId webId =
+                ContainerId.parse(RuntimeFixtures.allStatuses(web).get(0).getContainerID());
+        Pod a = RuntimeFixtures.withStatus(budgeted("a"));
+        pods.put(a); // the bubble leaves the shared pool: web is written again
+        agent.drain();
+
+        assertThat(told).isNotEmpty();
+        Map<ContainerId, Pin> last = new java.util.LinkedHashMap<>();
+        told.forEach(last::putAll);
+        assertThat(last).containsEntry(webId, cgroups.actual.get(webPath));
+        assertThat(last.get(webId).cpus()).isEqualTo(agent.state().sharedPool());
     }
 
     private CgroupPath appear(NodeAgent agent, Pod p) {

@@ -23,6 +23,7 @@ public final class AgentLoop implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final BooleanSupplier halted;
     private final BiConsumer<String, RuntimeException> failed;
+    private volatile Runnable afterEach = () -> {};
 
     /**
      * @param halted whether the agent has stopped: queued tasks behind the stop must not run (they would undo a
@@ -39,6 +40,14 @@ public final class AgentLoop implements AutoCloseable {
         });
     }
 
+    /**
+     * Runs after every task on the loop thread (also after one that failed): publishes what the books say to readers
+     * on other threads.
+     */
+    public void afterEach(Runnable hook) {
+        this.afterEach = hook;
+    }
+
     /** Queues {@code task}; {@code what} names it in the log when it fails. */
     public void execute(String what, Runnable task) {
         executor.execute(() -> guarded(what, task));
@@ -46,7 +55,13 @@ public final class AgentLoop implements AutoCloseable {
 
     /** Queues {@code task} even after the stop (bookkeeping that writes nothing). */
     public void executeAlways(Runnable task) {
-        executor.execute(task);
+        executor.execute(() -> {
+            try {
+                task.run();
+            } finally {
+                published();
+            }
+        });
     }
 
     public void schedule(String what, Runnable task, long delayMillis) {
@@ -60,7 +75,13 @@ public final class AgentLoop implements AutoCloseable {
 
     /** Runs {@code c} on the loop and waits for its answer; its exception is rethrown here. */
     public <T> T call(Callable<T> c) {
-        Future<T> f = executor.submit(c);
+        Future<T> f = executor.submit(() -> {
+            try {
+                return c.call();
+            } finally {
+                published();
+            }
+        });
         try {
             return f.get();
         } catch (InterruptedException e) {
@@ -92,6 +113,16 @@ public final class AgentLoop implements AutoCloseable {
             // One bad input must not stop the loop that pins every other container.
             LOG.error("handling {} failed", what, e);
             failed.accept(what, e);
+        } finally {
+            published();
+        }
+    }
+
+    private void published() {
+        try {
+            afterEach.run();
+        } catch (RuntimeException e) {
+            LOG.error("publishing the books after a task failed", e);
         }
     }
 

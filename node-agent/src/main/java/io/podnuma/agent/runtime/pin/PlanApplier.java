@@ -2,6 +2,7 @@ package io.podnuma.agent.runtime.pin;
 
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.CgroupWriteException;
+import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.config.ExclusiveCpuQuota;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.state.NodeState;
@@ -56,6 +57,8 @@ public final class PlanApplier {
     private final AgentStatus status;
     private final ExclusiveCpuQuota quota;
     private final PoolPropagation poolPropagation;
+    /** Per container, the last cpuset written since {@link #drainWritten}: what the runtime is told. */
+    private final Map<ContainerId, Pin> written = new LinkedHashMap<>();
 
     public PlanApplier(
             PinWriter pins,
@@ -79,6 +82,16 @@ public final class PlanApplier {
         this.status = status;
         this.quota = quota;
         this.poolPropagation = new PoolPropagation(metrics);
+    }
+
+    /** The cpusets written since the last call, last one per container, in the order written. */
+    public Map<ContainerId, Pin> drainWritten() {
+        if (written.isEmpty()) {
+            return Map.of();
+        }
+        Map<ContainerId, Pin> copy = new LinkedHashMap<>(written);
+        written.clear();
+        return copy;
     }
 
     /** Times the change of the node shared pool a decision made. */
@@ -227,6 +240,8 @@ public final class PlanApplier {
             try {
                 pins.apply(step.path(), step.pin());
                 written = true;
+                PlanApplier.this.written.remove(hc.cgroup().containerId());
+                PlanApplier.this.written.put(hc.cgroup().containerId(), step.pin());
                 if (quota == ExclusiveCpuQuota.DISABLE && targets.exclusive(state, hc)) {
                     pins.removeQuota(step.path());
                 }
