@@ -3,7 +3,8 @@
  * sees it from inside the container (/proc/self/status), so a test reads a pin from `kubectl logs`.
  *
  * Output: one line "affinity cpus=<Cpus_allowed_list> mems=<Mems_allowed_list>" on stdout
- *   - at start,
+ *   - at start, read as the process's very first action (before argument parsing or signal set-up), so the first
+ *     line says whether the container was born on its CPUs or moved there afterwards,
  *   - whenever either list changes (checked every POLL seconds, first argument, default 1),
  *   - on SIGUSR1 (a report on request, even if nothing changed).
  * `workload report` prints the line once and exits 0: for `kubectl exec`, whose process joins the same cgroup.
@@ -71,11 +72,11 @@ static void on_report(int sig) {
 int main(int argc, char **argv) {
     char line[2 * LIST_MAX + 32];
     char last[sizeof line];
+    if (read_affinity(line, sizeof line) != 0) {
+        fprintf(stderr, "workload: cannot read /proc/self/status\n");
+        return 1;
+    }
     if (argc > 1 && strcmp(argv[1], "report") == 0) {
-        if (read_affinity(line, sizeof line) != 0) {
-            fprintf(stderr, "workload: cannot read /proc/self/status\n");
-            return 1;
-        }
         printf("%s\n", line);
         return 0;
     }
@@ -92,11 +93,13 @@ int main(int argc, char **argv) {
     sigaction(SIGUSR1, &report, NULL);
 
     last[0] = '\0';
+    int first = 1;
     while (!stop_requested) {
-        if (read_affinity(line, sizeof line) != 0) {
+        if (!first && read_affinity(line, sizeof line) != 0) {
             fprintf(stderr, "workload: cannot read /proc/self/status\n");
             return 1;
         }
+        first = 0;
         if (report_requested || strcmp(line, last) != 0) {
             report_requested = 0;
             printf("%s\n", line);

@@ -36,6 +36,12 @@ public final class RealNode implements AutoCloseable {
     /** The sandbox image containerd pins; the images build writes the same one (PauseImage of podnuma-oci). */
     public static final String PAUSE_IMAGE = PauseImage.NAME.reference();
 
+    /**
+     * With {@link RealNodeOptions.NriValidation} on: a pod annotated with this key and {@code "true"} is created
+     * without the required NRI plugins (for the plugin's own pod and static pods).
+     */
+    public static final String NRI_TOLERATE_ANNOTATION = "tolerate-missing-plugins.podnuma.io";
+
     static final String BASE_DIR_PROPERTY = "podnuma.realnode.dir";
     static final Path DEFAULT_BASE_DIR = Path.of("/var/tmp/podnuma-realnode");
     static final String WORK_DIR_PREFIX = "realnode-work-";
@@ -76,6 +82,8 @@ public final class RealNode implements AutoCloseable {
     private final Thread shutdownHook = new Thread(this::close, "podnuma-realnode-shutdown");
     private final String nodeName;
     private Duration startup = Duration.ZERO;
+    private ManagedProcess containerd;
+    private Path containerdConfig;
     private boolean closed;
     private boolean ownsPlane;
 
@@ -213,12 +221,8 @@ public final class RealNode implements AutoCloseable {
         images.addAll(options.images());
 
         Path socket = runDir.resolve("containerd/containerd.sock");
-        ManagedProcess containerd = launch(
-                "containerd",
-                Map.of("PATH", binDir + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin")),
-                binDir.resolve("containerd").toString(),
-                "--config=" + writeContainerdConfig(socket));
-        awaitContainerd(containerd);
+        containerdConfig = writeContainerdConfig(socket, options.nriValidation());
+        startContainerd();
         for (Path image : images) {
             ctr("images", "import", image.toString()).assertSuccess();
         }
@@ -240,7 +244,32 @@ public final class RealNode implements AutoCloseable {
                 + " ms after start (run dir " + runDir + ")");
     }
 
-    private Path writeContainerdConfig(Path socket) {
+    private void startContainerd() {
+        containerd = launch(
+                "containerd",
+                Map.of("PATH", binDir + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin")),
+                binDir.resolve("containerd").toString(),
+                "--config=" + containerdConfig);
+        awaitContainerd(containerd);
+    }
+
+    /**
+     * Stops containerd (SIGTERM; running containers stay, their shims are apart) and starts it again with the same
+     * configuration, as an upgrade or a crash-restart of the runtime does; returns once it answers again.
+     */
+    public Duration restartContainerd() {
+        long t0 = System.nanoTime();
+        ManagedProcess old;
+        synchronized (this) {
+            old = containerd;
+            processes.remove(old);
+        }
+        old.close();
+        startContainerd();
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    private Path writeContainerdConfig(Path socket, RealNodeOptions.NriValidation validation) {
         Path dir = runDir.resolve("containerd");
         String config = """
                 version = 4
@@ -262,6 +291,7 @@ public final class RealNode implements AutoCloseable {
                 [plugins.'io.containerd.nri.v1.nri']
                   disable = false
                   socket_path = "%1$s/nri.sock"
+                %7$s
 
                 [plugins.'io.containerd.cri.v1.images']
                   [plugins.'io.containerd.cri.v1.images'.pinned_images]
@@ -282,8 +312,28 @@ public final class RealNode implements AutoCloseable {
                         BinaryName = "%6$s"
                         SystemdCgroup = false
                 """.formatted(
-                dir, socket, PAUSE_IMAGE, binDir.resolve("cni"), runDir.resolve("cni/conf"), binDir.resolve("runc"));
+                        dir,
+                        socket,
+                        PAUSE_IMAGE,
+                        binDir.resolve("cni"),
+                        runDir.resolve("cni/conf"),
+                        binDir.resolve("runc"),
+                        validatorLines(validation));
         return write(dir.resolve("config.toml"), config);
+    }
+
+    /** The default validator's section (containerd's NRI >= v0.10): empty when it is off. */
+    private static String validatorLines(RealNodeOptions.NriValidation validation) {
+        if (!validation.enabled()) {
+            return "";
+        }
+        String required = validation.requiredPlugins().stream()
+                .map(p -> '"' + p + '"')
+                .collect(java.util.stream.Collectors.joining(", "));
+        return "  [plugins.'io.containerd.nri.v1.nri'.default_validator]\n"
+                + "    enable = true\n"
+                + "    required_plugins = [" + required + "]\n"
+                + "    tolerate_missing_plugins_annotation = \"" + NRI_TOLERATE_ANNOTATION + "\"\n";
     }
 
     private void writeCniConfig() {
@@ -587,6 +637,16 @@ public final class RealNode implements AutoCloseable {
     }
 
     /** This run's private directory (containerd's root and state, the kubelet's root dir, the record). */
+    /** containerd's NRI socket on this node (a private path; plugins connect here). */
+    public Path nriSocket() {
+        return runDir.resolve("containerd/nri.sock");
+    }
+
+    /** Where the kubelet writes container logs: {@code <namespace>_<pod>_<uid>/<container>/<restart>.log}. */
+    public Path podLogsDir() {
+        return runDir.resolve("kubelet/pod-logs");
+    }
+
     public Path runDir() {
         return runDir;
     }

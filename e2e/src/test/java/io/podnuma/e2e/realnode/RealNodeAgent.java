@@ -43,15 +43,25 @@ public final class RealNodeAgent implements AutoCloseable {
     private final RealNode node;
     private final String policyName;
     private final int metricsPort;
-    private final OperatorProcess operator;
+    private final Path operatorDir;
+    private final Map<String, String> settings;
+    private OperatorProcess operator;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private RealNodeAgent(
-            LocalControlPlane plane, RealNode node, String policyName, int metricsPort, OperatorProcess operator) {
+            LocalControlPlane plane,
+            RealNode node,
+            String policyName,
+            int metricsPort,
+            Path operatorDir,
+            Map<String, String> settings,
+            OperatorProcess operator) {
         this.plane = plane;
         this.node = node;
         this.policyName = policyName;
         this.metricsPort = metricsPort;
+        this.operatorDir = operatorDir;
+        this.settings = settings;
         this.operator = operator;
     }
 
@@ -108,6 +118,18 @@ public final class RealNodeAgent implements AutoCloseable {
     public static RealNodeAgent deploy(
             LocalControlPlane plane, RealNode node, Path workDir, String policyName, NumaResourcePolicySpec spec)
             throws Exception {
+        return deploy(plane, node, workDir, policyName, spec, Map.of());
+    }
+
+    /** {@link #deploy} with operator settings of the test's own (flag names without dashes, e.g. {@code agent-pinning}). */
+    public static RealNodeAgent deploy(
+            LocalControlPlane plane,
+            RealNode node,
+            Path workDir,
+            String policyName,
+            NumaResourcePolicySpec spec,
+            Map<String, String> extraSettings)
+            throws Exception {
         plane.installCrds(GeneratedCrds.numaResourcePolicies(), GeneratedCrds.numaNodeStates());
         // The agent's identity as the chart makes it: its ServiceAccount and ClusterRole (+ binding).
         plane.ensureNamespace(NAMESPACE);
@@ -131,6 +153,7 @@ public final class RealNodeAgent implements AutoCloseable {
         settings.put("agent-cpu-request", "");
         settings.put("agent-memory-limit", "512Mi");
         settings.put("leader-election", "false");
+        settings.putAll(extraSettings);
         OperatorProcess operator = OperatorProcess.start(workDir.resolve("operator"), plane.kubeconfig(), settings);
         try {
             operator.awaitReady(Duration.ofSeconds(90));
@@ -138,7 +161,8 @@ public final class RealNodeAgent implements AutoCloseable {
             plane.client()
                     .resource(new NumaResourcePolicy(policyName, selecting))
                     .serverSideApply();
-            return new RealNodeAgent(plane, node, policyName, metricsPort, operator);
+            return new RealNodeAgent(
+                    plane, node, policyName, metricsPort, workDir.resolve("operator"), settings, operator);
         } catch (Exception | Error e) {
             System.err.println("[RealNodeAgent] the operator's log:\n" + operator.logTail());
             operator.close();
@@ -169,6 +193,48 @@ public final class RealNodeAgent implements AutoCloseable {
         plane.kubectl("delete", "pod", "-n", NAMESPACE, old.getMetadata().getName(), "--wait=true", "--timeout=90s")
                 .assertSuccess();
         return awaitReady(Optional.of(old.getMetadata().getUid()));
+    }
+
+    /**
+     * Restarts the operator with {@code changed} settings on top of the current ones; the agent DaemonSet rolls to
+     * the new rendering. Returns the new agent pod once it is Ready.
+     */
+    public Pod reconfigure(Map<String, String> changed) throws Exception {
+        String before = pod().map(p -> p.getMetadata().getUid()).orElse("");
+        operator.terminate(Duration.ofSeconds(30));
+        settings.putAll(changed);
+        startOperator();
+        return awaitReady(Optional.of(before));
+    }
+
+    /**
+     * Takes the agent off the node while the node stays in the policy, as an agent crash-looping or not yet scheduled
+     * would leave it: the operator stops (so it does not put the DaemonSet back), the DaemonSet is deleted and its pod
+     * stopped (SIGTERM: it keeps every pin).
+     */
+    public void removeAgent() throws Exception {
+        operator.terminate(Duration.ofSeconds(30));
+        plane.kubectl(
+                        "delete",
+                        "daemonset",
+                        "-n",
+                        NAMESPACE,
+                        AgentRender.objectName(policyName),
+                        "--wait=true",
+                        "--timeout=90s")
+                .assertSuccess();
+        awaitGone();
+    }
+
+    /** Starts the operator again: it renders the DaemonSet back; returns the agent pod once it is Ready. */
+    public Pod restoreAgent() throws Exception {
+        startOperator();
+        return awaitReady(Optional.empty());
+    }
+
+    private void startOperator() throws Exception {
+        operator = OperatorProcess.start(operatorDir, plane.kubeconfig(), settings);
+        operator.awaitReady(Duration.ofSeconds(90));
     }
 
     /** Waits until the node has no agent pod (the DaemonSet controller deleted it and the kubelet confirmed). */

@@ -90,6 +90,14 @@ public record PrometheusText(Map<String, String> types, List<Sample> samples) {
                 .toList();
     }
 
+    /** The sum of the samples with this name whose labels include {@code labels} (0 when there is none). */
+    public double sum(String name, Map<String, String> labels) {
+        return samples.stream()
+                .filter(s -> s.name().equals(name) && s.labels().entrySet().containsAll(labels.entrySet()))
+                .mapToDouble(Sample::value)
+                .sum();
+    }
+
     /** The one sample with this name and exactly these labels. */
     public double value(String name, Map<String, String> labels) {
         List<Sample> found = samples.stream()

@@ -8,6 +8,10 @@ import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.controlplane.RealNode;
 import io.podnuma.testkit.cpu.CpuList;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,6 +75,34 @@ public final class WorkloadPods {
                                     "no running task for " + s.getName() + " (" + s.getContainerID() + ")")));
         }
         return pids;
+    }
+
+    /**
+     * Every affinity a container of {@code pod} printed, in order, from the kubelet's log file of its first run
+     * ({@code <podLogsDir>/<namespace>_<pod>_<uid>/<container>/0.log}, CRI format {@code <time> stdout F <line>}):
+     * the first one is what the process saw as its very first action. Empty while the file is not there.
+     */
+    public static List<Affinity> logged(RealNode node, Pod pod, String container) {
+        Path file = node.podLogsDir()
+                .resolve(pod.getMetadata().getNamespace() + "_"
+                        + pod.getMetadata().getName() + "_" + pod.getMetadata().getUid())
+                .resolve(container)
+                .resolve("0.log");
+        List<Affinity> seen = new ArrayList<>();
+        if (!Files.isRegularFile(file)) {
+            return seen;
+        }
+        try {
+            for (String line : Files.readAllLines(file)) {
+                Matcher m = REPORT.matcher(line);
+                if (m.find()) {
+                    seen.add(new Affinity(CpuList.parse(m.group(1)), m.group(2)));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        return seen;
     }
 
     /** The CPUs the container says it may use: {@code Cpus_allowed_list} of a process exec'd into it. */

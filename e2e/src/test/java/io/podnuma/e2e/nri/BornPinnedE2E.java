@@ -1,0 +1,258 @@
+package io.podnuma.e2e.nri;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.controlplane.RealNode;
+import io.podnuma.controlplane.RealNodeOptions;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.e2e.realnode.RealNodeAgent;
+import io.podnuma.testkit.agent.SampleConfigs;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.prometheus.PrometheusText;
+import io.podnuma.testkit.realnode.WorkloadPods;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Born pinned, on the real node (kubelet 1.37 + containerd 2.4 with NRI): the agent runs as an NRI plugin and answers
+ * each CreateContainer with the container's CPUs, so the workload's first action (reading its own
+ * {@code Cpus_allowed_list}) already sees them, over hundreds of container starts; then the agent restarted, containerd
+ * restarted, the agent absent (containers start unpinned and the cgroup path pins them once it is back), a pod that
+ * requires the plugin (created only once the agent is there: fail-closed), and the same churn on the cgroup path, whose
+ * born-unpinned count is the window NRI closes.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BornPinnedE2E {
+
+    private static final String NS = "born";
+    private static final int PODS = Integer.getInteger("podnuma.born.pods", 10);
+    private static final int INITS = Integer.getInteger("podnuma.born.inits", 19);
+    private static final Duration CONNECTED = Duration.ofSeconds(60);
+
+    @TempDir
+    Path workDir;
+
+    private RealNode node;
+    private LocalControlPlane plane;
+    private RealNodeAgent agent;
+    private BirthChurn churn;
+    private final List<String> figures = new ArrayList<>();
+
+    @BeforeAll
+    void start() throws Exception {
+        RealNode.assumeAvailable(BornPinnedE2E.class);
+        Optional<String> noImages = RealNodeAgent.whyNoImages();
+        noImages.ifPresent(why -> System.err.println("[BornPinnedE2E] skipped: " + why));
+        Assumptions.assumeTrue(noImages.isEmpty(), () -> noImages.orElse(""));
+        CpuList cpus = CpuList.parse(Files.readString(Path.of("/sys/fs/cgroup/cpuset/cpuset.effective_cpus")));
+        Assumptions.assumeTrue(cpus.size() >= 2, "the policy reserves CPU 0 and pins pods to another; only " + cpus);
+        // The default validator on, with no plugin required of every container: only pods that ask for podnuma
+        // (annotation required-plugins.noderesource.dev) are refused while it is not connected.
+        node = RealNode.startWithPlane(RealNodeOptions.defaults()
+                .withImages(RealNodeAgent.images())
+                .withNriValidation(RealNodeOptions.NriValidation.requiring(List.of())));
+        plane = node.plane();
+        plane.ensureNamespace(NS);
+        RealNodeAgent.select(plane, node, "born");
+        agent = RealNodeAgent.deploy(
+                plane,
+                node,
+                workDir,
+                "born",
+                SampleConfigs.podScopePolicy(SampleConfigs.reservedCpus("0"), AdmissionAction.WARN, false),
+                Map.of(
+                        "agent-pinning",
+                        "nri",
+                        "agent-nri-socket",
+                        node.nriSocket().toString()));
+        agent.awaitReady(Optional.empty());
+        awaitNriConnected();
+        churn = new BirthChurn(plane, node, NS, cpus.minus(CpuList.of(0)));
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        figures.forEach(f -> System.err.println("[BornPinnedE2E] " + f));
+        try {
+            if (agent != null) {
+                agent.close();
+            }
+        } finally {
+            if (node != null) {
+                node.close();
+            }
+        }
+    }
+
+    @Test
+    @Order(1)
+    void withNriEveryContainerIsBornOnItsCpus() throws Exception {
+        BirthChurn.Tally t = churn.run("nri", PODS, INITS);
+        figures.add("nri: " + t.summary());
+        assertThat(t.count()).isEqualTo(PODS * (INITS + 1));
+        assertThat(t.unpinned())
+                .as("containers born outside their pod's CPUs with NRI")
+                .isEmpty();
+        assertThat(counter("podnuma_agent_nri_requests_total", Map.of("method", "CreateContainer", "result", "pinned")))
+                .isGreaterThanOrEqualTo(t.count());
+    }
+
+    @Test
+    @Order(2)
+    void afterAnAgentRestartItRegistersAgainAndContainersAreStillBornPinned() throws Exception {
+        long t0 = System.nanoTime();
+        agent.restart();
+        awaitNriConnected();
+        figures.add("agent restart → NRI connected again in " + millisSince(t0) + " ms");
+        BirthChurn.Tally t = churn.run("restarted", 1, INITS);
+        assertThat(t.unpinned()).isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void afterAContainerdRestartTheAgentReconnectsAndContainersAreStillBornPinned() throws Exception {
+        double reconnectsBefore = counter("podnuma_agent_nri_reconnects_total", Map.of());
+        Duration restart = node.restartContainerd();
+        long t0 = System.nanoTime();
+        awaitNriConnected();
+        awaitCounterAbove("podnuma_agent_nri_reconnects_total", reconnectsBefore);
+        figures.add("containerd restart took " + restart.toMillis() + " ms; the agent was connected again "
+                + millisSince(t0) + " ms later");
+        BirthChurn.Tally t = churn.run("containerd", 1, INITS);
+        assertThat(t.unpinned()).isEmpty();
+    }
+
+    @Test
+    @Order(4)
+    void withTheAgentAbsentContainersStartUnpinnedAndTheCgroupPathPinsThemOnceItIsBack() throws Exception {
+        agent.removeAgent();
+        Pod pod = churn.create("absent", 0, Map.of());
+        Pod running = churn.awaitRunning(pod.getMetadata().getName());
+        List<WorkloadPods.Affinity> before = WorkloadPods.logged(node, running, "app");
+        assertThat(before).isNotEmpty();
+        assertThat(churn.onPodCpus(before.get(0)))
+                .as("no agent: born on whatever the runtime gave, " + before.get(0))
+                .isFalse();
+        long t0 = System.nanoTime();
+        agent.restoreAgent();
+        List<WorkloadPods.Affinity> after = churn.awaitAppOnPodCpus(running);
+        figures.add("agent absent: born on " + before.get(0).cpus() + ", moved to " + after.get(after.size() - 1) + " "
+                + millisSince(t0) + " ms after the agent was started again");
+        churn.delete(running);
+        awaitNriConnected();
+    }
+
+    @Test
+    @Order(5)
+    void aPodThatRequiresThePluginIsNotStartedUntilTheAgentIsConnected() throws Exception {
+        agent.removeAgent();
+        Pod pod = churn.create("required", 2, Map.of(BirthChurn.REQUIRED_PLUGINS, "[\"podnuma\"]"));
+        String refusal = awaitCreateContainerError(pod.getMetadata().getName());
+        assertThat(refusal).contains("required plugin").contains("podnuma");
+        long t0 = System.nanoTime();
+        agent.restoreAgent();
+        awaitNriConnected();
+        Pod running = churn.awaitRunning(pod.getMetadata().getName());
+        List<BirthChurn.Birth> births = churn.births(running);
+        figures.add("fail-closed: refused with '" + refusal + "'; started " + millisSince(t0)
+                + " ms after the agent came back (the kubelet's retry backoff), births " + births);
+        assertThat(births).allMatch(b -> churn.onPodCpus(b.first()));
+        churn.delete(running);
+    }
+
+    @Test
+    @Order(6)
+    void onTheCgroupPathTheSameChurnShowsTheWindow() throws Exception {
+        agent.reconfigure(Map.of("agent-pinning", "cgroup"));
+        BirthChurn.Tally t = churn.run("cgroup", PODS, INITS);
+        figures.add("cgroup: " + t.summary());
+        assertThat(t.count()).isEqualTo(PODS * (INITS + 1));
+        assertThat(counter("podnuma_agent_nri_connected", Map.of()))
+                .as("cgroup: no NRI connection")
+                .isZero();
+    }
+
+    private void awaitNriConnected() throws Exception {
+        long deadline = System.nanoTime() + CONNECTED.toNanos();
+        while (counter("podnuma_agent_nri_connected", Map.of()) != 1.0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the agent did not connect to containerd's NRI socket within " + CONNECTED
+                        + "\n" + agent.logs());
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+
+    private void awaitCounterAbove(String name, double floor) throws Exception {
+        long deadline = System.nanoTime() + CONNECTED.toNanos();
+        while (counter(name, Map.of()) <= floor) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(name + " stayed at " + floor + "\n" + agent.logs());
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+
+    /** The sum of a metric's samples whose labels contain {@code labels} (0 when absent or unreachable). */
+    private double counter(String name, Map<String, String> labels) {
+        try {
+            return PrometheusText.parse(agent.metrics()).sum(name, labels);
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
+    private String awaitCreateContainerError(String name) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (true) {
+            Pod p = plane.client().pods().inNamespace(NS).withName(name).get();
+            List<ContainerStatus> statuses = new ArrayList<>();
+            if (p != null && p.getStatus() != null) {
+                if (p.getStatus().getInitContainerStatuses() != null) {
+                    statuses.addAll(p.getStatus().getInitContainerStatuses());
+                }
+                if (p.getStatus().getContainerStatuses() != null) {
+                    statuses.addAll(p.getStatus().getContainerStatuses());
+                }
+            }
+            for (ContainerStatus s : statuses) {
+                if (s.getState() != null
+                        && s.getState().getWaiting() != null
+                        && "CreateContainerError"
+                                .equals(s.getState().getWaiting().getReason())) {
+                    return s.getState().getWaiting().getMessage();
+                }
+                assertThat(s.getState() == null || s.getState().getRunning() == null)
+                        .as("no container of a pod that requires podnuma runs without it: " + s)
+                        .isTrue();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("pod " + name + " was never refused: " + (p == null ? "gone" : p.getStatus()));
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+    }
+
+    private static long millisSince(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+}
