@@ -101,6 +101,9 @@ kubeletRootDir: {{ $a.hostPaths.kubeletRootDir | quote }}
 kubeletConfigFile: {{ $a.hostPaths.kubeletConfigFile | quote }}
 agentReconcilePeriod: {{ $a.reconcilePeriod | quote }}
 agentPodResourcesSocket: {{ $a.podResourcesSocket | quote }}
+agentPinning: {{ $a.pinning | quote }}
+agentNriSocket: {{ $a.nriSocket | quote }}
+agentNriPluginIndex: {{ $a.nriPluginIndex | quote }}
 agentTolerations: {{- if $a.tolerations }}
 {{ toYaml $a.tolerations | indent 2 }}
 {{- else }} []

@@ -140,6 +140,9 @@ class ChartTemplateIT {
         assertThat(defaults.path("maxUnavailable").asText()).isEqualTo("10%");
         assertThat(defaults.path("agentReconcilePeriod").asText()).isEqualTo("10s");
         assertThat(defaults.path("agentNetwork").asText()).isEqualTo("host");
+        assertThat(defaults.path("agentPinning").asText()).isEqualTo("auto");
+        assertThat(defaults.path("agentNriSocket").asText()).isEqualTo("/var/run/nri/nri.sock");
+        assertThat(defaults.path("agentNriPluginIndex").asText()).isEqualTo("40");
         assertThat(defaults.path("agentTolerations").toString()).isEqualTo("[{\"operator\":\"Exists\"}]");
         assertThat(defaults.path("agentNodeSelector").toString()).isEqualTo("{}");
         assertThat(defaults.path("agentPodLabels").toString()).isEqualTo("{}");
@@ -161,6 +164,10 @@ class ChartTemplateIT {
                 "--set",
                 "agent.podResourcesSocket=/run/podnuma/pr.sock,agent.apiServer=10.0.0.1:6443",
                 "--set",
+                "agent.pinning=cgroup,agent.nriSocket=/run/containerd/nri/nri.sock",
+                "--set-string",
+                "agent.nriPluginIndex=05",
+                "--set",
                 "agent.priorityClassName=,agent.resources.requests.cpu=,agent.resources.limits.memory=1Gi",
                 "--set",
                 "agent.hostPaths.kubeletRootDir=,agent.hostPaths.stateDir=/srv/podnuma",
@@ -181,6 +188,11 @@ class ChartTemplateIT {
         assertThat(set.path("agentNetwork").asText()).isEqualTo("pod");
         assertThat(set.path("agentLogLevel").asText()).isEqualTo("debug");
         assertThat(set.path("agentPodResourcesSocket").asText()).isEqualTo("/run/podnuma/pr.sock");
+        assertThat(set.path("agentPinning").asText()).isEqualTo("cgroup");
+        assertThat(set.path("agentNriSocket").asText()).isEqualTo("/run/containerd/nri/nri.sock");
+        assertThat(set.path("agentNriPluginIndex").asText())
+                .as("two digits, quoted for the operator")
+                .isEqualTo("05");
         assertThat(set.path("apiServer").asText()).isEqualTo("10.0.0.1:6443");
         assertThat(set.path("agentPriorityClass").asText()).isEmpty();
         assertThat(set.path("agentCpuRequest").asText()).isEmpty();
@@ -204,6 +216,7 @@ class ChartTemplateIT {
                 .isNotEqualTo(defaults);
         assertThat(checksum(Helm.render(plane, "--set", "agent.logLevel=debug")))
                 .isNotEqualTo(defaults);
+        assertThat(checksum(Helm.render(plane, "--set", "agent.pinning=nri"))).isNotEqualTo(defaults);
         assertThat(checksum(Helm.render(plane, "--set", "operator.podLabels.team=perf,commonLabels.env=test")))
                 .isEqualTo(defaults);
     }

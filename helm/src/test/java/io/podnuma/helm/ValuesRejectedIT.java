@@ -43,6 +43,13 @@ class ValuesRejectedIT {
                 bad("--set", "agent.maxUnavailable=0", "at '/agent/maxUnavailable': minimum: got 0, want 1"),
                 bad("--set", "agent.reconcilePeriod=10x", "at '/agent/reconcilePeriod': '10x' does not match"),
                 bad("--set", "agent.podResourcesSocket=relative.sock", "at '/agent/podResourcesSocket'"),
+                bad("--set", "agent.pinning=NRI", "at '/agent/pinning': value must be one of 'auto', 'nri', 'cgroup'"),
+                bad("--set-string", "agent.nriPluginIndex=4", "at '/agent/nriPluginIndex': '4' does not match"),
+                bad("--set-string", "agent.nriPluginIndex=100", "at '/agent/nriPluginIndex': '100' does not match"),
+                // --set makes 40 a number, and 05 would be 5: the index is a string.
+                bad("--set", "agent.nriPluginIndex=40", "at '/agent/nriPluginIndex': got number, want string"),
+                bad("--set", "agent.nriSocket=/nri.sock", "at '/agent/nriSocket': '/nri.sock' does not match"),
+                bad("--set", "agent.nriSocket=nri/nri.sock", "at '/agent/nriSocket': 'nri/nri.sock' does not match"),
                 bad(
                         "--set",
                         "agent.resources.requests.cpu=lots",

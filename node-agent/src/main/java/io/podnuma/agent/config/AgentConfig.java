@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param metricsBindAddress an IP literal or host name, checked but not resolved
  * @param podResourcesQps with {@code podResourcesBurst}, the PodResources server's token bucket
  * @param cgroupDriver empty: found at start from the kubepods directory ({@code auto})
+ * @param pinning which path pins a container first (NRI at its creation, or its cgroup after)
+ * @param nri how the agent meets the runtime as an NRI plugin; not used with {@link PinningMode#CGROUP}
  * @param statusMinInterval the least time between two writes of the node's report objects
  * @param policy the rendered {@code NumaResourcePolicy} spec, as written
  * @param nodeConfig the engine configuration the policy maps to
@@ -46,6 +48,8 @@ public record AgentConfig(
         Duration kubeletCallTimeout,
         Optional<CgroupDriver> cgroupDriver,
         ExclusiveCpuQuota exclusiveCpuQuota,
+        PinningMode pinning,
+        NriSettings nri,
         Duration statusMinInterval,
         CgroupPath kubeletCgroupRoot,
         Optional<String> policyName,
@@ -70,6 +74,8 @@ public record AgentConfig(
         Objects.requireNonNull(kubeletCallTimeout, "kubeletCallTimeout");
         Objects.requireNonNull(cgroupDriver, "cgroupDriver");
         Objects.requireNonNull(exclusiveCpuQuota, "exclusiveCpuQuota");
+        Objects.requireNonNull(pinning, "pinning");
+        Objects.requireNonNull(nri, "nri");
         Objects.requireNonNull(statusMinInterval, "statusMinInterval");
         Objects.requireNonNull(kubeletCgroupRoot, "kubeletCgroupRoot");
         Objects.requireNonNull(policyName, "policyName");

@@ -108,6 +108,11 @@ final class AgentConfigFile {
             return source + " is the YAML number " + v.asText()
                     + ": write the mode as a quoted string, e.g. \"0600\" (unquoted, YAML reads 0600 as octal 384)";
         }
+        if (s == Setting.NRI_PLUGIN_INDEX && !v.isTextual()) {
+            // YAML 1.1 reads 05 as 5 and 010 as octal 8: only a string keeps the two digits.
+            return source + " is the YAML number " + v.asText()
+                    + ": write the index as a quoted string of two digits, e.g. \"40\" (unquoted, YAML reads 05 as 5)";
+        }
         String value = v.asText();
         try {
             s.parse(value);

@@ -130,6 +130,10 @@ public final class AgentConfigLoader {
                 (Duration) values.get(Setting.KUBELET_CALL_TIMEOUT),
                 Optional.ofNullable((CgroupDriver) values.get(Setting.CGROUP_DRIVER)),
                 (ExclusiveCpuQuota) values.get(Setting.EXCLUSIVE_CPU_QUOTA),
+                (PinningMode) values.get(Setting.PINNING),
+                new NriSettings(
+                        (Path) values.get(Setting.NRI_SOCKET), (String) values.get(Setting.NRI_PLUGIN_NAME), (String)
+                                values.get(Setting.NRI_PLUGIN_INDEX)),
                 (Duration) values.get(Setting.STATUS_MIN_INTERVAL),
                 (CgroupPath) values.get(Setting.KUBELET_CGROUP_ROOT),
                 Optional.ofNullable((String) values.get(Setting.POLICY_NAME)),
@@ -221,6 +225,10 @@ public final class AgentConfigLoader {
             case KUBELET_CALL_TIMEOUT -> c.kubeletCallTimeout();
             case CGROUP_DRIVER -> c.cgroupDriver();
             case EXCLUSIVE_CPU_QUOTA -> c.exclusiveCpuQuota();
+            case PINNING -> c.pinning();
+            case NRI_SOCKET -> c.nriSocket();
+            case NRI_PLUGIN_NAME -> c.nriPluginName();
+            case NRI_PLUGIN_INDEX -> c.nriPluginIndex();
             case STATUS_MIN_INTERVAL -> c.statusMinInterval();
             case KUBELET_CGROUP_ROOT -> c.kubeletCgroupRoot();
             case POLICY_NAME -> c.policyName();
@@ -237,6 +245,11 @@ public final class AgentConfigLoader {
         if (ours != null && ours.equals(values.get(Setting.KUBELET_POD_RESOURCES_SOCKET))) {
             problems.add("podResourcesSocket and kubeletPodResourcesSocket are both " + ours
                     + ": the kubelet's socket must be a different one (the agent would merge its own answers)");
+        }
+        Object nri = values.get(Setting.NRI_SOCKET);
+        if (ours != null && ours.equals(nri)) {
+            problems.add("podResourcesSocket and nriSocket are both " + ours
+                    + ": the runtime's NRI socket must be a different one (the agent serves one and dials the other)");
         }
     }
 }

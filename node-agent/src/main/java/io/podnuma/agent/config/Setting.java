@@ -97,6 +97,28 @@ public enum Setting {
             "keep or disable the CFS quota of containers with exclusive CPUs (disable: they are not throttled on"
                     + " their own CPUs)",
             ExclusiveCpuQuota::parse),
+    PINNING(
+            "pinning",
+            "auto",
+            "how containers are pinned: nri (born pinned: the runtime asks the agent at creation), cgroup (pinned"
+                    + " just after creation by writing the container's cgroup) or auto (nri while the runtime's NRI"
+                    + " socket answers, else cgroup); the cgroup writer always repairs drift",
+            PinningMode::parse),
+    NRI_SOCKET(
+            "nriSocket",
+            "/var/run/nri/nri.sock",
+            "the container runtime's NRI socket (unless pinning is cgroup)",
+            Setting::absolutePath),
+    NRI_PLUGIN_NAME(
+            "nriPluginName",
+            "podnuma",
+            "the name the agent registers with the runtime as an NRI plugin",
+            Setting::nriPluginName),
+    NRI_PLUGIN_INDEX(
+            "nriPluginIndex",
+            "40",
+            "the agent's NRI plugin index, two digits: the runtime calls plugins in ascending order",
+            Setting::nriPluginIndex),
     STATUS_MIN_INTERVAL(
             "statusMinInterval",
             "2s",
@@ -124,6 +146,11 @@ public enum Setting {
     static final int MAX_QPS = 1_000_000;
 
     static final int MAX_BURST = 1_000_000;
+
+    static final String PLUGIN_NAME_RULE =
+            "allowed letters, digits, '_', '.', '+' and '-' (the runtime refuses any other name), e.g. podnuma";
+    static final String PLUGIN_INDEX_RULE = "allowed exactly two digits 00 to 99, quoted (lower runs first;"
+            + " nri-plugins' resource policies use 90), e.g. \"40\"";
 
     private static final Pattern DNS_SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
@@ -199,6 +226,20 @@ public enum Setting {
 
     private static String policyName(String v) {
         return v.isEmpty() ? null : nodeName(v);
+    }
+
+    private static String nriPluginName(String v) {
+        if (!NriSettings.PLUGIN_NAME.matcher(v).matches()) {
+            throw new IllegalArgumentException(PLUGIN_NAME_RULE);
+        }
+        return v;
+    }
+
+    private static String nriPluginIndex(String v) {
+        if (!NriSettings.PLUGIN_INDEX.matcher(v).matches()) {
+            throw new IllegalArgumentException(PLUGIN_INDEX_RULE);
+        }
+        return v;
     }
 
     private static Integer port(String v) {

@@ -327,6 +327,10 @@ class AgentConfigFuzzTest {
             case KUBELET_CALL_TIMEOUT -> c.kubeletCallTimeout();
             case CGROUP_DRIVER -> c.cgroupDriver().orElse(null);
             case EXCLUSIVE_CPU_QUOTA -> c.exclusiveCpuQuota();
+            case PINNING -> c.pinning();
+            case NRI_SOCKET -> c.nri().socket();
+            case NRI_PLUGIN_NAME -> c.nri().pluginName();
+            case NRI_PLUGIN_INDEX -> c.nri().pluginIndex();
             case STATUS_MIN_INTERVAL -> c.statusMinInterval();
             case KUBELET_CGROUP_ROOT -> c.kubeletCgroupRoot();
             case POLICY_NAME -> c.policyName().orElse(null);

@@ -67,6 +67,8 @@ class AgentConfigLoaderTest {
         assertThat(c.kubeletCallTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.cgroupDriver()).as("auto").isEmpty();
         assertThat(c.exclusiveCpuQuota()).isEqualTo(ExclusiveCpuQuota.KEEP);
+        assertThat(c.pinning()).isEqualTo(PinningMode.AUTO);
+        assertThat(c.nri()).isEqualTo(new NriSettings(Path.of("/var/run/nri/nri.sock"), "podnuma", "40"));
         assertThat(c.statusMinInterval()).isEqualTo(Duration.ofSeconds(2));
         assertThat(c.kubeletFiles()).isEqualTo(new KubeletFiles(Optional.empty(), Optional.empty(), Optional.empty()));
         assertThat(c.nodeConfig().cpuPolicy()).isEqualTo(NodeConfig.CpuPolicy.STATIC);
@@ -97,6 +99,10 @@ class AgentConfigLoaderTest {
                 kubeletCallTimeout: 1500ms
                 cgroupDriver: systemd
                 exclusiveCpuQuota: disable
+                pinning: nri
+                nriSocket: /run/containerd/nri//nri.sock
+                nriPluginName: Podnuma_2.0+test-x
+                nriPluginIndex: "05"
                 statusMinInterval: 1m
                 policy:
                   topologyManager:
@@ -129,6 +135,9 @@ class AgentConfigLoaderTest {
         assertThat(c.kubeletCallTimeout()).isEqualTo(Duration.ofMillis(1500));
         assertThat(c.cgroupDriver()).contains(CgroupDriver.SYSTEMD);
         assertThat(c.exclusiveCpuQuota()).isEqualTo(ExclusiveCpuQuota.DISABLE);
+        assertThat(c.pinning()).isEqualTo(PinningMode.NRI);
+        assertThat(c.nri())
+                .isEqualTo(new NriSettings(Path.of("/run/containerd/nri/nri.sock"), "Podnuma_2.0+test-x", "05"));
         assertThat(c.statusMinInterval()).isEqualTo(Duration.ofMinutes(1));
         assertThat(c.kubeletFiles())
                 .isEqualTo(new KubeletFiles(
@@ -194,6 +203,28 @@ class AgentConfigLoaderTest {
         assertThat(c.kubeletConfigFile()).as("empty env unsets the file's path").isEmpty();
         assertThat(c.metricsBindAddress()).as("env > default").isEqualTo("10.1.2.3");
         assertThat(c.healthBindAddress()).as("default").isEqualTo("0.0.0.0");
+    }
+
+    @Test
+    void thePinningSettingsFollowThePrecedenceToo() {
+        String file = MINIMAL + "pinning: nri\nnriSocket: /file/nri.sock\nnriPluginName: from-file\n"
+                + "nriPluginIndex: \"10\"\n";
+        AgentConfig c = AgentConfigLoader.parse(
+                file,
+                FILE,
+                Map.of("nri-plugin-index", "99"),
+                Map.of(
+                        "PODNUMA_PINNING", "cgroup",
+                        "PODNUMA_NRI_SOCKET", "/env/nri.sock",
+                        "PODNUMA_NRI_PLUGIN_INDEX", "20"));
+        assertThat(c.pinning()).as("env > file").isEqualTo(PinningMode.CGROUP);
+        assertThat(c.nri().socket()).as("env > file").isEqualTo(Path.of("/env/nri.sock"));
+        assertThat(c.nri().pluginName()).as("file > default").isEqualTo("from-file");
+        assertThat(c.nri().pluginIndex()).as("flag > env > file").isEqualTo("99");
+        assertThat(AgentConfigLoader.parse(MINIMAL, FILE, Map.of("pinning", "nri"), Map.of())
+                        .pinning())
+                .as("flag > default")
+                .isEqualTo(PinningMode.NRI);
     }
 
     @ParameterizedTest
@@ -293,6 +324,8 @@ class AgentConfigLoaderTest {
                 .metricsBindAddress("::1")
                 .kubeletStateDir("")
                 .cgroupDriver("systemd")
+                .pinning("cgroup")
+                .nriPluginIndex("07")
                 .build();
         AgentConfig c = parse(NodeAgentConfigYaml.write(file));
         assertThat(c.podResourcesSocketMode()).isEqualTo(0660);
@@ -301,6 +334,10 @@ class AgentConfigLoaderTest {
         assertThat(c.metricsBindAddress()).isEqualTo("::1");
         assertThat(c.kubeletStateDir()).isEmpty();
         assertThat(c.cgroupDriver()).contains(CgroupDriver.SYSTEMD);
+        assertThat(c.pinning()).isEqualTo(PinningMode.CGROUP);
+        assertThat(c.nri().pluginIndex())
+                .as("written quoted, read as two digits")
+                .isEqualTo("07");
         assertThat(c.policyHash()).isEqualTo(parse(MINIMAL).policyHash());
     }
 
@@ -318,6 +355,9 @@ class AgentConfigLoaderTest {
         assertThat(Setting.POD_RESOURCES_SOCKET_MODE.flag()).isEqualTo("pod-resources-socket-mode");
         assertThat(Setting.POD_RESOURCES_SOCKET_MODE.env()).isEqualTo("PODNUMA_POD_RESOURCES_SOCKET_MODE");
         assertThat(Setting.KUBELET_STATE_DIR.key()).isEqualTo("kubeletStateDir");
+        assertThat(Setting.NRI_PLUGIN_INDEX.flag()).isEqualTo("nri-plugin-index");
+        assertThat(Setting.NRI_PLUGIN_INDEX.env()).isEqualTo("PODNUMA_NRI_PLUGIN_INDEX");
+        assertThat(Setting.PINNING.env()).isEqualTo("PODNUMA_PINNING");
     }
 
     static Stream<Arguments> badConfigs() {
@@ -325,7 +365,8 @@ class AgentConfigLoaderTest {
                 + " podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel,"
                 + " reconcilePeriod, kubeletStateDir, kubeletConfigFile, metricsBindAddress, healthBindAddress,"
                 + " podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota,"
-                + " statusMinInterval, kubeletCgroupRoot, policyName, policy";
+                + " pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot,"
+                + " policyName, policy";
         return Stream.of(
                 bad(MINIMAL + "metricsPort: 70000\n", "agent.yaml: metricsPort \"70000\": allowed a TCP port 1..65535"),
                 bad(MINIMAL + "metricPort: 9000\n", "agent.yaml: unknown key \"metricPort\": allowed " + all),
@@ -457,6 +498,52 @@ class AgentConfigLoaderTest {
                 bad(
                         MINIMAL + "exclusiveCpuQuota: none\n",
                         "agent.yaml: exclusiveCpuQuota \"none\": allowed keep, disable"),
+                bad(MINIMAL + "pinning: NRI\n", "agent.yaml: pinning \"NRI\": allowed auto, nri, cgroup"),
+                bad(MINIMAL + "pinning: \"\"\n", "agent.yaml: pinning \"\": allowed auto, nri, cgroup"),
+                bad(MINIMAL + "pinning: cgroups\n", "agent.yaml: pinning \"cgroups\": allowed auto, nri, cgroup"),
+                bad(
+                        MINIMAL + "pinning: ~\n",
+                        "agent.yaml: pinning has no value: give one, or remove the key to use the default \"auto\""),
+                bad(
+                        MINIMAL + "nriSocket: run/nri/nri.sock\n",
+                        "agent.yaml: nriSocket \"run/nri/nri.sock\": allowed an absolute path (starting with /)"),
+                bad(
+                        MINIMAL + "nriSocket: /var/lib/podnuma/pod-resources/podnuma.sock\n",
+                        "podResourcesSocket and nriSocket are both /var/lib/podnuma/pod-resources/podnuma.sock: the"
+                                + " runtime's NRI socket must be a different one (the agent serves one and dials the"
+                                + " other)"),
+                bad(
+                        MINIMAL + "nriPluginName: pod numa\n",
+                        "agent.yaml: nriPluginName \"pod numa\": allowed letters, digits, '_', '.', '+' and '-' (the"
+                                + " runtime refuses any other name), e.g. podnuma"),
+                bad(
+                        MINIMAL + "nriPluginName: \"\"\n",
+                        "agent.yaml: nriPluginName \"\": allowed letters, digits, '_', '.', '+' and '-' (the runtime"
+                                + " refuses any other name), e.g. podnuma"),
+                bad(
+                        MINIMAL + "nriPluginName: podnuma/agent\n",
+                        "agent.yaml: nriPluginName \"podnuma/agent\": allowed letters, digits, '_', '.', '+' and '-'"
+                                + " (the runtime refuses any other name), e.g. podnuma"),
+                bad(
+                        MINIMAL + "nriPluginIndex: \"4\"\n",
+                        "agent.yaml: nriPluginIndex \"4\": allowed exactly two digits 00 to 99, quoted (lower runs"
+                                + " first; nri-plugins' resource policies use 90), e.g. \"40\""),
+                bad(
+                        MINIMAL + "nriPluginIndex: \"100\"\n",
+                        "agent.yaml: nriPluginIndex \"100\": allowed exactly two digits 00 to 99, quoted (lower runs"
+                                + " first; nri-plugins' resource policies use 90), e.g. \"40\""),
+                bad(
+                        MINIMAL + "nriPluginIndex: \"4a\"\n",
+                        "agent.yaml: nriPluginIndex \"4a\": allowed exactly two digits 00 to 99, quoted (lower runs"
+                                + " first; nri-plugins' resource policies use 90), e.g. \"40\""),
+                bad(
+                        MINIMAL + "nriPluginIndex: 40\n",
+                        "agent.yaml: nriPluginIndex is the YAML number 40: write the index as a quoted string of two"
+                                + " digits, e.g. \"40\" (unquoted, YAML reads 05 as 5)"),
+                bad(
+                        MINIMAL + "nriPluginIndex: 05\n",
+                        "agent.yaml: nriPluginIndex is the YAML number 5: write the index as a quoted string of two"
+                                + " digits, e.g. \"40\" (unquoted, YAML reads 05 as 5)"),
                 bad(
                         MINIMAL + "statusMinInterval: 0ms\n",
                         "agent.yaml: statusMinInterval \"0ms\": allowed 100ms to 10m"),
@@ -505,6 +592,12 @@ class AgentConfigLoaderTest {
         assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of("log-level", "loud"), Map.of()))
                 .hasMessage("invalid agent configuration: flag --log-level \"loud\": allowed trace, debug, info, warn,"
                         + " error");
+        assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of(), Map.of("PODNUMA_PINNING", "on")))
+                .hasMessage("invalid agent configuration: environment PODNUMA_PINNING \"on\": allowed auto, nri,"
+                        + " cgroup");
+        assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of("nri-plugin-index", "4"), Map.of()))
+                .hasMessage("invalid agent configuration: flag --nri-plugin-index \"4\": allowed exactly two digits"
+                        + " 00 to 99, quoted (lower runs first; nri-plugins' resource policies use 90), e.g. \"40\"");
         assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of("metrics", "1"), Map.of()))
                 .hasMessageStartingWith("invalid agent configuration: unknown flag --metrics: allowed --config,"
                         + " --node-name, --sysfs-root,");

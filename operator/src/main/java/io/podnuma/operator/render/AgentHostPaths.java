@@ -14,6 +14,8 @@ import java.util.Optional;
  *     check; empty: not read
  * @param kubeletConfigFile the kubelet's configuration file, read for the same check; empty: not read
  * @param podResourcesSocket where the agent's PodResources socket appears on the node; its directory is mounted
+ * @param nriSocket the container runtime's NRI socket on the node; its directory is mounted unless the agents pin
+ *     by cgroup only
  */
 public record AgentHostPaths(
         String sys,
@@ -21,10 +23,13 @@ public record AgentHostPaths(
         String stateDir,
         Optional<String> kubeletRootDir,
         Optional<String> kubeletConfigFile,
-        String podResourcesSocket) {
+        String podResourcesSocket,
+        String nriSocket) {
 
     /** The default socket: in the state directory's {@code pod-resources}, where it has always been. */
     public static final String DEFAULT_POD_RESOURCES_SOCKET = "/var/lib/podnuma/pod-resources/podnuma.sock";
+    /** Where containerd and CRI-O put their NRI socket by default. */
+    public static final String DEFAULT_NRI_SOCKET = "/var/run/nri/nri.sock";
 
     /** {@code sun_path} holds 108 bytes with the terminating NUL. */
     static final int MAX_SOCKET_PATH = 107;
@@ -34,6 +39,10 @@ public record AgentHostPaths(
     public static final String SOCKET_RULE = "an absolute path of a socket file in a directory other than /, ending in"
             + " .sock, without '.', '..' or empty segments, at most " + MAX_SOCKET_PATH + " bytes with a file name"
             + " of at most " + MAX_SOCKET_NAME + " (e.g. " + DEFAULT_POD_RESOURCES_SOCKET + ")";
+
+    public static final String NRI_SOCKET_RULE = "an absolute path of a socket file in a directory other than /,"
+            + " without '.', '..' or empty segments, at most " + MAX_SOCKET_PATH + " bytes with a file name of at most "
+            + MAX_SOCKET_NAME + " (e.g. " + DEFAULT_NRI_SOCKET + ")";
 
     public AgentHostPaths {
         for (String p : new String[] {sys, cgroup, stateDir}) {
@@ -45,6 +54,15 @@ public record AgentHostPaths(
         socketProblem(podResourcesSocket).ifPresent(p -> {
             throw new IllegalArgumentException("podResourcesSocket '" + podResourcesSocket + "': allowed " + p);
         });
+        Objects.requireNonNull(nriSocket, "nriSocket");
+        nriSocketProblem(nriSocket).ifPresent(p -> {
+            throw new IllegalArgumentException("nriSocket '" + nriSocket + "': allowed " + p);
+        });
+        if (socketDir(nriSocket).equals(socketDir(podResourcesSocket))) {
+            // One directory would be two mounts at two places, one of them writable for the agent's own socket.
+            throw new IllegalArgumentException("nriSocket '" + nriSocket + "' and podResourcesSocket '"
+                    + podResourcesSocket + "' are in one directory: allowed two different directories");
+        }
     }
 
     /** A kubeadm-style node: {@code /var/lib/kubelet} with its {@code config.yaml}. */
@@ -55,34 +73,65 @@ public record AgentHostPaths(
                 "/var/lib/podnuma",
                 Optional.of("/var/lib/kubelet"),
                 Optional.of("/var/lib/kubelet/config.yaml"),
-                DEFAULT_POD_RESOURCES_SOCKET);
+                DEFAULT_POD_RESOURCES_SOCKET,
+                DEFAULT_NRI_SOCKET);
     }
 
     /** The directory of the socket on the node: the host path mounted into the agent container. */
     public String podResourcesSocketDir() {
-        return podResourcesSocket.substring(0, podResourcesSocket.lastIndexOf('/'));
+        return socketDir(podResourcesSocket);
     }
 
     /** The socket's file name. */
     public String podResourcesSocketName() {
-        return podResourcesSocket.substring(podResourcesSocket.lastIndexOf('/') + 1);
+        return socketName(podResourcesSocket);
+    }
+
+    /** The directory of the NRI socket on the node: the host path mounted into the agent container. */
+    public String nriSocketDir() {
+        return socketDir(nriSocket);
+    }
+
+    /** The NRI socket's file name. */
+    public String nriSocketName() {
+        return socketName(nriSocket);
     }
 
     /** Empty when {@code path} can be the agent's socket on the node, else {@link #SOCKET_RULE}. */
     public static Optional<String> socketProblem(String path) {
+        boolean ok = path.endsWith(".sock") && socketName(path).length() > ".sock".length() && isSocketFile(path);
+        return ok ? Optional.empty() : Optional.of(SOCKET_RULE);
+    }
+
+    /**
+     * Empty when {@code path} can be the runtime's NRI socket on the node, else {@link #NRI_SOCKET_RULE}. The runtime
+     * may name it as it likes, so no {@code .sock} is asked for.
+     */
+    public static Optional<String> nriSocketProblem(String path) {
+        return isSocketFile(path) ? Optional.empty() : Optional.of(NRI_SOCKET_RULE);
+    }
+
+    private static String socketDir(String path) {
+        return path.substring(0, path.lastIndexOf('/'));
+    }
+
+    private static String socketName(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    /** A file below a directory other than {@code /}, normal (no '.', '..', '//'), short enough for sun_path. */
+    private static boolean isSocketFile(String path) {
         int slash = path.lastIndexOf('/');
         String name = path.substring(slash + 1);
-        boolean ok = path.startsWith("/")
+        return path.startsWith("/")
                 && slash > 0
-                && path.endsWith(".sock")
-                && name.length() > ".sock".length()
+                && !name.isEmpty()
                 && name.getBytes(StandardCharsets.UTF_8).length <= MAX_SOCKET_NAME
                 && path.getBytes(StandardCharsets.UTF_8).length <= MAX_SOCKET_PATH
                 && path.indexOf('\0') < 0
                 && !path.contains("//")
                 && !(path + "/").contains("/./")
                 && !(path + "/").contains("/../");
-        return ok ? Optional.empty() : Optional.of(SOCKET_RULE);
     }
 
     private static void requireAbsolute(String path) {

@@ -60,6 +60,11 @@ public final class AgentRender {
     static final String STATE = "/var/lib/podnuma";
     /** The directory of the PodResources socket, a host directory of its own (so the socket can be anywhere). */
     static final String SOCKET_DIR = "/run/podnuma/pod-resources";
+    /**
+     * The directory of the runtime's NRI socket in the container, a host directory of its own: the runtime makes the
+     * socket there when it starts (or never, with NRI off), so the directory is mounted, not the socket.
+     */
+    static final String NRI_DIR = "/var/run/podnuma-nri";
 
     static final String KUBELET_ROOT = "/host/kubelet";
     static final String KUBELET_CONFIG_DIR = "/host/kubelet-config";
@@ -132,7 +137,12 @@ public final class AgentRender {
                 .podResourcesSocket(SOCKET_DIR + "/" + host.podResourcesSocketName())
                 .metricsPort(rollout.metricsPort())
                 .healthPort(rollout.healthPort())
-                .logLevel(rollout.logLevel().wireName());
+                .logLevel(rollout.logLevel().wireName())
+                .pinning(rollout.pinning().wire());
+        if (rollout.pinning().usesNri()) {
+            // With cgroup the agent never reads these: leaving them out keeps a change of them from rolling it.
+            b.nriSocket(NRI_DIR + "/" + host.nriSocketName()).nriPluginIndex(rollout.nriPluginIndex());
+        }
         host.kubeletRootDir().ifPresent(d -> b.kubeletStateDir(KUBELET_ROOT));
         host.kubeletConfigFile().ifPresent(f -> b.kubeletConfigFile(KUBELET_CONFIG));
         rollout.reconcilePeriod().ifPresent(d -> b.reconcilePeriod(duration(d)));
@@ -271,6 +281,11 @@ public final class AgentRender {
         m.add(mount("host-cgroup", CGROUP, false));
         m.add(mount("state", STATE, false));
         m.add(mount("pod-resources", SOCKET_DIR, false));
+        if (rollout.pinning().usesNri()) {
+            // Read-only is enough: connecting to a unix socket needs write permission on the socket file, which a
+            // read-only mount does not take away; the agent makes nothing there.
+            m.add(mount("nri", NRI_DIR, true));
+        }
         rollout.hostPaths().kubeletRootDir().ifPresent(d -> m.add(mount("kubelet-root", KUBELET_ROOT, true)));
         rollout.hostPaths().kubeletConfigFile().ifPresent(f -> m.add(mount("kubelet-config", KUBELET_CONFIG, true)));
         return m;
@@ -298,6 +313,10 @@ public final class AgentRender {
         v.add(hostPath("host-cgroup", host.cgroup(), "Directory"));
         v.add(hostPath("state", host.stateDir(), "DirectoryOrCreate"));
         v.add(hostPath("pod-resources", host.podResourcesSocketDir(), "DirectoryOrCreate"));
+        if (rollout.pinning().usesNri()) {
+            // DirectoryOrCreate: a runtime with NRI off has no such directory, and the pod must start anyway.
+            v.add(hostPath("nri", host.nriSocketDir(), "DirectoryOrCreate"));
+        }
         host.kubeletRootDir().ifPresent(d -> v.add(hostPath("kubelet-root", d, "Directory")));
         host.kubeletConfigFile().ifPresent(f -> v.add(hostPath("kubelet-config", f, "File")));
         return v;

@@ -21,6 +21,9 @@ import java.util.regex.Pattern;
  * @param serviceAccountName the agent's own ServiceAccount (the chart makes it with the agent's ClusterRole)
  * @param priorityClassName empty: none
  * @param maxUnavailable the DaemonSet's rolling-update budget: a percentage ({@code "10%"}) or a count ({@code "3"})
+ * @param pinning how the agents pin containers; unless {@link AgentPinning#CGROUP}, the pod mounts the NRI socket's
+ *     directory ({@link AgentHostPaths#nriSocket})
+ * @param nriPluginIndex the agents' NRI plugin index, two digits {@code 00}..{@code 99}
  * @param requests the agent container's requests (empty: none, the pod is then BestEffort unless limits are set)
  * @param limits the agent container's limits
  * @param reconcilePeriod empty: the agent's default
@@ -43,6 +46,8 @@ public record AgentRollout(
         PodNetwork network,
         Optional<ApiServerEndpoint> apiServer,
         AgentHostPaths hostPaths,
+        AgentPinning pinning,
+        String nriPluginIndex,
         Map<String, Quantity> requests,
         Map<String, Quantity> limits,
         Optional<Duration> reconcilePeriod,
@@ -58,6 +63,14 @@ public record AgentRollout(
 
     public static final Duration MAX_RECONCILE_PERIOD = Duration.ofHours(1);
 
+    /** The agent's default: ahead of nri-plugins' resource policies (90), which must not run beside it anyway. */
+    public static final String DEFAULT_NRI_PLUGIN_INDEX = "40";
+
+    public static final String NRI_PLUGIN_INDEX_RULE =
+            "exactly two digits 00 to 99 (the runtime calls plugins in ascending order), e.g. 40";
+
+    private static final Pattern NRI_PLUGIN_INDEX = Pattern.compile("[0-9]{2}");
+
     private static final Pattern MAX_UNAVAILABLE = Pattern.compile("([1-9][0-9]*|[1-9][0-9]?%|100%)");
 
     public AgentRollout {
@@ -67,6 +80,12 @@ public record AgentRollout(
         Objects.requireNonNull(serviceAccountName, "serviceAccountName");
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(hostPaths, "hostPaths");
+        Objects.requireNonNull(pinning, "pinning");
+        Objects.requireNonNull(nriPluginIndex, "nriPluginIndex");
+        if (!NRI_PLUGIN_INDEX.matcher(nriPluginIndex).matches()) {
+            throw new IllegalArgumentException(
+                    "nriPluginIndex '" + nriPluginIndex + "': allowed " + NRI_PLUGIN_INDEX_RULE);
+        }
         Objects.requireNonNull(logLevel, "logLevel");
         Objects.requireNonNull(reconcilePeriod, "reconcilePeriod");
         Objects.requireNonNull(statusMinInterval, "statusMinInterval");
@@ -100,7 +119,7 @@ public record AgentRollout(
 
     /**
      * Production defaults: namespace {@code podnuma-system}, the agent on the host network with the ports of its
-     * config file's defaults, 10% of the nodes at a time, system-node-critical, 50m CPU and 160Mi requested, 256Mi
+     * config file's defaults, NRI pinning where the runtime offers it ({@code auto}, index 40), 10% of the nodes at a time, system-node-critical, 50m CPU and 160Mi requested, 256Mi
      * limit, every taint tolerated, a ServiceMonitor without extra labels.
      */
     public static AgentRollout defaults(String image) {
@@ -116,6 +135,8 @@ public record AgentRollout(
                 PodNetwork.HOST,
                 Optional.empty(),
                 AgentHostPaths.defaults(),
+                AgentPinning.AUTO,
+                DEFAULT_NRI_PLUGIN_INDEX,
                 Map.of("cpu", new Quantity("50m"), "memory", new Quantity("160Mi")),
                 Map.of("memory", new Quantity("256Mi")),
                 Optional.empty(),
@@ -145,6 +166,8 @@ public record AgentRollout(
         private PodNetwork network;
         private Optional<ApiServerEndpoint> apiServer;
         private AgentHostPaths hostPaths;
+        private AgentPinning pinning;
+        private String nriPluginIndex;
         private Map<String, Quantity> requests;
         private Map<String, Quantity> limits;
         private Optional<Duration> reconcilePeriod;
@@ -167,6 +190,8 @@ public record AgentRollout(
             network = r.network;
             apiServer = r.apiServer;
             hostPaths = r.hostPaths;
+            pinning = r.pinning;
+            nriPluginIndex = r.nriPluginIndex;
             requests = r.requests;
             limits = r.limits;
             reconcilePeriod = r.reconcilePeriod;
@@ -221,6 +246,16 @@ public record AgentRollout(
 
         public Builder hostPaths(AgentHostPaths value) {
             hostPaths = value;
+            return this;
+        }
+
+        public Builder pinning(AgentPinning value) {
+            pinning = value;
+            return this;
+        }
+
+        public Builder nriPluginIndex(String value) {
+            nriPluginIndex = value;
             return this;
         }
 
@@ -281,6 +316,8 @@ public record AgentRollout(
                     network,
                     apiServer,
                     hostPaths,
+                    pinning,
+                    nriPluginIndex,
                     requests,
                     limits,
                     reconcilePeriod,

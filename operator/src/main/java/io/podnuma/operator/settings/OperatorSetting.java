@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeType;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.operator.render.AgentHostPaths;
 import io.podnuma.operator.render.AgentLabels;
+import io.podnuma.operator.render.AgentPinning;
 import io.podnuma.operator.render.AgentRollout;
 import io.podnuma.operator.render.ApiServerEndpoint;
 import io.podnuma.operator.render.PodNetwork;
@@ -81,6 +82,25 @@ public enum OperatorSetting {
             "where the agents' PodResources socket appears on the nodes, an absolute path ending in .sock (its"
                     + " directory is mounted into the agent)",
             OperatorSetting::socket),
+    AGENT_PINNING(
+            "agentPinning",
+            "auto",
+            "how the agents pin containers: nri (born pinned, as an NRI plugin of the runtime), cgroup (by writing"
+                    + " each container's cgroup after its creation; no NRI socket mounted) or auto (nri where the"
+                    + " runtime's NRI socket answers, else cgroup)",
+            OperatorSetting::pinning),
+    AGENT_NRI_SOCKET(
+            "agentNriSocket",
+            AgentHostPaths.DEFAULT_NRI_SOCKET,
+            "the container runtime's NRI socket on the nodes, an absolute path (its directory is mounted into the"
+                    + " agent unless agentPinning is cgroup)",
+            OperatorSetting::nriSocket),
+    AGENT_NRI_PLUGIN_INDEX(
+            "agentNriPluginIndex",
+            AgentRollout.DEFAULT_NRI_PLUGIN_INDEX,
+            "the agents' NRI plugin index, two digits 00..99 (quoted in YAML): the runtime calls plugins in ascending"
+                    + " order",
+            OperatorSetting::nriPluginIndex),
     AGENT_TOLERATIONS(
             "agentTolerations",
             "[{\"operator\":\"Exists\"}]",
@@ -231,6 +251,27 @@ public enum OperatorSetting {
         AgentHostPaths.socketProblem(v).ifPresent(p -> {
             throw new IllegalArgumentException("allowed " + p);
         });
+        return v;
+    }
+
+    private static String nriSocket(String v) {
+        AgentHostPaths.nriSocketProblem(v).ifPresent(p -> {
+            throw new IllegalArgumentException("allowed " + p);
+        });
+        return v;
+    }
+
+    private static AgentPinning pinning(String v) {
+        return Arrays.stream(AgentPinning.values())
+                .filter(p -> p.wire().equals(v))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("allowed auto, nri or cgroup"));
+    }
+
+    private static String nriPluginIndex(String v) {
+        if (!v.matches("[0-9]{2}")) {
+            throw new IllegalArgumentException("allowed " + AgentRollout.NRI_PLUGIN_INDEX_RULE);
+        }
         return v;
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.operator.render.AgentHostPaths;
+import io.podnuma.operator.render.AgentPinning;
 import io.podnuma.operator.render.AgentRollout;
 import io.podnuma.operator.render.AgentServiceMonitor;
 import io.podnuma.operator.render.AgentToleration;
@@ -119,6 +120,13 @@ public final class OperatorSettingsLoader {
             problems.add("metricsPort and healthPort are both " + values.get(OperatorSetting.METRICS_PORT)
                     + ": allowed two different ports");
         }
+        String nri = (String) values.get(OperatorSetting.AGENT_NRI_SOCKET);
+        String podResources = (String) values.get(OperatorSetting.AGENT_POD_RESOURCES_SOCKET);
+        if (nri.substring(0, nri.lastIndexOf('/')).equals(podResources.substring(0, podResources.lastIndexOf('/')))) {
+            problems.add("agentNriSocket " + nri + " and agentPodResourcesSocket " + podResources
+                    + " are in one directory: allowed two different directories (the agent's own socket directory"
+                    + " is mounted writable, the runtime's read-only)");
+        }
     }
 
     /** The resources of those settings that are set (an empty setting leaves its resource out). */
@@ -148,7 +156,10 @@ public final class OperatorSettingsLoader {
                         (String) v.get(OperatorSetting.HOST_STATE_DIR),
                         (Optional<String>) v.get(OperatorSetting.KUBELET_ROOT_DIR),
                         (Optional<String>) v.get(OperatorSetting.KUBELET_CONFIG_FILE),
-                        (String) v.get(OperatorSetting.AGENT_POD_RESOURCES_SOCKET)))
+                        (String) v.get(OperatorSetting.AGENT_POD_RESOURCES_SOCKET),
+                        (String) v.get(OperatorSetting.AGENT_NRI_SOCKET)))
+                .pinning((AgentPinning) v.get(OperatorSetting.AGENT_PINNING))
+                .nriPluginIndex((String) v.get(OperatorSetting.AGENT_NRI_PLUGIN_INDEX))
                 .logLevel((LogLevel) v.get(OperatorSetting.AGENT_LOG_LEVEL))
                 .reconcilePeriod((Optional<Duration>) v.get(OperatorSetting.AGENT_RECONCILE_PERIOD))
                 .tolerations((List<AgentToleration>) v.get(OperatorSetting.AGENT_TOLERATIONS))

@@ -119,7 +119,8 @@ class AgentRenderTest {
                         "/var/lib/podnuma",
                         Optional.empty(),
                         Optional.empty(),
-                        AgentHostPaths.DEFAULT_POD_RESOURCES_SOCKET))
+                        AgentHostPaths.DEFAULT_POD_RESOURCES_SOCKET,
+                        AgentHostPaths.DEFAULT_NRI_SOCKET))
                 .build();
         RenderedAgent r = AgentRender.render("low-latency", SPEC, noKubelet);
         NodeAgentConfig config =
@@ -128,7 +129,7 @@ class AgentRenderTest {
         assertThat(config.kubeletConfigFile()).isNull();
         assertThat(r.daemonSet().getSpec().getTemplate().getSpec().getVolumes())
                 .extracting(Volume::getName)
-                .containsExactly("config", "host-sys", "host-cgroup", "state", "pod-resources");
+                .containsExactly("config", "host-sys", "host-cgroup", "state", "pod-resources", "nri");
     }
 
     @Test
@@ -266,7 +267,8 @@ class AgentRenderTest {
                         "/var/lib/podnuma",
                         Optional.empty(),
                         Optional.empty(),
-                        "/run/podnuma-agent/api/agent.sock"))
+                        "/run/podnuma-agent/api/agent.sock",
+                        AgentHostPaths.DEFAULT_NRI_SOCKET))
                 .build();
         RenderedAgent r = AgentRender.render("low-latency", SPEC, elsewhere);
         NodeAgentConfig config =
@@ -450,9 +452,19 @@ class AgentRenderTest {
                         .reconcilePeriod(Optional.of(Duration.ofMillis(500)))
                         .build())
                 .hasMessage("reconcilePeriod 500ms: allowed 1s..1h");
-        assertThatThrownBy(() -> new AgentHostPaths(
-                        "/sys", "/sys/fs/cgroup", "/var/lib/podnuma", Optional.empty(), Optional.empty(), "/x.sock"))
+        assertThatThrownBy(() -> hostPaths("/x.sock", AgentHostPaths.DEFAULT_NRI_SOCKET))
                 .hasMessageStartingWith("podResourcesSocket '/x.sock': allowed an absolute path of a socket file");
+    }
+
+    private static AgentHostPaths hostPaths(String podResourcesSocket, String nriSocket) {
+        return new AgentHostPaths(
+                "/sys",
+                "/sys/fs/cgroup",
+                "/var/lib/podnuma",
+                Optional.empty(),
+                Optional.empty(),
+                podResourcesSocket,
+                nriSocket);
     }
 
     private static String hostPathAt(Map<String, VolumeMount> mounts, Map<String, Volume> volumes, String path) {

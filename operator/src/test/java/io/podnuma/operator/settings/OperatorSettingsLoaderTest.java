@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.podnuma.operator.render.AgentPinning;
 import io.podnuma.operator.render.AgentRollout;
 import io.podnuma.operator.render.AgentServiceMonitor;
 import io.podnuma.operator.render.AgentToleration;
@@ -136,6 +137,12 @@ class OperatorSettingsLoaderTest {
             + " in .sock, without '.', '..' or empty segments, at most 107 bytes with a file name of at most 80 (e.g."
             + " /var/lib/podnuma/pod-resources/podnuma.sock)";
 
+    private static final String NRI_SOCKET_RULE = "an absolute path of a socket file in a directory other than /,"
+            + " without '.', '..' or empty segments, at most 107 bytes with a file name of at most 80 (e.g."
+            + " /var/run/nri/nri.sock)";
+    private static final String NRI_INDEX_RULE =
+            "exactly two digits 00 to 99 (the runtime calls plugins in ascending order), e.g. 40";
+
     /** A file line and every problem it makes, exactly. */
     static Stream<Arguments> exactProblems() {
         return Stream.of(
@@ -245,6 +252,41 @@ class OperatorSettingsLoaderTest {
                         List.of("operator.yaml: agentPodResourcesSocket = \"/run/" + "x".repeat(100) + ".sock\":"
                                 + " allowed " + SOCKET_RULE)),
                 Arguments.of(
+                        "agentPinning: NRI",
+                        List.of("operator.yaml: agentPinning = \"NRI\": allowed auto, nri or cgroup")),
+                Arguments.of(
+                        "agentPinning: \"\"",
+                        List.of("operator.yaml: agentPinning = \"\": allowed auto, nri or cgroup")),
+                Arguments.of(
+                        "agentNriSocket: /nri.sock",
+                        List.of("operator.yaml: agentNriSocket = \"/nri.sock\": allowed " + NRI_SOCKET_RULE)),
+                Arguments.of(
+                        "agentNriSocket: /",
+                        List.of("operator.yaml: agentNriSocket = \"/\": allowed " + NRI_SOCKET_RULE)),
+                Arguments.of(
+                        "agentNriSocket: var/run/nri/nri.sock",
+                        List.of("operator.yaml: agentNriSocket = \"var/run/nri/nri.sock\": allowed "
+                                + NRI_SOCKET_RULE)),
+                Arguments.of(
+                        "agentNriSocket: /var/run/nri/../nri.sock",
+                        List.of("operator.yaml: agentNriSocket = \"/var/run/nri/../nri.sock\": allowed "
+                                + NRI_SOCKET_RULE)),
+                Arguments.of(
+                        "agentNriSocket: /var/lib/podnuma/pod-resources/nri.sock",
+                        List.of("agentNriSocket /var/lib/podnuma/pod-resources/nri.sock and agentPodResourcesSocket"
+                                + " /var/lib/podnuma/pod-resources/podnuma.sock are in one directory: allowed two"
+                                + " different directories (the agent's own socket directory is mounted writable, the"
+                                + " runtime's read-only)")),
+                Arguments.of(
+                        "agentNriPluginIndex: \"4\"",
+                        List.of("operator.yaml: agentNriPluginIndex = \"4\": allowed " + NRI_INDEX_RULE)),
+                Arguments.of(
+                        "agentNriPluginIndex: 05",
+                        List.of("operator.yaml: agentNriPluginIndex = \"5\": allowed " + NRI_INDEX_RULE)),
+                Arguments.of(
+                        "agentNriPluginIndex: \"100\"",
+                        List.of("operator.yaml: agentNriPluginIndex = \"100\": allowed " + NRI_INDEX_RULE)),
+                Arguments.of(
                         "agentServiceMonitor: maybe",
                         List.of("operator.yaml: agentServiceMonitor = \"maybe\": allowed true or false")));
     }
@@ -269,6 +311,26 @@ class OperatorSettingsLoaderTest {
         assertThat(s.rollout().podLabels()).isEmpty();
         assertThat(s.rollout().serviceMonitor()).contains(new AgentServiceMonitor(Map.of()));
         assertThat(s.rollout()).isEqualTo(AgentRollout.defaults("registry.example/podnuma/node-agent:1"));
+    }
+
+    @Test
+    void thePinningSettingsDefaultToAutoAndReachTheRollout() {
+        OperatorSettings defaults = parse(MINIMAL, Map.of(), Map.of());
+        assertThat(defaults.rollout().pinning()).isEqualTo(AgentPinning.AUTO);
+        assertThat(defaults.rollout().hostPaths().nriSocket()).isEqualTo("/var/run/nri/nri.sock");
+        assertThat(defaults.rollout().nriPluginIndex()).isEqualTo("40");
+
+        OperatorSettings set = parse(
+                MINIMAL + "agentPinning: nri\nagentNriSocket: /file/nri.sock\nagentNriPluginIndex: \"07\"\n",
+                Map.of("agent-nri-plugin-index", "90"),
+                Map.of("PODNUMA_OPERATOR_AGENT_NRI_SOCKET", "/run/containerd/nri/nri.sock"));
+        assertThat(set.rollout().pinning()).as("file").isEqualTo(AgentPinning.NRI);
+        assertThat(set.rollout().hostPaths().nriSocket()).as("env > file").isEqualTo("/run/containerd/nri/nri.sock");
+        assertThat(set.rollout().nriPluginIndex()).as("flag > file").isEqualTo("90");
+        assertThat(parse(MINIMAL, Map.of(), Map.of("PODNUMA_OPERATOR_AGENT_PINNING", "cgroup"))
+                        .rollout()
+                        .pinning())
+                .isEqualTo(AgentPinning.CGROUP);
     }
 
     @Test

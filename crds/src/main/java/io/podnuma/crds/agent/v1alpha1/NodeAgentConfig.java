@@ -19,6 +19,10 @@ import java.util.Objects;
  * @param cgroupDriver {@code auto}, {@code cgroupfs} or {@code systemd}
  * @param kubeletCgroupRoot the kubelet's {@code --cgroup-root}, e.g. {@code /}
  * @param exclusiveCpuQuota {@code keep} or {@code disable}
+ * @param pinning {@code auto}, {@code nri} or {@code cgroup}: how containers get their CPUs and memory nodes
+ * @param nriSocket the runtime's NRI socket as the agent sees it, an absolute path
+ * @param nriPluginName the name the agent registers with the runtime, of {@code [a-zA-Z0-9_.+-]}
+ * @param nriPluginIndex two digits {@code 00}..{@code 99}, quoted (the runtime calls plugins in ascending order)
  * @param reconcilePeriod a duration, 1s to 1h
  * @param kubeletPodResourcesSocket empty or null: the agent reads none
  * @param kubeletCallTimeout a duration, 100ms to 5m
@@ -40,6 +44,10 @@ import java.util.Objects;
     "stateDir",
     "kubeletCgroupRoot",
     "exclusiveCpuQuota",
+    "pinning",
+    "nriSocket",
+    "nriPluginName",
+    "nriPluginIndex",
     "reconcilePeriod",
     "podResourcesSocket",
     "podResourcesSocketMode",
@@ -68,6 +76,10 @@ public record NodeAgentConfig(
         String stateDir,
         String kubeletCgroupRoot,
         String exclusiveCpuQuota,
+        String pinning,
+        String nriSocket,
+        String nriPluginName,
+        String nriPluginIndex,
         String reconcilePeriod,
         String podResourcesSocket,
         String podResourcesSocketMode,
@@ -119,6 +131,10 @@ public record NodeAgentConfig(
         private String stateDir;
         private String kubeletCgroupRoot;
         private String exclusiveCpuQuota;
+        private String pinning;
+        private String nriSocket;
+        private String nriPluginName;
+        private String nriPluginIndex;
         private String reconcilePeriod;
         private String podResourcesSocket;
         private String podResourcesSocketMode;
@@ -149,6 +165,10 @@ public record NodeAgentConfig(
             stateDir = c.stateDir;
             kubeletCgroupRoot = c.kubeletCgroupRoot;
             exclusiveCpuQuota = c.exclusiveCpuQuota;
+            pinning = c.pinning;
+            nriSocket = c.nriSocket;
+            nriPluginName = c.nriPluginName;
+            nriPluginIndex = c.nriPluginIndex;
             reconcilePeriod = c.reconcilePeriod;
             podResourcesSocket = c.podResourcesSocket;
             podResourcesSocketMode = c.podResourcesSocketMode;
@@ -200,6 +220,26 @@ public record NodeAgentConfig(
 
         public Builder exclusiveCpuQuota(String v) {
             exclusiveCpuQuota = v;
+            return this;
+        }
+
+        public Builder pinning(String v) {
+            pinning = v;
+            return this;
+        }
+
+        public Builder nriSocket(String v) {
+            nriSocket = v;
+            return this;
+        }
+
+        public Builder nriPluginName(String v) {
+            nriPluginName = v;
+            return this;
+        }
+
+        public Builder nriPluginIndex(String v) {
+            nriPluginIndex = v;
             return this;
         }
 
@@ -299,6 +339,10 @@ public record NodeAgentConfig(
                     stateDir,
                     kubeletCgroupRoot,
                     exclusiveCpuQuota,
+                    pinning,
+                    nriSocket,
+                    nriPluginName,
+                    nriPluginIndex,
                     reconcilePeriod,
                     podResourcesSocket,
                     podResourcesSocketMode,

@@ -59,6 +59,10 @@ class NodeAgentConfigYamlTest {
                 .stateDir("/var/lib/podnuma")
                 .kubeletCgroupRoot("/")
                 .exclusiveCpuQuota("keep")
+                .pinning("auto")
+                .nriSocket("/var/run/nri/nri.sock")
+                .nriPluginName("podnuma")
+                .nriPluginIndex("05")
                 .reconcilePeriod("10s")
                 .podResourcesSocket("/var/lib/podnuma/pod-resources/podnuma.sock")
                 .podResourcesSocketMode("0600")
@@ -109,6 +113,7 @@ class NodeAgentConfigYamlTest {
                 .contains("podResourcesSocketMode: \"0600\"\n")
                 .contains("metricsBindAddress: \"::1\"\n")
                 .contains("podResourcesQps: 0.0001\n")
+                .contains("nriPluginIndex: \"05\"\n")
                 .contains("policyName: \"123\"\n");
         assertThat(yaml.indexOf("hugepages-2Mi")).as("map keys sorted").isLessThan(yaml.indexOf("memory:"));
     }
