@@ -110,7 +110,9 @@ final class NriSession {
                 .build()
                 .toByteArray();
         client.call(NriMethods.REGISTER_PLUGIN, register, REGISTER_TIMEOUT).whenComplete((ok, error) -> {
-            if (error != null) {
+            if (error != null && mux.isClosed()) {
+                LOG.debug("NRI: RegisterPlugin ended with the connection: {}", error.getMessage());
+            } else if (error != null) {
                 LOG.warn("NRI: RegisterPlugin as {} failed: {}", settings.qualifiedName(), error.getMessage());
                 mux.close("RegisterPlugin failed: " + error.getMessage());
             } else {
