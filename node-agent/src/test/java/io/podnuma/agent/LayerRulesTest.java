@@ -34,7 +34,8 @@ class LayerRulesTest {
         "http",
         "health",
         "config",
-        "membership"
+        "membership",
+        "nri"
     };
 
     /**
