@@ -112,7 +112,7 @@ class BornPinnedE2E {
         assertThat(t.unpinned())
                 .as("containers born outside their pod's CPUs with NRI")
                 .isEmpty();
-        assertThat(counter("podnuma_agent_nri_requests_total", Map.of("method", "CreateContainer", "result", "pinned")))
+        assertThat(counter("podnuma_nri_requests_total", Map.of("method", "CreateContainer", "result", "pinned")))
                 .isGreaterThanOrEqualTo(t.count());
     }
 
@@ -130,11 +130,11 @@ class BornPinnedE2E {
     @Test
     @Order(3)
     void afterAContainerdRestartTheAgentReconnectsAndContainersAreStillBornPinned() throws Exception {
-        double reconnectsBefore = counter("podnuma_agent_nri_reconnects_total", Map.of());
+        double reconnectsBefore = counter("podnuma_nri_connections_total", Map.of());
         Duration restart = node.restartContainerd();
         long t0 = System.nanoTime();
         awaitNriConnected();
-        awaitCounterAbove("podnuma_agent_nri_reconnects_total", reconnectsBefore);
+        awaitCounterAbove("podnuma_nri_connections_total", reconnectsBefore);
         figures.add("containerd restart took " + restart.toMillis() + " ms; the agent was connected again "
                 + millisSince(t0) + " ms later");
         BirthChurn.Tally t = churn.run("containerd", 1, INITS);
@@ -186,14 +186,14 @@ class BornPinnedE2E {
         BirthChurn.Tally t = churn.run("cgroup", PODS, INITS);
         figures.add("cgroup: " + t.summary());
         assertThat(t.count()).isEqualTo(PODS * (INITS + 1));
-        assertThat(counter("podnuma_agent_nri_connected", Map.of()))
+        assertThat(counter("podnuma_nri_connected", Map.of()))
                 .as("cgroup: no NRI connection")
                 .isZero();
     }
 
     private void awaitNriConnected() throws Exception {
         long deadline = System.nanoTime() + CONNECTED.toNanos();
-        while (counter("podnuma_agent_nri_connected", Map.of()) != 1.0) {
+        while (counter("podnuma_nri_connected", Map.of()) != 1.0) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the agent did not connect to containerd's NRI socket within " + CONNECTED
                         + "\n" + agent.logs());

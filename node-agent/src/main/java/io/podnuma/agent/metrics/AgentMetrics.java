@@ -64,6 +64,11 @@ public final class AgentMetrics {
         0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60
     };
 
+    /** An NRI call answered inside the plugin: from 50 µs to the runtime's default 2 s request timeout. */
+    static final double[] NRI_REQUEST_SECONDS_BUCKETS = {
+        0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2
+    };
+
     static final Set<String> POD_RESOURCES_METHODS = Set.of("List", "Get", "GetAllocatableResources");
     static final Set<String> GRPC_CODES = Set.of(
             "OK",
@@ -110,10 +115,14 @@ public final class AgentMetrics {
     private final Counter checkpointWriteErrors =
             counter("checkpoint_write_errors_total", "Checkpoint writes that failed.");
     private final Counter cgroupWriteErrors = counter("cgroup_write_errors_total", "cgroup file writes that failed.");
+    private final Counter nriConnections = counter(
+            "nri_connections_total", "Registrations with the container runtime as an NRI plugin (1 + reconnects).");
+    private final AtomicLong nriConnected = new AtomicLong();
 
     private final Histogram admissionDurationMs;
     private final Histogram pinLatencySeconds;
     private final Histogram poolPropagationSeconds;
+    private final Histogram nriRequestSeconds;
 
     private final AtomicLong sharedPoolMillicores = new AtomicLong();
     private final AtomicLong exclusiveCpus = new AtomicLong();
@@ -152,6 +161,19 @@ public final class AgentMetrics {
                 .withoutExemplars()
                 .register(registry.getPrometheusRegistry());
 
+        nriRequestSeconds = Histogram.builder()
+                .name(PREFIX + "nri_request_duration_seconds")
+                .help("Seconds the agent took to answer an NRI call of the container runtime, by method.")
+                .labelNames("method")
+                .classicUpperBounds(NRI_REQUEST_SECONDS_BUCKETS)
+                .classicOnly()
+                .withoutExemplars()
+                .register(registry.getPrometheusRegistry());
+        gauge(
+                "nri_connected",
+                "1 while the agent is registered with the container runtime as an NRI plugin, else 0.",
+                Map.of(),
+                nriConnected);
         gauge(
                 "cpu_manager_shared_pool_size_millicores",
                 "Size of the node shared CPU pool in millicores.",
@@ -365,6 +387,32 @@ public final class AgentMetrics {
 
     public void cgroupWriteFailed() {
         cgroupWriteErrors.increment();
+    }
+
+    /** Whether the agent is registered with the runtime as an NRI plugin now; each registration is counted. */
+    public void nriConnected(boolean connected) {
+        if (connected && nriConnected.getAndSet(1) == 0) {
+            nriConnections.increment();
+        } else if (!connected) {
+            nriConnected.set(0);
+        }
+    }
+
+    /** One NRI call, answered (or made, for {@link NriCall#UPDATE_CONTAINERS}) in {@code took}. */
+    public void nriRequest(NriCall call, NriResult result, Duration took) {
+        lazyCounter(
+                        "nri_requests_total",
+                        "NRI calls between the container runtime and the agent, by method and result.",
+                        "method",
+                        call.label(),
+                        "result",
+                        result.label())
+                .increment();
+        if (call != NriCall.UPDATE_CONTAINERS) {
+            nriRequestSeconds
+                    .labelValues(call.label())
+                    .observe(nonNegative(took, "NRI request duration").toNanos() / 1e9);
+        }
     }
 
     /** One PodResources call: {@code method} List, Get or GetAllocatableResources; {@code code} a gRPC status name. */

@@ -12,6 +12,7 @@ import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
+import io.podnuma.agent.config.PinningMode;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.events.KubeEventRecorder;
@@ -22,6 +23,8 @@ import io.podnuma.agent.kubelet.KubeletCoexistence;
 import io.podnuma.agent.membership.KubeNode;
 import io.podnuma.agent.membership.NodeReports;
 import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.nri.NriPlugin;
+import io.podnuma.agent.nri.NriPluginSettings;
 import io.podnuma.agent.podresources.DeviceSource;
 import io.podnuma.agent.podresources.KubeletDeviceSource;
 import io.podnuma.agent.podresources.PodResourcesEndpoint;
@@ -38,6 +41,7 @@ import io.podnuma.agent.report.nrt.NodeResourceTopologyRenderer;
 import io.podnuma.agent.report.nrt.NodeResourceTopologyWriter;
 import io.podnuma.agent.report.nrt.NrtReport;
 import io.podnuma.agent.runtime.leave.Departure;
+import io.podnuma.agent.runtime.nri.NriPinning;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.io.IOException;
@@ -62,6 +66,10 @@ import org.slf4j.LoggerFactory;
 public final class AgentDaemon implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentDaemon.class);
+    private static final Duration NRI_RECONNECT_MIN = Duration.ofMillis(200);
+    private static final Duration NRI_RECONNECT_MAX = Duration.ofSeconds(5);
+    private static final Duration NRI_GRACE = Duration.ofSeconds(10);
+    private static final Duration NRI_WARN_EVERY = Duration.ofSeconds(60);
 
     private final AgentConfig config;
     private final KubernetesClient client;
@@ -77,6 +85,7 @@ public final class AgentDaemon implements AutoCloseable {
     private CgroupTreeWatcher watcher;
     private NodeStatePublisher statePublisher;
     private CoalescingPublisher<NodeResourceTopology> nrtPublisher;
+    private NriPlugin nri;
 
     private AgentDaemon(AgentConfig config, KubernetesClient client) {
         this.config = config;
@@ -193,6 +202,7 @@ public final class AgentDaemon implements AutoCloseable {
                         Clock.systemUTC()));
         closeables.add(agent);
         agent.start();
+        startNri();
 
         watcher = CgroupTreeWatcher.start(layout, new ContainerCgroupListener() {
             @Override
@@ -228,6 +238,51 @@ public final class AgentDaemon implements AutoCloseable {
                 config.healthBindAddress(),
                 healthEndpoint.port(),
                 config.podResourcesSocket());
+    }
+
+    /**
+     * Unless {@code pinning: cgroup}: the agent registers with the runtime as an NRI plugin, so containers are born
+     * pinned; until it is connected (and whenever it is not) the cgroup path pins them after creation.
+     */
+    private void startNri() {
+        if (config.pinning() == PinningMode.CGROUP) {
+            LOG.info("pinning: cgroup: containers are pinned after creation, through their cgroups");
+            return;
+        }
+        NriPinning pinning = new NriPinning(agent::atCreation, config.exclusiveCpuQuota(), metrics);
+        agent.onPinsWritten(pinning::written);
+        nri = NriPlugin.start(
+                new NriPluginSettings(
+                        config.nri().socket(),
+                        config.nri().pluginName(),
+                        config.nri().pluginIndex(),
+                        NRI_RECONNECT_MIN,
+                        NRI_RECONNECT_MAX),
+                pinning);
+        pinning.plugin(nri);
+        closeables.add(nri);
+        if (config.pinning() == PinningMode.NRI) {
+            Thread.ofVirtual().name("nri-watch").start(this::warnWhileNriAbsent);
+        }
+    }
+
+    /** {@code pinning: nri} asks for NRI: say so while no runtime answers (auto stays quiet). */
+    private void warnWhileNriAbsent() {
+        try {
+            Thread.sleep(NRI_GRACE.toMillis());
+            while (nri.state() != io.podnuma.agent.nri.NriConnectionState.CLOSED) {
+                if (!nri.connected()) {
+                    LOG.warn(
+                            "pinning: nri, but no container runtime answers on {} ({}): containers are pinned after"
+                                    + " creation until one does; is NRI enabled in the runtime's configuration?",
+                            config.nri().socket(),
+                            nri.state());
+                }
+                Thread.sleep(NRI_WARN_EVERY.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private CgroupLayout detect() throws IOException {

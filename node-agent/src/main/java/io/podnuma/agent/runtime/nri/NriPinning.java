@@ -1,0 +1,212 @@
+package io.podnuma.agent.runtime.nri;
+
+import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.config.ExclusiveCpuQuota;
+import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.metrics.NriCall;
+import io.podnuma.agent.metrics.NriResult;
+import io.podnuma.agent.nri.CreateResult;
+import io.podnuma.agent.nri.NriEvent;
+import io.podnuma.agent.nri.NriHandler;
+import io.podnuma.agent.nri.NriPlugin;
+import io.podnuma.agent.nri.RuntimeInfo;
+import io.podnuma.agent.nri.SynchronizeResult;
+import io.podnuma.agent.runtime.Pin;
+import io.podnuma.agent.runtime.birth.BirthDecision;
+import io.podnuma.nri.v1alpha1.Container;
+import io.podnuma.nri.v1alpha1.ContainerAdjustment;
+import io.podnuma.nri.v1alpha1.ContainerUpdate;
+import io.podnuma.nri.v1alpha1.LinuxCPU;
+import io.podnuma.nri.v1alpha1.LinuxContainerAdjustment;
+import io.podnuma.nri.v1alpha1.LinuxContainerUpdate;
+import io.podnuma.nri.v1alpha1.LinuxResources;
+import io.podnuma.nri.v1alpha1.OptionalInt64;
+import io.podnuma.nri.v1alpha1.PodSandbox;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent as the container runtime's NRI plugin: a container being created gets, in the runtime's
+ * CreateContainer call, the cpuset the agent has already decided for it ({@link BirthDecision}), so its cgroup is
+ * born pinned; a kubelet update that would change a pinned cpuset is rewritten; cpusets the cgroup path changes
+ * later (a shared pool that shrinks or grows) are told to the runtime, so its own record of each container agrees.
+ * Nothing here waits for the agent's loop or the API server.
+ */
+public final class NriPinning implements NriHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NriPinning.class);
+    /** {@code cpu.cfs_quota_us} of -1: no CFS quota (a container that owns its CPUs is not throttled on them). */
+    private static final long NO_QUOTA = -1;
+
+    private final BiFunction<String, String, BirthDecision> decisions;
+    private final ExclusiveCpuQuota quota;
+    private final AgentMetrics metrics;
+    /** The containers the runtime told us of (Synchronize, CreateContainer) and has not removed. */
+    private final Set<String> known = ConcurrentHashMap.newKeySet();
+
+    private volatile NriPlugin plugin;
+
+    /** @param decisions pod UID and container name → the agent's decision ({@code NodeAgent::atCreation}) */
+    public NriPinning(
+            BiFunction<String, String, BirthDecision> decisions, ExclusiveCpuQuota quota, AgentMetrics metrics) {
+        this.decisions = decisions;
+        this.quota = quota;
+        this.metrics = metrics;
+    }
+
+    /** The plugin whose connection {@link #written} sends unsolicited updates through. */
+    public void plugin(NriPlugin plugin) {
+        this.plugin = plugin;
+    }
+
+    @Override
+    public void connected(RuntimeInfo runtime) {
+        metrics.nriConnected(true);
+        metrics.nriRequest(NriCall.CONFIGURE, NriResult.OK, Duration.ZERO);
+        LOG.info(
+                "registered as an NRI plugin of {} {} (NRI {}; it waits {} ms for each answer)",
+                runtime.name(),
+                runtime.version(),
+                runtime.nriVersion().orElse("before v0.12"),
+                runtime.requestTimeout().toMillis());
+    }
+
+    @Override
+    public SynchronizeResult synchronize(List<PodSandbox> pods, List<Container> containers) {
+        long t0 = System.nanoTime();
+        known.clear();
+        containers.forEach(c -> known.add(c.getId()));
+        // Containers that exist already are the cgroup path's: it reconciles every one of them anyway.
+        metrics.nriRequest(NriCall.SYNCHRONIZE, NriResult.OK, since(t0));
+        LOG.info("NRI synchronize: {} pods, {} containers", pods.size(), containers.size());
+        return SynchronizeResult.none();
+    }
+
+    @Override
+    public CreateResult createContainer(PodSandbox pod, Container container) {
+        long t0 = System.nanoTime();
+        known.add(container.getId());
+        BirthDecision d = decisions.apply(pod.getUid(), container.getName());
+        if (d instanceof BirthDecision.Pinned p) {
+            LinuxCPU.Builder cpu = cpu(p.pin());
+            if (p.exclusive() && quota == ExclusiveCpuQuota.DISABLE) {
+                cpu.setQuota(OptionalInt64.newBuilder().setValue(NO_QUOTA));
+            }
+            ContainerAdjustment adjust = ContainerAdjustment.newBuilder()
+                    .setLinux(LinuxContainerAdjustment.newBuilder()
+                            .setResources(LinuxResources.newBuilder().setCpu(cpu)))
+                    .build();
+            metrics.nriRequest(NriCall.CREATE_CONTAINER, NriResult.PINNED, since(t0));
+            LOG.debug("{}/{} {} born on {}", pod.getNamespace(), pod.getName(), container.getName(), p.pin());
+            return new CreateResult(Optional.of(adjust), List.of());
+        }
+        BirthDecision.Unpinned u = (BirthDecision.Unpinned) d;
+        metrics.nriRequest(NriCall.CREATE_CONTAINER, NriResult.UNPINNED, since(t0));
+        LOG.info(
+                "{}/{} {} created without a pin: {}; its cgroup is pinned once it appears",
+                pod.getNamespace(),
+                pod.getName(),
+                container.getName(),
+                u.reason().text());
+        return CreateResult.none();
+    }
+
+    @Override
+    public List<ContainerUpdate> updateContainer(PodSandbox pod, Container container, LinuxResources resources) {
+        long t0 = System.nanoTime();
+        BirthDecision d = decisions.apply(pod.getUid(), container.getName());
+        List<ContainerUpdate> updates = List.of();
+        if (d instanceof BirthDecision.Pinned p
+                && !(resources.getCpu().getCpus().equals(p.pin().cpus().toString())
+                        && resources.getCpu().getMems().equals(p.pin().mems().toString()))) {
+            // The kubelet knows nothing of the agent's cpusets: keep the pin, take the rest of its update.
+            LinuxResources.Builder kept = resources.toBuilder();
+            kept.getCpuBuilder()
+                    .setCpus(p.pin().cpus().toString())
+                    .setMems(p.pin().mems().toString());
+            updates = List.of(update(container.getId(), kept.build()));
+        }
+        metrics.nriRequest(NriCall.UPDATE_CONTAINER, NriResult.OK, since(t0));
+        return updates;
+    }
+
+    @Override
+    public List<ContainerUpdate> stopContainer(PodSandbox pod, Container container) {
+        metrics.nriRequest(NriCall.STOP_CONTAINER, NriResult.OK, Duration.ZERO);
+        return List.of();
+    }
+
+    @Override
+    public void event(NriEvent event, PodSandbox pod, Optional<Container> container) {
+        if (event == NriEvent.REMOVE_CONTAINER) {
+            container.ifPresent(c -> known.remove(c.getId()));
+        }
+        metrics.nriRequest(NriCall.EVENT, NriResult.OK, Duration.ZERO);
+    }
+
+    @Override
+    public void disconnected(String reason) {
+        metrics.nriConnected(false);
+        known.clear();
+        LOG.warn("the NRI connection ended ({}); pinning after creation until it is back", reason);
+    }
+
+    /**
+     * The cpusets the agent wrote (on the loop thread, after a task): those of containers the runtime knows are sent
+     * to it as one unsolicited update, without waiting for the answer.
+     */
+    public void written(Map<ContainerId, Pin> pins) {
+        NriPlugin p = plugin;
+        if (p == null || !p.connected()) {
+            return;
+        }
+        List<ContainerUpdate> updates = new ArrayList<>();
+        pins.forEach((id, pin) -> {
+            if (known.contains(id.id())) {
+                updates.add(update(
+                        id.id(), LinuxResources.newBuilder().setCpu(cpu(pin)).build()));
+            }
+        });
+        if (updates.isEmpty()) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        p.updateContainers(updates).whenComplete((failed, error) -> {
+            if (error != null) {
+                metrics.nriRequest(NriCall.UPDATE_CONTAINERS, NriResult.FAILED, since(t0));
+                LOG.warn("telling the runtime of {} new cpusets failed: {}", updates.size(), error.getMessage());
+            } else {
+                metrics.nriRequest(
+                        NriCall.UPDATE_CONTAINERS, failed.isEmpty() ? NriResult.OK : NriResult.FAILED, since(t0));
+                failed.forEach(f -> LOG.warn("the runtime did not take the cpuset of {}", f.getContainerId()));
+            }
+        });
+    }
+
+    private static LinuxCPU.Builder cpu(Pin pin) {
+        return LinuxCPU.newBuilder()
+                .setCpus(pin.cpus().toString())
+                .setMems(pin.mems().toString());
+    }
+
+    private static ContainerUpdate update(String containerId, LinuxResources resources) {
+        return ContainerUpdate.newBuilder()
+                .setContainerId(containerId)
+                .setLinux(LinuxContainerUpdate.newBuilder().setResources(resources))
+                // A container that went meanwhile must not fail the others.
+                .setIgnoreFailure(true)
+                .build();
+    }
+
+    private static Duration since(long t0) {
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+}
