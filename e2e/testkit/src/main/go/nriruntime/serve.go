@@ -13,6 +13,7 @@ import (
 	"github.com/containerd/nri/pkg/adaptation"
 	"github.com/containerd/nri/pkg/api"
 	nrilog "github.com/containerd/nri/pkg/log"
+	"google.golang.org/protobuf/proto"
 )
 
 type serveConfig struct {
@@ -125,7 +126,8 @@ func (h *harness) handle(c command) map[string]any {
 		return h.withPodAndContainer(c, func(pod *api.PodSandbox, ctr *api.Container) map[string]any {
 			h.state.putPod(pod)
 			h.state.putCopies(ctr, c.Count)
-			return map[string]any{"ok": true, "containers": h.state.containerCount()}
+			// bytesEach: the copy's protobuf size, what the 4 MiB ttrpc limit on a sync message counts
+			return map[string]any{"ok": true, "containers": h.state.containerCount(), "bytesEach": proto.Size(ctr)}
 		})
 	case "run-pod":
 		return h.withPod(c, func(pod *api.PodSandbox) map[string]any {
