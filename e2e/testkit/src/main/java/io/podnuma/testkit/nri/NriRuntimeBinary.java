@@ -24,7 +24,7 @@ public record NriRuntimeBinary(Path path) {
                 "the NRI runtime harness (github.com/containerd/nri " + NRI_VERSION + ")", null);
     }
 
-    /** Builds the binary into {@code outDir}: about a minute cold, well under a second warm (see the README). */
+    /** Builds the binary into {@code outDir}: about 30 s with an empty Go build cache, under a second warm (README). */
     public static NriRuntimeBinary build(Path outDir) throws IOException {
         return new NriRuntimeBinary(GoModules.build(MODULE, outDir.resolve("nriruntime"), null));
     }
