@@ -2,10 +2,9 @@ package io.podnuma.testkit.podresources;
 
 import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.Commands;
+import io.podnuma.testkit.GoModules;
 import io.podnuma.testkit.Repository;
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -22,6 +21,8 @@ import java.util.stream.Stream;
 public final class PodResourcesGoClient {
 
     private static final Path MODULE = Repository.resolve("e2e/testkit/src/main/go/podresclient");
+    /** Where this client was told its Go before the kit had one setting for all its Go programs. */
+    private static final String GO_PROPERTY = "podresclient.go";
 
     private final Path binary;
 
@@ -31,36 +32,12 @@ public final class PodResourcesGoClient {
 
     /** Why the client cannot be built here (no Go 1.26+), if it cannot. */
     public static Optional<String> whyUnavailable() {
-        return go().isPresent()
-                ? Optional.empty()
-                : Optional.of("no executable 'go' (-Dpodresclient.go, PATH, /usr/local/go/bin): the upstream"
-                        + " PodResources client needs Go 1.26+");
+        return GoModules.whyUnavailable("the upstream PodResources client", GO_PROPERTY);
     }
 
     /** Builds the client into {@code outDir} (fast once Go's build cache has it). */
     public static PodResourcesGoClient build(Path outDir) throws IOException {
-        Path go = go().orElseThrow(
-                        () -> new IllegalStateException(whyUnavailable().orElseThrow()));
-        Files.createDirectories(outDir);
-        Path binary = outDir.toAbsolutePath().resolve("podresclient");
-        CommandResult r = Commands.run(
-                List.of(
-                        go.toString(),
-                        "-C",
-                        MODULE.toString(),
-                        "build",
-                        "-mod=readonly",
-                        "-buildvcs=false",
-                        "-o",
-                        binary.toString(),
-                        "."),
-                Map.of(),
-                null,
-                Duration.ofMinutes(15));
-        if (!r.succeeded()) {
-            throw new IllegalStateException("go build of " + MODULE + " failed:\n" + r.output());
-        }
-        return new PodResourcesGoClient(binary);
+        return new PodResourcesGoClient(GoModules.build(MODULE, outDir.resolve("podresclient"), GO_PROPERTY));
     }
 
     /**
@@ -95,18 +72,5 @@ public final class PodResourcesGoClient {
             byKey.put(space < 0 ? l : l.substring(0, space), space < 0 ? "" : l.substring(space + 1));
         });
         return byKey;
-    }
-
-    private static Optional<Path> go() {
-        String explicit = System.getProperty("podresclient.go");
-        if (explicit != null) {
-            return Optional.of(Path.of(explicit)).filter(Files::isExecutable);
-        }
-        Stream<Path> onPath = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .filter(d -> !d.isBlank())
-                .map(d -> Path.of(d, "go"));
-        return Stream.concat(onPath, Stream.of(Path.of("/usr/local/go/bin/go")))
-                .filter(Files::isExecutable)
-                .findFirst();
     }
 }
