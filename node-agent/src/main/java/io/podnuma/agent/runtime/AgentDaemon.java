@@ -201,8 +201,15 @@ public final class AgentDaemon implements AutoCloseable {
                         readiness::markReady,
                         Clock.systemUTC()));
         closeables.add(agent);
+        NriPinning pinning = config.pinning() == PinningMode.CGROUP
+                ? null
+                : new NriPinning(agent::atCreation, config.exclusiveCpuQuota(), metrics);
+        if (pinning != null) {
+            agent.recordIn(pinning);
+            pinning.onApplied(agent::runtimeApplied);
+        }
         agent.start();
-        startNri();
+        startNri(pinning);
 
         watcher = CgroupTreeWatcher.start(layout, new ContainerCgroupListener() {
             @Override
@@ -244,13 +251,11 @@ public final class AgentDaemon implements AutoCloseable {
      * Unless {@code pinning: cgroup}: the agent registers with the runtime as an NRI plugin, so containers are born
      * pinned; until it is connected (and whenever it is not) the cgroup path pins them after creation.
      */
-    private void startNri() {
-        if (config.pinning() == PinningMode.CGROUP) {
+    private void startNri(NriPinning pinning) {
+        if (pinning == null) {
             LOG.info("pinning: cgroup: containers are pinned after creation, through their cgroups");
             return;
         }
-        NriPinning pinning = new NriPinning(agent::atCreation, config.exclusiveCpuQuota(), metrics);
-        agent.onPinsWritten(pinning::written);
         nri = NriPlugin.start(
                 new NriPluginSettings(
                         config.nri().socket(),

@@ -23,6 +23,7 @@ import io.podnuma.agent.runtime.recovery.Recovery;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -99,7 +100,7 @@ public final class NodeAgent implements AutoCloseable {
 
     private final Parts parts;
     private final AgentSteps steps;
-    private volatile Consumer<Map<ContainerId, Pin>> written = w -> {};
+    private volatile RuntimeRecord record = RuntimeRecord.NONE;
 
     public NodeAgent(Settings settings, Parts parts) {
         this.parts = parts;
@@ -126,11 +127,21 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     /**
-     * Told, on the loop thread and after each task, the cpusets the agent wrote (last one per container): for a
-     * runtime that keeps its own record of each container's resources. Must not block.
+     * The runtime's own record of cpusets (NRI), told of every write after the task that made it; CPUs its unanswered
+     * updates carry are kept from other containers. Set before {@link #start}.
      */
-    public void onPinsWritten(Consumer<Map<ContainerId, Pin>> listener) {
-        this.written = Objects.requireNonNull(listener, "listener");
+    public void recordIn(RuntimeRecord runtime) {
+        this.record = Objects.requireNonNull(runtime, "runtime");
+        steps.pins().runtimePending(runtime::pending);
+    }
+
+    /** The runtime has answered its updates of {@code containers} (or given up on them): they are read again. */
+    public void runtimeApplied(Collection<ContainerId> containers) {
+        List<ContainerId> ids = List.copyOf(containers);
+        steps.loop()
+                .execute(
+                        "the runtime's updates of " + ids.size() + " containers",
+                        () -> steps.pins().runtimeApplied(steps.node().state(), ids));
     }
 
     /** A container cgroup appeared on the host; {@code seenNanos} is {@link System#nanoTime()} when it was seen. */
@@ -204,10 +215,11 @@ public final class NodeAgent implements AutoCloseable {
                         steps.node().state(),
                         steps.gate(),
                         steps.host(),
+                        steps.pins().pendingCpus(),
                         steps.node().recovered());
         Map<ContainerId, Pin> w = steps.pins().drainWritten();
         if (!w.isEmpty()) {
-            written.accept(w);
+            record.written(w);
         }
     }
 

@@ -494,7 +494,17 @@ class NodeAgentTest {
     void theRuntimeIsToldEveryCpusetWrittenWithTheContainersId() throws Exception {
         NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
         List<Map<ContainerId, Pin>> told = Collections.synchronizedList(new ArrayList<>());
-        agent.onPinsWritten(told::add);
+        agent.recordIn(new RuntimeRecord() {
+            @Override
+            public void written(Map<ContainerId, Pin> pins) {
+                told.add(pins);
+            }
+
+            @Override
+            public Map<ContainerId, CpuSet> pending() {
+                return Map.of();
+            }
+        });
         Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
         pods.put(web);
         CgroupPath webPath = appear(agent, web);
@@ -510,6 +520,55 @@ class NodeAgentTest {
         told.forEach(last::putAll);
         assertThat(last).containsEntry(webId, cgroups.actual.get(webPath));
         assertThat(last.get(webId).cpus()).isEqualTo(agent.state().sharedPool());
+    }
+
+    @Test
+    void cpusAnUnansweredRuntimeUpdateMayStillPutIntoAContainerAreGivenToNobodyUntilTheRuntimeAnswers()
+            throws Exception {
+        NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
+        Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
+        pods.put(web);
+        CgroupPath webPath = appear(agent, web);
+        agent.drain();
+        CpuSet wholePool = agent.state().sharedPool();
+        ContainerId webId =
+                ContainerId.parse(RuntimeFixtures.allStatuses(web).get(0).getContainerID());
+        // The runtime has been told web's whole pool and has not answered yet.
+        Map<ContainerId, CpuSet> pending = new java.util.concurrent.ConcurrentHashMap<>(Map.of(webId, wholePool));
+        agent.recordIn(new RuntimeRecord() {
+            @Override
+            public void written(Map<ContainerId, Pin> pins) {}
+
+            @Override
+            public Map<ContainerId, CpuSet> pending() {
+                return Map.copyOf(pending);
+            }
+        });
+        Pod a = RuntimeFixtures.withStatus(budgeted("a"));
+        pods.put(a);
+        CgroupPath aPath = appear(agent, a);
+        agent.drain();
+        CpuSet bubble = agent.state().pods().get(a.getMetadata().getUid()).bubble();
+        assertThat(cgroups.actual.get(webPath).cpus())
+                .as("web gave up the bubble")
+                .isEqualTo(agent.state().sharedPool());
+        assertThat(cgroups.touched)
+                .as("a is not given the bubble: the runtime may still write it into web")
+                .doesNotContainKey(aPath);
+        assertThat(agent.atCreation(a.getMetadata().getUid(), "app"))
+                .as("nor is a container born on it")
+                .isEqualTo(new BirthDecision.Unpinned(BirthReason.CPUS_HELD));
+
+        // The runtime applies its stale update (web gets the whole pool back in its cgroup), then answers.
+        cgroups.actual.put(
+                webPath, new Pin(wholePool, cgroups.actual.get(webPath).mems()));
+        pending.clear();
+        agent.runtimeApplied(List.of(webId));
+        agent.drain();
+        assertThat(cgroups.actual.get(webPath).cpus())
+                .as("read again and narrowed")
+                .isEqualTo(agent.state().sharedPool());
+        assertThat(cgroups.actual.get(aPath).cpus()).isEqualTo(bubble);
     }
 
     private CgroupPath appear(NodeAgent agent, Pod p) {

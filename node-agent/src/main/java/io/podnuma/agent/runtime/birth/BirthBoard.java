@@ -19,10 +19,15 @@ public final class BirthBoard {
         this.pins = pins;
     }
 
-    /** On the loop thread: what the loop's books say now. */
-    public void publish(NodeState state, WriteGate gate, HostBook host, boolean started) {
+    /**
+     * On the loop thread: what the loop's books say now.
+     *
+     * @param runtimePending CPUs the runtime's unanswered updates may still put into containers that must not keep them
+     */
+    public void publish(NodeState state, WriteGate gate, HostBook host, CpuSet runtimePending, boolean started) {
         CpuSet.Builder blocked = CpuSet.builder();
         host.stale().values().forEach(blocked::addAll);
+        blocked.addAll(runtimePending);
         view = started ? new BirthView(state, gate.writes(), blocked.build()) : null;
     }
 

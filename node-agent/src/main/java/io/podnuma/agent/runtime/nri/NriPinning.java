@@ -2,6 +2,7 @@ package io.podnuma.agent.runtime.nri;
 
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.config.ExclusiveCpuQuota;
+import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.metrics.NriCall;
 import io.podnuma.agent.metrics.NriResult;
@@ -12,6 +13,7 @@ import io.podnuma.agent.nri.NriPlugin;
 import io.podnuma.agent.nri.RuntimeInfo;
 import io.podnuma.agent.nri.SynchronizeResult;
 import io.podnuma.agent.runtime.Pin;
+import io.podnuma.agent.runtime.RuntimeRecord;
 import io.podnuma.agent.runtime.birth.BirthDecision;
 import io.podnuma.nri.v1alpha1.Container;
 import io.podnuma.nri.v1alpha1.ContainerAdjustment;
@@ -24,12 +26,16 @@ import io.podnuma.nri.v1alpha1.OptionalInt64;
 import io.podnuma.nri.v1alpha1.PodSandbox;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * later (a shared pool that shrinks or grows) are told to the runtime, so its own record of each container agrees.
  * Nothing here waits for the agent's loop or the API server.
  */
-public final class NriPinning implements NriHandler {
+public final class NriPinning implements NriHandler, RuntimeRecord {
 
     private static final Logger LOG = LoggerFactory.getLogger(NriPinning.class);
     /** {@code cpu.cfs_quota_us} of -1: no CFS quota (a container that owns its CPUs is not throttled on them). */
@@ -53,6 +59,11 @@ public final class NriPinning implements NriHandler {
     private final Set<String> known = ConcurrentHashMap.newKeySet();
 
     private volatile NriPlugin plugin;
+    private volatile Consumer<Collection<ContainerId>> applied = ids -> {};
+    /** Updates written but not sent yet (one batch is in flight at a time, so the runtime applies them in order). */
+    private final Map<ContainerId, Pin> queued = new LinkedHashMap<>();
+    /** The batch the runtime has not answered yet; guarded by {@link #queued}. */
+    private Map<ContainerId, Pin> inFlight = Map.of();
 
     /** @param decisions pod UID and container name → the agent's decision ({@code NodeAgent::atCreation}) */
     public NriPinning(
@@ -65,6 +76,11 @@ public final class NriPinning implements NriHandler {
     /** The plugin whose connection {@link #written} sends unsolicited updates through. */
     public void plugin(NriPlugin plugin) {
         this.plugin = plugin;
+    }
+
+    /** Told which containers the runtime has answered updates of (or given up on): {@code NodeAgent::runtimeApplied}. */
+    public void onApplied(Consumer<Collection<ContainerId>> listener) {
+        this.applied = listener;
     }
 
     @Override
@@ -156,28 +172,60 @@ public final class NriPinning implements NriHandler {
     public void disconnected(String reason) {
         metrics.nriConnected(false);
         known.clear();
+        synchronized (queued) {
+            queued.clear();
+        }
         LOG.warn("the NRI connection ended ({}); pinning after creation until it is back", reason);
     }
 
     /**
      * The cpusets the agent wrote (on the loop thread, after a task): those of containers the runtime knows are sent
-     * to it as one unsolicited update, without waiting for the answer.
+     * to it as unsolicited updates, one batch at a time and never waited for; until the runtime answers, their CPUs
+     * count as possibly held by their containers ({@link #pending}).
      */
+    @Override
     public void written(Map<ContainerId, Pin> pins) {
         NriPlugin p = plugin;
         if (p == null || !p.connected()) {
             return;
         }
-        List<ContainerUpdate> updates = new ArrayList<>();
-        pins.forEach((id, pin) -> {
-            if (known.contains(id.id())) {
-                updates.add(update(
-                        id.id(), LinuxResources.newBuilder().setCpu(cpu(pin)).build()));
-            }
-        });
-        if (updates.isEmpty()) {
-            return;
+        synchronized (queued) {
+            pins.forEach((id, pin) -> {
+                if (known.contains(id.id())) {
+                    queued.remove(id);
+                    queued.put(id, pin);
+                }
+            });
         }
+        sendNext(p);
+    }
+
+    @Override
+    public Map<ContainerId, CpuSet> pending() {
+        synchronized (queued) {
+            if (queued.isEmpty() && inFlight.isEmpty()) {
+                return Map.of();
+            }
+            Map<ContainerId, CpuSet> may = new HashMap<>();
+            inFlight.forEach((id, pin) -> may.merge(id, pin.cpus(), CpuSet::union));
+            queued.forEach((id, pin) -> may.merge(id, pin.cpus(), CpuSet::union));
+            return may;
+        }
+    }
+
+    private void sendNext(NriPlugin p) {
+        Map<ContainerId, Pin> batch;
+        synchronized (queued) {
+            if (!inFlight.isEmpty() || queued.isEmpty()) {
+                return;
+            }
+            batch = new LinkedHashMap<>(queued);
+            queued.clear();
+            inFlight = batch;
+        }
+        List<ContainerUpdate> updates = new ArrayList<>();
+        batch.forEach((id, pin) -> updates.add(
+                update(id.id(), LinuxResources.newBuilder().setCpu(cpu(pin)).build())));
         long t0 = System.nanoTime();
         p.updateContainers(updates).whenComplete((failed, error) -> {
             if (error != null) {
@@ -187,6 +235,19 @@ public final class NriPinning implements NriHandler {
                 metrics.nriRequest(
                         NriCall.UPDATE_CONTAINERS, failed.isEmpty() ? NriResult.OK : NriResult.FAILED, since(t0));
                 failed.forEach(f -> LOG.warn("the runtime did not take the cpuset of {}", f.getContainerId()));
+            }
+            synchronized (queued) {
+                inFlight = Map.of();
+            }
+            // Answered or not, the runtime may have written them: the agent reads them again.
+            applied.accept(batch.keySet());
+            NriPlugin now = plugin;
+            if (now != null && now.connected()) {
+                sendNext(now);
+            } else {
+                synchronized (queued) {
+                    queued.clear();
+                }
             }
         });
     }

@@ -59,6 +59,8 @@ public final class PinPlan {
     private final Set<CgroupPath> gone = new HashSet<>();
     private final CpuSet sharedPool;
     private final Mode mode;
+    /** Per container, CPUs the runtime may still write into it though it must not keep them (an update in flight). */
+    private final Map<CgroupPath, CpuSet> pending;
 
     /**
      * @param applied every container on the host and its cpuset as last read or written (empty: not known)
@@ -72,9 +74,25 @@ public final class PinPlan {
             Map<CgroupPath, CpuSet> stale,
             CpuSet sharedPool,
             Mode mode) {
+        this(applied, decided, stale, Map.of(), sharedPool, mode);
+    }
+
+    /**
+     * @param pending per container, CPUs the runtime may still write into it (an update it has not confirmed) but
+     *     that it must not keep: like stale CPUs, nobody else gains them meanwhile; unlike them, no write of ours
+     *     clears them (only the runtime's answer does)
+     */
+    public PinPlan(
+            Map<CgroupPath, Optional<Pin>> applied,
+            Set<CgroupPath> decided,
+            Map<CgroupPath, CpuSet> stale,
+            Map<CgroupPath, CpuSet> pending,
+            CpuSet sharedPool,
+            Mode mode) {
         this.applied = new HashMap<>(applied);
         this.decided = new HashSet<>(decided);
         this.stale = new HashMap<>(stale);
+        this.pending = Map.copyOf(pending);
         this.sharedPool = sharedPool;
         this.mode = mode;
     }
@@ -159,6 +177,11 @@ public final class PinPlan {
         CpuSet blocked = CpuSet.empty();
         if (mode == Mode.KEEP_APART) {
             for (Map.Entry<CgroupPath, CpuSet> e : stale.entrySet()) {
+                if (!e.getKey().equals(path)) {
+                    blocked = blocked.union(e.getValue().intersection(pin.cpus()));
+                }
+            }
+            for (Map.Entry<CgroupPath, CpuSet> e : pending.entrySet()) {
                 if (!e.getKey().equals(path)) {
                     blocked = blocked.union(e.getValue().intersection(pin.cpus()));
                 }

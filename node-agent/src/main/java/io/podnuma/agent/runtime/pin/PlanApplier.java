@@ -20,6 +20,7 @@ import io.podnuma.agent.runtime.pods.PodBook;
 import io.podnuma.agent.runtime.status.AgentErrorReason;
 import io.podnuma.agent.runtime.status.AgentStatus;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -29,6 +30,7 @@ import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +61,10 @@ public final class PlanApplier {
     private final PoolPropagation poolPropagation;
     /** Per container, the last cpuset written since {@link #drainWritten}: what the runtime is told. */
     private final Map<ContainerId, Pin> written = new LinkedHashMap<>();
+    /** CPUs containers may still be given by the runtime's unconfirmed updates (NRI); none without NRI. */
+    private volatile Supplier<Map<ContainerId, CpuSet>> runtimePending = Map::of;
+    /** The CPUs {@link #runtimePending} kept from others at the last plan: no container is born on them either. */
+    private CpuSet pendingCpus = CpuSet.empty();
 
     public PlanApplier(
             PinWriter pins,
@@ -82,6 +88,34 @@ public final class PlanApplier {
         this.status = status;
         this.quota = quota;
         this.poolPropagation = new PoolPropagation(metrics);
+    }
+
+    /** Where the runtime's unconfirmed updates are read from (set once, before the agent starts). */
+    public void runtimePending(Supplier<Map<ContainerId, CpuSet>> pending) {
+        this.runtimePending = pending;
+    }
+
+    /** The CPUs the runtime's unconfirmed updates may still put where they must not stay (as of the last plan). */
+    public CpuSet pendingCpus() {
+        return pendingCpus;
+    }
+
+    /**
+     * The runtime has answered its updates of {@code containers}: what their cgroups hold now is read again (an
+     * update may have carried a cpuset that a later write of ours had already replaced), then every container is
+     * planned again, so one that got a stale set gives it up before anyone else gains from it.
+     */
+    public void runtimeApplied(NodeState state, Collection<ContainerId> containers) {
+        Set<ContainerId> ids = new HashSet<>(containers);
+        for (HostContainer hc : host.all()) {
+            if (ids.contains(hc.cgroup().containerId())) {
+                Optional<Pin> now = pins.readQuietly(hc.path());
+                if (now.isPresent()) {
+                    host.put(hc.withApplied(now.get()));
+                }
+            }
+        }
+        all(state);
     }
 
     /** The cpusets written since the last call, last one per container, in the order written. */
@@ -182,7 +216,23 @@ public final class PlanApplier {
                 decided.add(hc.path());
             }
         }
-        return new PinPlan(applied, decided, host.stale(), state.sharedPool(), gate.planMode());
+        Map<ContainerId, CpuSet> runtime = runtimePending.get();
+        Map<CgroupPath, CpuSet> pending = new HashMap<>();
+        CpuSet.Builder kept = CpuSet.builder();
+        if (!runtime.isEmpty()) {
+            for (HostContainer hc : host.view()) {
+                CpuSet may = runtime.get(hc.cgroup().containerId());
+                if (may != null) {
+                    CpuSet excess = may.difference(targets.of(state, hc).cpus());
+                    if (!excess.isEmpty()) {
+                        pending.put(hc.path(), excess);
+                        kept.addAll(excess);
+                    }
+                }
+            }
+        }
+        pendingCpus = kept.build();
+        return new PinPlan(applied, decided, host.stale(), pending, state.sharedPool(), gate.planMode());
     }
 
     private void commit(PinPlan plan) {
