@@ -18,9 +18,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Pods that each start many containers on the real node, one pod after the other: a Guaranteed pod with a 1-CPU pod
- * budget (its bubble is the one CPU the policy does not reserve), {@code inits} init containers that print their
- * affinity as their first action and exit, and one app container that prints it at start and whenever it changes.
- * A container is born pinned when its first line already names the pod's CPUs.
+ * budget (its bubble is the one CPU the policy does not reserve), {@code inits} init containers and {@code shorts} app
+ * containers that print their affinity as their first action and exit, and one app container that prints it at start
+ * and whenever it changes. A container is born pinned when its first line already names the pod's CPUs. (The kubelet
+ * starts one init container per sync, about a second apart, and the app containers together: most starts are
+ * short app containers.)
  */
 final class BirthChurn {
 
@@ -57,11 +59,11 @@ final class BirthChurn {
     }
 
     /** {@code pods} pods one after the other, each waited for (every container reported, app on its CPUs) and deleted. */
-    Tally run(String prefix, int pods, int inits) throws InterruptedException {
+    Tally run(String prefix, int pods, int inits, int shorts) throws InterruptedException {
         long t0 = System.nanoTime();
         List<Birth> starts = new ArrayList<>();
         for (int i = 0; i < pods; i++) {
-            Pod pod = create(prefix + "-" + i, inits, Map.of());
+            Pod pod = create(prefix + "-" + i, inits, shorts, Map.of());
             Pod running = awaitRunning(pod.getMetadata().getName());
             awaitAppOnPodCpus(running);
             starts.addAll(births(running));
@@ -74,7 +76,7 @@ final class BirthChurn {
     }
 
     /** Creates a churn pod; {@code annotations} go on the pod. */
-    Pod create(String name, int inits, Map<String, String> annotations) {
+    Pod create(String name, int inits, int shorts, Map<String, String> annotations) {
         List<Container> initContainers = new ArrayList<>();
         for (int i = 0; i < inits; i++) {
             initContainers.add(new ContainerBuilder()
@@ -82,6 +84,17 @@ final class BirthChurn {
                     .withCommand("/workload", "report")
                     .build());
         }
+        List<Container> containers = new ArrayList<>();
+        for (int i = 0; i < shorts; i++) {
+            containers.add(new ContainerBuilder()
+                    .withName(String.format("short-%02d", i))
+                    .withCommand("/workload", "report")
+                    .build());
+        }
+        containers.add(new ContainerBuilder()
+                .withName("app")
+                .withCommand("/workload", "1")
+                .build());
         Pod pod = new PodBuilder()
                 .withNewMetadata()
                 .withName(name)
@@ -92,10 +105,7 @@ final class BirthChurn {
                 .withRestartPolicy("Never")
                 .withResources(SamplePods.guaranteed("1", "64Mi"))
                 .withInitContainers(initContainers)
-                .addToContainers(new ContainerBuilder()
-                        .withName("app")
-                        .withCommand("/workload", "1")
-                        .build())
+                .withContainers(containers)
                 .endSpec()
                 .build();
         return plane.client()

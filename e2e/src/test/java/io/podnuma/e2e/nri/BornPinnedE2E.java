@@ -45,11 +45,12 @@ class BornPinnedE2E {
 
     private static final String NS = "born";
     private static final int PODS = Integer.getInteger("podnuma.born.pods", 10);
-    private static final int INITS = Integer.getInteger("podnuma.born.inits", 19);
+    private static final int INITS = Integer.getInteger("podnuma.born.inits", 1);
+    private static final int SHORTS = Integer.getInteger("podnuma.born.shorts", 18);
     private static final Duration CONNECTED = Duration.ofSeconds(60);
 
     @TempDir
-    Path workDir;
+    static Path workDir;
 
     private RealNode node;
     private LocalControlPlane plane;
@@ -106,9 +107,9 @@ class BornPinnedE2E {
     @Test
     @Order(1)
     void withNriEveryContainerIsBornOnItsCpus() throws Exception {
-        BirthChurn.Tally t = churn.run("nri", PODS, INITS);
+        BirthChurn.Tally t = churn.run("nri", PODS, INITS, SHORTS);
         figures.add("nri: " + t.summary());
-        assertThat(t.count()).isEqualTo(PODS * (INITS + 1));
+        assertThat(t.count()).isEqualTo(PODS * (INITS + SHORTS + 1));
         assertThat(t.unpinned())
                 .as("containers born outside their pod's CPUs with NRI")
                 .isEmpty();
@@ -123,7 +124,7 @@ class BornPinnedE2E {
         agent.restart();
         awaitNriConnected();
         figures.add("agent restart → NRI connected again in " + millisSince(t0) + " ms");
-        BirthChurn.Tally t = churn.run("restarted", 1, INITS);
+        BirthChurn.Tally t = churn.run("restarted", 1, INITS, SHORTS);
         assertThat(t.unpinned()).isEmpty();
     }
 
@@ -137,7 +138,7 @@ class BornPinnedE2E {
         awaitCounterAbove("podnuma_nri_connections_total", reconnectsBefore);
         figures.add("containerd restart took " + restart.toMillis() + " ms; the agent was connected again "
                 + millisSince(t0) + " ms later");
-        BirthChurn.Tally t = churn.run("containerd", 1, INITS);
+        BirthChurn.Tally t = churn.run("containerd", 1, INITS, SHORTS);
         assertThat(t.unpinned()).isEmpty();
     }
 
@@ -145,7 +146,7 @@ class BornPinnedE2E {
     @Order(4)
     void withTheAgentAbsentContainersStartUnpinnedAndTheCgroupPathPinsThemOnceItIsBack() throws Exception {
         agent.removeAgent();
-        Pod pod = churn.create("absent", 0, Map.of());
+        Pod pod = churn.create("absent", 0, 0, Map.of());
         Pod running = churn.awaitRunning(pod.getMetadata().getName());
         List<WorkloadPods.Affinity> before = WorkloadPods.logged(node, running, "app");
         assertThat(before).isNotEmpty();
@@ -165,7 +166,7 @@ class BornPinnedE2E {
     @Order(5)
     void aPodThatRequiresThePluginIsNotStartedUntilTheAgentIsConnected() throws Exception {
         agent.removeAgent();
-        Pod pod = churn.create("required", 2, Map.of(BirthChurn.REQUIRED_PLUGINS, "[\"podnuma\"]"));
+        Pod pod = churn.create("required", 1, 2, Map.of(BirthChurn.REQUIRED_PLUGINS, "[\"podnuma\"]"));
         String refusal = awaitCreateContainerError(pod.getMetadata().getName());
         assertThat(refusal).contains("required plugin").contains("podnuma");
         long t0 = System.nanoTime();
@@ -183,9 +184,9 @@ class BornPinnedE2E {
     @Order(6)
     void onTheCgroupPathTheSameChurnShowsTheWindow() throws Exception {
         agent.reconfigure(Map.of("agent-pinning", "cgroup"));
-        BirthChurn.Tally t = churn.run("cgroup", PODS, INITS);
+        BirthChurn.Tally t = churn.run("cgroup", PODS, INITS, SHORTS);
         figures.add("cgroup: " + t.summary());
-        assertThat(t.count()).isEqualTo(PODS * (INITS + 1));
+        assertThat(t.count()).isEqualTo(PODS * (INITS + SHORTS + 1));
         assertThat(counter("podnuma_nri_connected", Map.of()))
                 .as("cgroup: no NRI connection")
                 .isZero();
