@@ -201,6 +201,9 @@ func (h *harness) handle(c command) map[string]any {
 		})
 	case "updates":
 		return map[string]any{"ok": true, "updates": protoJSONList(h.updates.drain())}
+	case "state":
+		pods, ctrs := h.state.snapshot()
+		return map[string]any{"ok": true, "pods": protoJSONList(pods), "containers": protoJSONList(ctrs)}
 	default:
 		return failure(fmt.Sprintf("unknown op %q", c.Op))
 	}
