@@ -16,6 +16,7 @@ import io.podnuma.nri.v1alpha1.UpdateContainerResponse;
 import io.podnuma.testkit.nri.HarnessOptions;
 import io.podnuma.testkit.nri.NriEventResult.Answered;
 import io.podnuma.testkit.nri.NriMessages;
+import io.podnuma.testkit.nri.NriModule;
 import io.podnuma.testkit.nri.NriRawRuntime;
 import io.podnuma.testkit.nri.NriRuntimeBinary;
 import io.podnuma.testkit.nri.NriRuntimeHarness;
@@ -24,8 +25,10 @@ import io.podnuma.ttrpc.Request;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -58,6 +61,7 @@ class NriConformanceIT {
     private static final String PLUGIN = INDEX + "-" + NAME;
 
     private static NriRuntimeBinary binary;
+    private static final Map<NriModule, NriRuntimeBinary> MATRIX = new EnumMap<>(NriModule.class);
 
     @TempDir
     Path dir;
@@ -79,6 +83,20 @@ class NriConformanceIT {
             Assumptions.abort(reason);
         }
         binary = NriRuntimeHarness.build(BASEDIR.resolve("target/nriruntime"));
+        MATRIX.put(binary.module(), binary);
+    }
+
+    private static synchronized NriRuntimeBinary binary(NriModule module) throws Exception {
+        NriRuntimeBinary b = MATRIX.get(module);
+        if (b == null) {
+            long t0 = System.nanoTime();
+            b = NriRuntimeBinary.build(BASEDIR.resolve("target/nriruntime"), module);
+            System.out.printf(
+                    "NriConformanceIT: go build of the harness on nri %s took %d ms%n",
+                    module.version(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+            MATRIX.put(module, b);
+        }
+        return b;
     }
 
     @BeforeEach
@@ -128,6 +146,43 @@ class NriConformanceIT {
                 assertThat(r.succeeded()).isTrue();
             });
             assertThat(plugin.connected()).isTrue();
+        }
+    }
+
+    /**
+     * The runtimes in the field embed older adaptations: nri v0.8 (containerd 1.7.26+, 2.0, 2.1) sends no
+     * {@code NRI_version}, has no dedicated event RPCs (a removal comes as StateChange) and refuses events 12-14 in a
+     * subscription, which 0x68C does not name.
+     */
+    @ParameterizedTest
+    @EnumSource(NriModule.class)
+    void registersPinsAndSeesARemovalOnEveryAdaptationVersion(NriModule module) throws Exception {
+        try (NriRuntimeHarness runtime = NriRuntimeHarness.start(
+                binary(module), socket, HarnessOptions.CONTAINERD_DEFAULTS.withRuntimeVersion("v2.0.5"))) {
+            startPlugin();
+            assertThat(runtime.awaitPlugins(1, WAIT)).containsExactly(PLUGIN);
+            RuntimeInfo info = next(handler.connected, WAIT, "Configure");
+            assertThat(info.version()).isEqualTo("v2.0.5");
+            assertThat(info.nriVersion())
+                    .isEqualTo(module == NriModule.NRI_0_8_0 ? Optional.empty() : Optional.of(module.version()));
+
+            CreateContainerResponse created =
+                    runtime.createContainer(pod, app).answered().response();
+            assertThat(created.getAdjust().getLinux().getResources().getCpu()).isEqualTo(handler.pin());
+            assertThat(cpuOf(runtime, "ctr-app")).isEqualTo(handler.pin());
+            runtime.startContainer(pod, app).answered();
+            runtime.removeContainer(pod, app).answered();
+
+            assertThat(next(handler.events, WAIT, "RemoveContainer"))
+                    .isEqualTo(
+                            new ConformanceHandler.Event(NriEvent.REMOVE_CONTAINER, "pod-1", Optional.of("ctr-app")));
+            assertThat(handler.events.poll(200, TimeUnit.MILLISECONDS))
+                    .as("START_CONTAINER is not subscribed")
+                    .isNull();
+            String carrier = module == NriModule.NRI_0_8_0 ? "StateChange" : "RemoveContainer";
+            assertThat(plugin.stats().requests(carrier, NriRequestResult.OK))
+                    .as("delivered by " + carrier)
+                    .isEqualTo(1);
         }
     }
 
