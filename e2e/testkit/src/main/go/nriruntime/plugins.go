@@ -15,8 +15,9 @@ import (
 // The adaptation has no public list of its plugins. What it does expose: its Metrics interface (called with the
 // plugin's name for every Synchronize message) and its log, whose messages for "connected and synchronized" (after
 // the plugin joined the invocation list) and "connection closed" (when the ttrpc connection ends, for whatever
-// reason) are the exact moments a plugin comes and goes. The harness hooks both. These format strings are those of
-// nri v0.12.3 (pkg/adaptation adaptation.go, plugin.go); a version that rewords them makes await-plugins time out,
+// reason) are the exact moments a plugin comes and goes. The harness hooks both (the Metrics part is in version.go:
+// v0.8 has none and counts Synchronize messages from the debug log). These format strings are those of nri v0.12.3
+// and v0.8.0 (pkg/adaptation adaptation.go, plugin.go); a version that rewords them makes await-plugins time out,
 // which the test kit's IT would show.
 const (
 	connectedFormat   = "plugin %q connected and synchronized"
