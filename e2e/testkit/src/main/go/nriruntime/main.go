@@ -18,7 +18,9 @@ const usage = `usage:
                    [--runtime-name containerd] [--runtime-version v2.4.2]
       an NRI runtime listening on <path>; JSON-lines commands on stdin (see README of the test kit)
   nriruntime stub-plugin --socket <path> [--index 90] [--name gostub] [--cpus 1] [--mems 0] [--delay 0s]
-      the upstream stub plugin answering every CreateContainer with cpuset cpus/mems; events on stdout`
+      the upstream stub plugin answering every CreateContainer with cpuset cpus/mems; events on stdout
+  nriruntime raw-runtime --socket <path> --send <hex> [--reply-wait 500ms]
+      no NRI: accepts one plugin, writes the bytes after its first frame, prints what it answers, closes`
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
@@ -36,6 +38,8 @@ func run(args []string) error {
 		return serveCommand(args[1:])
 	case "stub-plugin":
 		return stubCommand(args[1:])
+	case "raw-runtime":
+		return rawCommand(args[1:])
 	default:
 		return errors.New(usage)
 	}

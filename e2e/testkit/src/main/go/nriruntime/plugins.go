@@ -3,28 +3,29 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"sort"
 	"sync"
 	"time"
 
-	"github.com/containerd/nri/pkg/adaptation"
 	"github.com/containerd/nri/pkg/api"
-	"github.com/containerd/ttrpc"
 )
 
 // The adaptation has no public list of its plugins. What it does expose: its Metrics interface (called with the
 // plugin's name for every Synchronize message) and its log, whose messages for "connected and synchronized" (after
 // the plugin joined the invocation list) and "connection closed" (when the ttrpc connection ends, for whatever
-// reason) are the exact moments a plugin comes and goes. The harness hooks both. These format strings are those of
-// nri v0.12.3 (pkg/adaptation adaptation.go, plugin.go); a version that rewords them makes await-plugins time out,
+// reason) are the exact moments a plugin comes and goes. The harness hooks both (the Metrics part is in version.go:
+// v0.8 has none and counts Synchronize messages from the debug log). These format strings are those of nri v0.12.3
+// and v0.8.0 (pkg/adaptation adaptation.go, plugin.go); a version that rewords them makes await-plugins time out,
 // which the test kit's IT would show.
 const (
 	connectedFormat   = "plugin %q connected and synchronized"
 	closedFormat      = "connection to plugin %q closed"
 	startFailedFormat = "failed to start external plugin: %v"
+	// Logged before each Synchronize message; counted where the adaptation has no Metrics (syncFromLog).
+	syncMessageFormat = "sending sync message, %d/%d, %d/%d (more: %v)"
+	syncingFormat     = "synchronizing plugin %s"
 )
 
 // registration is one plugin connection the adaptation went through: how its Synchronize went.
@@ -84,6 +85,24 @@ func (r *pluginRegistry) endSync(updates []*api.ContainerUpdate, err error) {
 	r.registrations = append(r.registrations, r.syncing)
 	r.syncing = nil
 	r.notifyLocked()
+}
+
+// syncingPlugin names the plugin being synchronized (the adaptation logs it before the first message).
+func (r *pluginRegistry) syncingPlugin(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.syncing != nil {
+		r.syncing.Plugin = name
+	}
+}
+
+// syncMessage counts one Synchronize message sent to the plugin being synchronized.
+func (r *pluginRegistry) syncMessage() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.syncing != nil {
+		r.syncing.SyncMessages++
+	}
 }
 
 func (r *pluginRegistry) failedBeforeSync(err string) {
@@ -149,34 +168,6 @@ func (r *pluginRegistry) await(count, registrations int, without []string, timeo
 	}
 }
 
-// RecordPluginInvocation counts the Synchronize messages of the plugin being synchronized.
-func (r *pluginRegistry) RecordPluginInvocation(pluginName, operation string, err error) {
-	if operation != "Synchronize" {
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.syncing == nil {
-		return
-	}
-	r.syncing.Plugin = pluginName
-	switch {
-	case err == nil:
-		r.syncing.SyncMessages++
-	case isOversized(err):
-		r.syncing.OversizedAttempts++
-	}
-}
-
-func (r *pluginRegistry) RecordPluginLatency(string, string, time.Duration) {}
-
-func (r *pluginRegistry) RecordPluginAdjustments(string, string, *adaptation.ContainerAdjustment, int, int) {
-}
-
-func (r *pluginRegistry) UpdatePluginCount(int) {}
-
-var _ adaptation.Metrics = (*pluginRegistry)(nil)
-
 // hookLogger logs the adaptation's messages to stderr and tells the registry when a plugin came or went.
 type hookLogger struct {
 	registry *pluginRegistry
@@ -190,6 +181,9 @@ func (l hookLogger) Debugf(_ context.Context, format string, args ...any) {
 	if os.Getenv("NRIRUNTIME_DEBUG") != "" {
 		l.print("DEBUG", format, args...)
 	}
+	if syncFromLog && format == syncMessageFormat {
+		l.registry.syncMessage()
+	}
 }
 
 func (l hookLogger) Infof(_ context.Context, format string, args ...any) {
@@ -200,6 +194,8 @@ func (l hookLogger) Infof(_ context.Context, format string, args ...any) {
 		l.registry.setLive(name, true)
 	case format == closedFormat && ok:
 		l.registry.setLive(name, false)
+	case format == syncingFormat && ok:
+		l.registry.syncingPlugin(name)
 	}
 }
 
@@ -220,9 +216,4 @@ func firstString(args []any) (string, bool) {
 	}
 	s, ok := args[0].(string)
 	return s, ok
-}
-
-func isOversized(err error) bool {
-	var oversized *ttrpc.OversizedMessageErr
-	return errors.As(err, &oversized)
 }

@@ -63,11 +63,12 @@ func serve(cfg serveConfig, in io.Reader, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(emptyDir)
-	h.nri, err = adaptation.New(cfg.runtimeName, cfg.runtimeVersion, h.synchronize, h.unsolicitedUpdates,
+	options := append([]adaptation.Option{
 		adaptation.WithSocketPath(cfg.socket),
 		adaptation.WithPluginPath(emptyDir),
 		adaptation.WithPluginConfigPath(filepath.Join(emptyDir, "conf.d")),
-		adaptation.WithMetrics(registry))
+	}, versionOptions(registry)...)
+	h.nri, err = adaptation.New(cfg.runtimeName, cfg.runtimeVersion, h.synchronize, h.unsolicitedUpdates, options...)
 	if err != nil {
 		return err
 	}
@@ -133,19 +134,19 @@ func (h *harness) handle(c command) map[string]any {
 		return h.withPod(c, func(pod *api.PodSandbox) map[string]any {
 			h.state.putPod(pod)
 			return h.timed(func(ctx context.Context) (map[string]any, error) {
-				return map[string]any{}, h.nri.RunPodSandbox(ctx, &api.RunPodSandboxRequest{Pod: pod})
+				return map[string]any{}, relayRunPod(ctx, h.nri, pod)
 			})
 		})
 	case "stop-pod":
 		return h.withPod(c, func(pod *api.PodSandbox) map[string]any {
 			return h.timed(func(ctx context.Context) (map[string]any, error) {
-				return map[string]any{}, h.nri.StopPodSandbox(ctx, &api.StopPodSandboxRequest{Pod: pod})
+				return map[string]any{}, relayStopPod(ctx, h.nri, pod)
 			})
 		})
 	case "remove-pod":
 		return h.withPod(c, func(pod *api.PodSandbox) map[string]any {
 			r := h.timed(func(ctx context.Context) (map[string]any, error) {
-				return map[string]any{}, h.nri.RemovePodSandbox(ctx, &api.RemovePodSandboxRequest{Pod: pod})
+				return map[string]any{}, relayRemovePod(ctx, h.nri, pod)
 			})
 			h.state.removePod(pod.GetId())
 			return r
@@ -155,8 +156,7 @@ func (h *harness) handle(c command) map[string]any {
 	case "start-container":
 		return h.withPodAndContainer(c, func(pod *api.PodSandbox, ctr *api.Container) map[string]any {
 			r := h.timed(func(ctx context.Context) (map[string]any, error) {
-				return map[string]any{}, h.nri.StartContainer(ctx,
-					&api.StartContainerRequest{Pod: pod, Container: ctr})
+				return map[string]any{}, relayStartContainer(ctx, h.nri, pod, ctr)
 			})
 			h.state.setContainerState(ctr.GetId(), api.ContainerState_CONTAINER_RUNNING)
 			return r
@@ -193,14 +193,16 @@ func (h *harness) handle(c command) map[string]any {
 	case "remove-container":
 		return h.withPodAndContainer(c, func(pod *api.PodSandbox, ctr *api.Container) map[string]any {
 			r := h.timed(func(ctx context.Context) (map[string]any, error) {
-				return map[string]any{}, h.nri.RemoveContainer(ctx,
-					&api.RemoveContainerRequest{Pod: pod, Container: ctr})
+				return map[string]any{}, relayRemoveContainer(ctx, h.nri, pod, ctr)
 			})
 			h.state.removeContainer(ctr.GetId())
 			return r
 		})
 	case "updates":
 		return map[string]any{"ok": true, "updates": protoJSONList(h.updates.drain())}
+	case "state":
+		pods, ctrs := h.state.snapshot()
+		return map[string]any{"ok": true, "pods": protoJSONList(pods), "containers": protoJSONList(ctrs)}
 	default:
 		return failure(fmt.Sprintf("unknown op %q", c.Op))
 	}

@@ -46,11 +46,11 @@ func (stubLogger) Errorf(_ context.Context, f string, a ...any) {
 
 func runStub(cfg stubConfig, in io.Reader, out io.Writer) error {
 	p := &referencePlugin{cfg: cfg, out: &lineWriter{w: out}}
-	s, err := stub.New(p,
+	s, err := stub.New(p, append([]stub.Option{
 		stub.WithSocketPath(cfg.socket),
 		stub.WithPluginIdx(cfg.index),
 		stub.WithPluginName(cfg.name),
-		stub.WithLogger(stubLogger{}))
+	}, stubLogOptions()...)...)
 	if err != nil {
 		return err
 	}

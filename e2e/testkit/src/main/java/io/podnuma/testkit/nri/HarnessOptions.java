@@ -30,6 +30,10 @@ public record HarnessOptions(
         return new HarnessOptions(timeout, registrationTimeout, runtimeName, runtimeVersion);
     }
 
+    public HarnessOptions withRuntimeVersion(String version) {
+        return new HarnessOptions(requestTimeout, registrationTimeout, runtimeName, version);
+    }
+
     List<String> args() {
         return List.of(
                 "--request-timeout",

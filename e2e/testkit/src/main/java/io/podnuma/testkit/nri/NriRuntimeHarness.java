@@ -3,6 +3,15 @@ package io.podnuma.testkit.nri;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.Message;
+import io.podnuma.nri.v1alpha1.Container;
+import io.podnuma.nri.v1alpha1.ContainerUpdate;
+import io.podnuma.nri.v1alpha1.CreateContainerResponse;
+import io.podnuma.nri.v1alpha1.Empty;
+import io.podnuma.nri.v1alpha1.LinuxResources;
+import io.podnuma.nri.v1alpha1.PodSandbox;
+import io.podnuma.nri.v1alpha1.StopContainerResponse;
+import io.podnuma.nri.v1alpha1.UpdateContainerResponse;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,9 +27,9 @@ import java.util.stream.Stream;
  * is one runtime event relayed to them, answered with the merged response and how long it took.
  *
  * <p>The harness keeps the state a runtime keeps: pods added or run, containers added or created (with the cpuset
- * the plugins' adjustment and updates set), so a plugin that reconnects is synchronized with what it pinned. Messages
- * are protobuf JSON ({@link NriJson}), the fixture knows no podnuma type. Calls are one at a time, like the runtime's
- * own lock around every event.
+ * the plugins' adjustment and updates set), so a plugin that reconnects is synchronized with what it pinned
+ * ({@link #state()} shows it). Messages are the typed {@code io.podnuma.nri.v1alpha1} ones, protobuf JSON on the
+ * harness's pipes ({@link NriJson}). Calls are one at a time, like the runtime's own lock around every event.
  */
 public final class NriRuntimeHarness implements AutoCloseable {
 
@@ -137,12 +146,12 @@ public final class NriRuntimeHarness implements AutoCloseable {
     }
 
     /** Adds a pod to the runtime's state (no event): later syncs list it. */
-    public void addPod(NriJson pod) throws InterruptedException {
-        stateOnly(op("add-pod").set("pod", pod.tree()));
+    public void addPod(PodSandbox pod) throws InterruptedException {
+        stateOnly(op("add-pod").set("pod", NriJson.tree(pod)));
     }
 
     /** Adds a container (and its pod) to the runtime's state (no event): later syncs list it. */
-    public void addContainer(NriJson pod, NriJson container) throws InterruptedException {
+    public void addContainer(PodSandbox pod, Container container) throws InterruptedException {
         stateOnly(withPodAndContainer("add-container", pod, container));
     }
 
@@ -150,7 +159,7 @@ public final class NriRuntimeHarness implements AutoCloseable {
      * Adds {@code count} copies of {@code template} with ids {@code <template id>-<i>} (and their pod) to the state, for
      * a sync large enough to be split.
      */
-    public AddedContainers addContainers(NriJson pod, NriJson template, int count) throws InterruptedException {
+    public AddedContainers addContainers(PodSandbox pod, Container template, int count) throws InterruptedException {
         JsonNode a =
                 stateOnly(withPodAndContainer("add-containers", pod, template).put("count", count));
         return new AddedContainers(
@@ -163,54 +172,66 @@ public final class NriRuntimeHarness implements AutoCloseable {
      */
     public record AddedContainers(int total, int bytesEach) {}
 
-    public NriEventResult runPodSandbox(NriJson pod) throws InterruptedException {
-        return event(op("run-pod").set("pod", pod.tree()));
+    public NriEventResult<Empty> runPodSandbox(PodSandbox pod) throws InterruptedException {
+        return event(op("run-pod").set("pod", NriJson.tree(pod)), Empty.newBuilder());
     }
 
-    public NriEventResult stopPodSandbox(NriJson pod) throws InterruptedException {
-        return event(op("stop-pod").set("pod", pod.tree()));
+    public NriEventResult<Empty> stopPodSandbox(PodSandbox pod) throws InterruptedException {
+        return event(op("stop-pod").set("pod", NriJson.tree(pod)), Empty.newBuilder());
     }
 
     /** RemovePodSandbox; the pod leaves the state. */
-    public NriEventResult removePodSandbox(NriJson pod) throws InterruptedException {
-        return event(op("remove-pod").set("pod", pod.tree()));
+    public NriEventResult<Empty> removePodSandbox(PodSandbox pod) throws InterruptedException {
+        return event(op("remove-pod").set("pod", NriJson.tree(pod)), Empty.newBuilder());
     }
 
     /**
      * CreateContainer: the response is the adaptation's merged {@code CreateContainerResponse}; the container joins
      * the state with the adjustment's cpuset.
      */
-    public NriEventResult createContainer(NriJson pod, NriJson container) throws InterruptedException {
-        return event(withPodAndContainer("create-container", pod, container));
+    public NriEventResult<CreateContainerResponse> createContainer(PodSandbox pod, Container container)
+            throws InterruptedException {
+        return event(withPodAndContainer("create-container", pod, container), CreateContainerResponse.newBuilder());
     }
 
-    public NriEventResult startContainer(NriJson pod, NriJson container) throws InterruptedException {
-        return event(withPodAndContainer("start-container", pod, container));
+    public NriEventResult<Empty> startContainer(PodSandbox pod, Container container) throws InterruptedException {
+        return event(withPodAndContainer("start-container", pod, container), Empty.newBuilder());
     }
 
     /** UpdateContainer with the kubelet's new {@code LinuxResources}; the response is an UpdateContainerResponse. */
-    public NriEventResult updateContainer(NriJson pod, NriJson container, NriJson linuxResources)
-            throws InterruptedException {
+    public NriEventResult<UpdateContainerResponse> updateContainer(
+            PodSandbox pod, Container container, LinuxResources linuxResources) throws InterruptedException {
         return event(
-                withPodAndContainer("update-container", pod, container).set("linuxResources", linuxResources.tree()));
+                withPodAndContainer("update-container", pod, container)
+                        .set("linuxResources", NriJson.tree(linuxResources)),
+                UpdateContainerResponse.newBuilder());
     }
 
     /** StopContainer; the response is a StopContainerResponse. */
-    public NriEventResult stopContainer(NriJson pod, NriJson container) throws InterruptedException {
-        return event(withPodAndContainer("stop-container", pod, container));
+    public NriEventResult<StopContainerResponse> stopContainer(PodSandbox pod, Container container)
+            throws InterruptedException {
+        return event(withPodAndContainer("stop-container", pod, container), StopContainerResponse.newBuilder());
     }
 
     /** RemoveContainer; the container leaves the state. */
-    public NriEventResult removeContainer(NriJson pod, NriJson container) throws InterruptedException {
-        return event(withPodAndContainer("remove-container", pod, container));
+    public NriEventResult<Empty> removeContainer(PodSandbox pod, Container container) throws InterruptedException {
+        return event(withPodAndContainer("remove-container", pod, container), Empty.newBuilder());
     }
 
     /** The unsolicited {@code UpdateContainers} updates plugins sent since the last call (all answered "none failed"). */
-    public List<NriJson> updates() throws InterruptedException {
+    public List<ContainerUpdate> updates() throws InterruptedException {
         JsonNode a = call(op("updates"), ANSWER_SLACK);
-        List<NriJson> updates = new ArrayList<>();
-        a.path("updates").forEach(u -> updates.add(NriJson.of(u)));
-        return updates;
+        return updates(a.path("updates"));
+    }
+
+    /** The runtime's state now: its pods and containers (with the cpusets plugins set), sorted by id. */
+    public RuntimeState state() throws InterruptedException {
+        JsonNode a = stateOnly(op("state"));
+        List<PodSandbox> pods = new ArrayList<>();
+        a.path("pods").forEach(p -> pods.add(NriJson.parse(p, PodSandbox.newBuilder())));
+        List<Container> containers = new ArrayList<>();
+        a.path("containers").forEach(c -> containers.add(NriJson.parseUpstream(c, Container.newBuilder())));
+        return new RuntimeState(pods, containers);
     }
 
     /** Sends one raw command line and returns the raw answer: for tests of the harness's own input handling. */
@@ -221,13 +242,14 @@ public final class NriRuntimeHarness implements AutoCloseable {
         }
     }
 
-    private NriEventResult event(ObjectNode command) throws InterruptedException {
+    private <M extends Message> NriEventResult<M> event(ObjectNode command, Message.Builder response)
+            throws InterruptedException {
         JsonNode a = call(command, options.requestTimeout().multipliedBy(2).plus(ANSWER_SLACK));
         Duration took = Duration.ofNanos(a.path("durationNanos").asLong());
         if (!a.path("ok").asBoolean()) {
-            return new NriEventResult.Failed(error(a).orElse("(no error text)"), took);
+            return new NriEventResult.Failed<>(error(a).orElse("(no error text)"), took);
         }
-        return new NriEventResult.Answered(a.has("response") ? NriJson.of(a.get("response")) : NriJson.EMPTY, took);
+        return new NriEventResult.Answered<>(NriJson.parseUpstream(a.path("response"), response), took);
     }
 
     private JsonNode stateOnly(ObjectNode command) throws InterruptedException {
@@ -253,11 +275,17 @@ public final class NriRuntimeHarness implements AutoCloseable {
         return NriJson.MAPPER.createObjectNode().put("op", name);
     }
 
-    private static ObjectNode withPodAndContainer(String name, NriJson pod, NriJson container) {
+    private static ObjectNode withPodAndContainer(String name, PodSandbox pod, Container container) {
         ObjectNode c = op(name);
-        c.set("pod", pod.tree());
-        c.set("container", container.tree());
+        c.set("pod", NriJson.tree(pod));
+        c.set("container", NriJson.tree(container));
         return c;
+    }
+
+    private static List<ContainerUpdate> updates(JsonNode list) {
+        List<ContainerUpdate> updates = new ArrayList<>();
+        list.forEach(u -> updates.add(NriJson.parse(u, ContainerUpdate.newBuilder())));
+        return updates;
     }
 
     private static Optional<String> error(JsonNode answer) {
@@ -266,15 +294,13 @@ public final class NriRuntimeHarness implements AutoCloseable {
     }
 
     private static PluginRegistration registration(JsonNode r) {
-        List<NriJson> updates = new ArrayList<>();
-        r.path("updates").forEach(u -> updates.add(NriJson.of(u)));
         return new PluginRegistration(
                 r.path("plugin").asText(),
                 r.path("syncMessages").asInt(),
                 r.path("oversizedAttempts").asInt(),
                 r.path("pods").asInt(),
                 r.path("containers").asInt(),
-                updates,
+                updates(r.path("updates")),
                 error(r));
     }
 

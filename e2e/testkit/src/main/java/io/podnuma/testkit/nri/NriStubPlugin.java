@@ -3,10 +3,10 @@ package io.podnuma.testkit.nri;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.podnuma.nri.v1alpha1.ContainerUpdate;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,11 +28,12 @@ public final class NriStubPlugin implements AutoCloseable {
 
     private final JsonLinesProcess process;
     private final StubOptions options;
-    private final List<JsonNode> events = new ArrayList<>();
+    private final PrintedEvents events;
 
     private NriStubPlugin(JsonLinesProcess process, StubOptions options) {
         this.process = process;
         this.options = options;
+        this.events = new PrintedEvents(process, "the stub plugin " + options.pluginName());
     }
 
     /** Starts the plugin against the runtime on {@code socket}; its log is {@code nristub-<n>.log} beside it. */
@@ -65,7 +66,7 @@ public final class NriStubPlugin implements AutoCloseable {
      */
     public synchronized JsonNode awaitEvent(String event, Predicate<JsonNode> where, Duration timeout)
             throws InterruptedException {
-        return awaitFrom(0, event, where, timeout);
+        return events.await(0, event, where, timeout);
     }
 
     /** The first {@code event} event, as {@link #awaitEvent(String, Predicate, Duration)}. */
@@ -75,57 +76,22 @@ public final class NriStubPlugin implements AutoCloseable {
 
     /** Every event so far. */
     public synchronized List<JsonNode> events() throws InterruptedException {
-        pump(Duration.ZERO);
-        return List.copyOf(events);
+        return events.all();
     }
 
     /**
      * Sends the runtime an unsolicited {@code UpdateContainers} with {@code updates} ({@code ContainerUpdate}s) and
      * returns the plugin's record of the answer: {@code {"event":"update-containers","failed":[...],"error":""}}.
      */
-    public synchronized JsonNode updateContainers(List<NriJson> updates, Duration timeout) throws InterruptedException {
-        pump(Duration.ZERO);
+    public synchronized JsonNode updateContainers(List<ContainerUpdate> updates, Duration timeout)
+            throws InterruptedException {
+        events.pump(Duration.ZERO);
         int from = events.size();
         ObjectNode command = NriJson.MAPPER.createObjectNode().put("op", "update-containers");
         ArrayNode list = command.putArray("updates");
-        updates.forEach(u -> list.add(u.tree()));
+        updates.forEach(u -> list.add(NriJson.tree(u)));
         process.send(command.toString());
-        return awaitFrom(from, "update-containers", e -> true, timeout);
-    }
-
-    private JsonNode awaitFrom(int from, String event, Predicate<JsonNode> where, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        int seen = from;
-        while (true) {
-            for (; seen < events.size(); seen++) {
-                JsonNode e = events.get(seen);
-                if (event.equals(e.path("event").asText()) && where.test(e)) {
-                    return e;
-                }
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || !pump(Duration.ofNanos(left))) {
-                throw new AssertionError("the stub plugin " + pluginName() + " printed no matching '" + event
-                        + "' event within " + timeout + (process.isAlive() ? "" : " (it has exited)") + "; events: "
-                        + events + "\n" + process.logTail());
-            }
-        }
-    }
-
-    /** Moves what the plugin printed into {@link #events}, waiting up to {@code wait} for one line; false at its end. */
-    private boolean pump(Duration wait) throws InterruptedException {
-        Optional<JsonNode> first = process.next(wait);
-        if (first.isEmpty()) {
-            return process.isAlive();
-        }
-        events.add(first.get());
-        for (Optional<JsonNode> more = process.next(Duration.ZERO);
-                more.isPresent();
-                more = process.next(Duration.ZERO)) {
-            events.add(more.get());
-        }
-        return true;
+        return events.await(from, "update-containers", e -> true, timeout);
     }
 
     public boolean isAlive() {

@@ -1,5 +1,6 @@
 package io.podnuma.testkit.nri;
 
+import io.podnuma.nri.v1alpha1.ContainerUpdate;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,7 +16,7 @@ public record PluginRegistration(
         int oversizedAttempts,
         int pods,
         int containers,
-        List<NriJson> updates,
+        List<ContainerUpdate> updates,
         Optional<String> error) {
 
     public PluginRegistration {

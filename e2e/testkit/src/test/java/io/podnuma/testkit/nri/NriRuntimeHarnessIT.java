@@ -3,8 +3,13 @@ package io.podnuma.testkit.nri;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.podnuma.nri.v1alpha1.Container;
+import io.podnuma.nri.v1alpha1.ContainerUpdate;
+import io.podnuma.nri.v1alpha1.CreateContainerResponse;
+import io.podnuma.nri.v1alpha1.LinuxCPU;
+import io.podnuma.nri.v1alpha1.LinuxContainerUpdate;
+import io.podnuma.nri.v1alpha1.LinuxResources;
+import io.podnuma.nri.v1alpha1.PodSandbox;
 import io.podnuma.testkit.nri.NriEventResult.Answered;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,8 +39,8 @@ class NriRuntimeHarnessIT {
     @TempDir
     Path dir;
 
-    private final NriJson pod = NriMessages.pod("pod-1", "default", "web", "0b6a4c7e-1111-4a2b-9c3d-5e6f7a8b9c0d");
-    private final NriJson app = NriMessages.container("ctr-app", "pod-1", "app");
+    private final PodSandbox pod = NriMessages.pod("pod-1", "default", "web", "0b6a4c7e-1111-4a2b-9c3d-5e6f7a8b9c0d");
+    private final Container app = NriMessages.container("ctr-app", "pod-1", "app");
 
     @BeforeAll
     static void buildHarness() throws Exception {
@@ -69,15 +74,14 @@ class NriRuntimeHarnessIT {
             });
 
             runtime.addPod(pod);
-            Answered created = runtime.createContainer(pod, app).answered();
+            Answered<CreateContainerResponse> created =
+                    runtime.createContainer(pod, app).answered();
 
-            NriJson rsp = created.response();
-            assertThat(rsp.at("/adjust/linux/resources/cpu/cpus")).isEqualTo("2-3");
-            assertThat(rsp.at("/adjust/linux/resources/cpu/mems")).isEqualTo("0");
-            assertThat(rsp.has("/adjust/linux/resources/cpu/shares"))
+            CreateContainerResponse rsp = created.response();
+            assertThat(rsp.getAdjust().getLinux().getResources().getCpu())
                     .as("the stub set only the cpuset")
-                    .isFalse();
-            assertThat(rsp.has("/update")).as("no updates of other containers").isFalse();
+                    .isEqualTo(LinuxCPU.newBuilder().setCpus("2-3").setMems("0").build());
+            assertThat(rsp.getUpdateList()).as("no updates of other containers").isEmpty();
             assertThat(stub.awaitEvent("create-container", WAIT)
                             .path("container")
                             .asText())
@@ -108,7 +112,9 @@ class NriRuntimeHarnessIT {
                 NriStubPlugin stub = NriStubPlugin.start(binary, runtime.socket(), StubOptions.answering("1", "0"))) {
             runtime.awaitPlugins(1, WAIT);
             record Step(String event, Event call) {}
-            NriJson resources = NriJson.of(NriJson.MAPPER.readTree("{\"cpu\":{\"cpus\":\"0-3\"}}"));
+            LinuxResources resources = LinuxResources.newBuilder()
+                    .setCpu(LinuxCPU.newBuilder().setCpus("0-3"))
+                    .build();
             List<Step> steps = List.of(
                     new Step("run-pod", () -> runtime.runPodSandbox(pod)),
                     new Step("create-container", () -> runtime.createContainer(pod, app)),
@@ -134,7 +140,7 @@ class NriRuntimeHarnessIT {
 
     @FunctionalInterface
     interface Event {
-        NriEventResult run() throws Exception;
+        NriEventResult<?> run() throws Exception;
     }
 
     @Test
@@ -144,21 +150,29 @@ class NriRuntimeHarnessIT {
                 NriStubPlugin stub = NriStubPlugin.start(binary, runtime.socket(), StubOptions.answering("1", "0"))) {
             runtime.awaitPlugins(1, WAIT);
             runtime.createContainer(pod, app).answered();
-            NriJson update = NriJson.of(NriJson.MAPPER.readTree(
-                    "{\"containerId\":\"ctr-app\",\"linux\":{\"resources\":{\"cpu\":{\"cpus\":\"4-5\"}}}}"));
+            ContainerUpdate update = ContainerUpdate.newBuilder()
+                    .setContainerId("ctr-app")
+                    .setLinux(LinuxContainerUpdate.newBuilder()
+                            .setResources(LinuxResources.newBuilder()
+                                    .setCpu(LinuxCPU.newBuilder().setCpus("4-5"))))
+                    .build();
 
             JsonNode answer = stub.updateContainers(List.of(update), WAIT);
 
             assertThat(answer.path("error").asText()).isEmpty();
             assertThat(answer.path("failed")).isEmpty();
-            List<NriJson> updates = runtime.updates();
-            assertThat(updates).singleElement().satisfies(u -> {
-                assertThat(u.at("/containerId")).isEqualTo("ctr-app");
-                assertThat(u.at("/linux/resources/cpu/cpus")).isEqualTo("4-5");
-            });
+            assertThat(runtime.updates()).containsExactly(update);
             assertThat(runtime.updates()).as("drained by the first read").isEmpty();
 
             // The state took the update: a plugin connecting now is synchronized with cpus 4-5.
+            assertThat(runtime.state()
+                            .container("ctr-app")
+                            .orElseThrow()
+                            .getLinux()
+                            .getResources()
+                            .getCpu()
+                            .getCpus())
+                    .isEqualTo("4-5");
             try (NriStubPlugin second = NriStubPlugin.start(
                     binary, runtime.socket(), new StubOptions("80", "second", "1", "0", Duration.ZERO))) {
                 JsonNode sync = second.awaitEvent("synchronize", WAIT);
@@ -209,11 +223,17 @@ class NriRuntimeHarnessIT {
                         StubOptions.answering("2-3", "0").withDelay(Duration.ofSeconds(3)))) {
             runtime.awaitPlugins(1, WAIT);
 
-            Answered created = runtime.createContainer(pod, app).answered();
+            Answered<CreateContainerResponse> created =
+                    runtime.createContainer(pod, app).answered();
 
-            assertThat(created.response().has("/adjust/linux/resources/cpu/cpus"))
+            assertThat(created.response()
+                            .getAdjust()
+                            .getLinux()
+                            .getResources()
+                            .getCpu()
+                            .getCpus())
                     .as("fail-open: created as if the plugin had answered nothing")
-                    .isFalse();
+                    .isEmpty();
             assertThat(created.took()).isBetween(requestTimeout.minusMillis(50), requestTimeout.plusMillis(800));
             runtime.awaitDisconnected(STUB, WAIT);
             JsonNode closed = slow.awaitEvent("closed", WAIT);
@@ -239,7 +259,7 @@ class NriRuntimeHarnessIT {
                 String podId = "pod-%03d".formatted(i);
                 bytesEach = runtime.addContainers(
                                 NriMessages.pod(podId, "default", "bulk-" + i, "uid-" + i),
-                                containerdSized("ctr-%03d".formatted(i), podId),
+                                NriMessages.containerdSized("ctr-%03d".formatted(i), podId, "app"),
                                 perPod)
                         .bytesEach();
             }
@@ -270,7 +290,7 @@ class NriRuntimeHarnessIT {
     void aSplitSyncWithOnePodNeverEndsInNri0123() throws Exception {
         Duration requestTimeout = Duration.ofSeconds(1);
         try (NriRuntimeHarness runtime = NriRuntimeHarness.start(binary, dir.resolve("nri.sock"), requestTimeout)) {
-            runtime.addContainers(pod, containerdSized("ctr", "pod-1"), 10_000);
+            runtime.addContainers(pod, NriMessages.containerdSized("ctr", "pod-1", "app"), 10_000);
             try (NriStubPlugin stub = NriStubPlugin.start(binary, runtime.socket(), StubOptions.answering("1", "0"))) {
                 PluginsSeen seen = runtime.awaitPlugins(0, 0, List.of(), Duration.ofMillis(1));
                 List<PluginRegistration> regs = new ArrayList<>(seen.registrations());
@@ -307,36 +327,17 @@ class NriRuntimeHarnessIT {
                 assertThat(answer.path("ok").asBoolean()).as(c.line()).isFalse();
                 assertThat(answer.path("error").asText()).as(c.line()).contains(c.error());
             }
-            assertThat(runtime.createContainer(pod, app).answered().response().has("/adjust/linux/resources/cpu/cpus"))
+            assertThat(runtime.createContainer(pod, app)
+                            .answered()
+                            .response()
+                            .getAdjust()
+                            .getLinux()
+                            .getResources()
+                            .getCpu()
+                            .getCpus())
                     .as("no plugin: nothing adjusted")
-                    .isFalse();
+                    .isEmpty();
         }
-    }
-
-    /**
-     * A container about the size containerd sends (64-hex id, Kubernetes labels and annotations, env, mounts): some
-     * 1 KB, so 10 000 of them are more than one 4 MiB message.
-     */
-    private static NriJson containerdSized(String idPrefix, String podId) {
-        String id = idPrefix + "-" + "0123456789abcdef".repeat(4).substring(idPrefix.length() + 1);
-        ObjectNode c = (ObjectNode) NriMessages.container(id, podId, "app").tree();
-        ObjectNode annotations = c.putObject("annotations");
-        for (String k : List.of("container.name", "pod.name", "pod.namespace", "pod.uid", "sandbox.id", "image")) {
-            annotations.put("io.kubernetes.cri.%s".formatted(k), "value-of-" + k + "-0123456789abcdef");
-        }
-        ArrayNode env = c.putArray("env");
-        for (int i = 0; i < 8; i++) {
-            env.add("SERVICE_%d_PORT=tcp://10.96.0.%d:443".formatted(i, i));
-        }
-        ArrayNode mounts = c.putArray("mounts");
-        for (String dst : List.of("/etc/hosts", "/dev/termination-log", "/etc/resolv.conf", "/var/run/secrets")) {
-            ObjectNode m = mounts.addObject()
-                    .put("destination", dst)
-                    .put("type", "bind")
-                    .put("source", "/var/lib/kubelet/pods/" + podId + "/volumes" + dst);
-            m.putArray("options").add("rbind").add("rprivate").add("rw");
-        }
-        return NriJson.of(c);
     }
 
     private static List<String> containers(JsonNode sync) {

@@ -1,0 +1,1 @@
+../nriruntime/lines.go

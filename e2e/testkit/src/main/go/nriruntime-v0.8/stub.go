@@ -1,0 +1,1 @@
+../nriruntime/stub.go
