@@ -181,6 +181,15 @@ abstract class HelmJourneyScenario {
             assertThat(metrics).contains("podnuma_cpu_manager_exclusive_cpu_allocation_count");
             assertThat(PrometheusText.sampleValue(metrics, "podnuma_cpu_manager_exclusive_cpu_allocation_count"))
                     .isEqualTo(1.0);
+            if (d.runtimeHasNri()) {
+                // The chart's default pinning (auto) found the runtime's NRI socket: the pods were born pinned.
+                PrometheusText parsed = PrometheusText.parse(metrics);
+                assertThat(parsed.sum("podnuma_nri_connected", Map.of())).isEqualTo(1.0);
+                assertThat(parsed.sum(
+                                "podnuma_nri_requests_total", Map.of("method", "CreateContainer", "result", "pinned")))
+                        .as("containers created with their cpuset")
+                        .isGreaterThanOrEqualTo(2.0);
+            }
             podResources(d, ns, bubble);
             prometheus(cp, d, chart);
 

@@ -48,6 +48,11 @@ interface JourneyDriver extends AutoCloseable {
     /** The CPUs a container may run on, as the container itself sees them. */
     CpuList affinity(String namespace, String pod, String container, long pid) throws Exception;
 
+    /** Whether the node's runtime serves NRI (the agent is then its plugin and containers are born pinned). */
+    default boolean runtimeHasNri() {
+        return false;
+    }
+
     /** The agent's {@code /metrics} text. */
     String agentMetrics() throws Exception;
 

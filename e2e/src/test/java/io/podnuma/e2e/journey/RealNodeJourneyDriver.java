@@ -37,6 +37,11 @@ final class RealNodeJourneyDriver implements JourneyDriver {
     private RealNode node;
 
     @Override
+    public boolean runtimeHasNri() {
+        return true;
+    }
+
+    @Override
     public String unavailableReason() throws Exception {
         Optional<String> why = RealNode.whyUnavailable();
         if (why.isPresent()) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.controlplane.Commands;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.controlplane.RealNode;
 import io.podnuma.controlplane.RealNodeOptions;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Born pinned, on the real node (kubelet 1.37 + containerd 2.4 with NRI): the agent runs as an NRI plugin and answers
  * each CreateContainer with the container's CPUs, so the workload's first action (reading its own
  * {@code Cpus_allowed_list}) already sees them, over hundreds of container starts; then the agent restarted, containerd
- * restarted, the agent absent (containers start unpinned and the cgroup path pins them once it is back), a pod that
+ * restarted, the agent frozen (the runtime's request timeout, then fail-open and the cgroup path), the agent absent (containers start unpinned and the cgroup path pins them once it is back), a pod that
  * requires the plugin (created only once the agent is there: fail-closed), and the same churn on the cgroup path, whose
  * born-unpinned count is the window NRI closes.
  */
@@ -144,6 +145,42 @@ class BornPinnedE2E {
 
     @Test
     @Order(4)
+    void aFrozenAgentCostsAContainerAtMostTheRuntimesTimeoutAndItIsPinnedOnceTheAgentRuns() throws Exception {
+        long pid = agentPid();
+        double connections = counter("podnuma_nri_connections_total", Map.of());
+        Commands.run(List.of("kill", "-STOP", Long.toString(pid)), Map.of(), null, Duration.ofSeconds(10))
+                .assertSuccess();
+        Pod running;
+        long frozenFor;
+        long t0 = System.nanoTime();
+        try {
+            // containerd waits its request timeout (2 s) for the frozen plugin, then creates the container unpinned.
+            Pod pod = churn.create("frozen", 0, 0, Map.of());
+            running = churn.awaitRunning(pod.getMetadata().getName());
+        } finally {
+            frozenFor = millisSince(t0);
+            Commands.run(List.of("kill", "-CONT", Long.toString(pid)), Map.of(), null, Duration.ofSeconds(10))
+                    .assertSuccess();
+        }
+        List<WorkloadPods.Affinity> before = WorkloadPods.logged(node, running, "app");
+        assertThat(churn.onPodCpus(before.get(0)))
+                .as("fail-open: born as the runtime made it")
+                .isFalse();
+        long t1 = System.nanoTime();
+        List<WorkloadPods.Affinity> after = churn.awaitAppOnPodCpus(running);
+        long pinnedAfter = millisSince(t1);
+        awaitCounterAbove("podnuma_nri_connections_total", connections);
+        awaitNriConnected();
+        figures.add("agent frozen (SIGSTOP): the pod ran " + frozenFor + " ms after it was created (containerd's"
+                + " 2 s request timeout, then unpinned: " + before.get(0).cpus() + "); " + pinnedAfter
+                + " ms after SIGCONT the container was on "
+                + after.get(after.size() - 1).cpus()
+                + " and the agent registered again");
+        churn.delete(running);
+    }
+
+    @Test
+    @Order(5)
     void withTheAgentAbsentContainersStartUnpinnedAndTheCgroupPathPinsThemOnceItIsBack() throws Exception {
         agent.removeAgent();
         Pod pod = churn.create("absent", 0, 0, Map.of());
@@ -163,7 +200,7 @@ class BornPinnedE2E {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aPodThatRequiresThePluginIsNotStartedUntilTheAgentIsConnected() throws Exception {
         agent.removeAgent();
         Pod pod = churn.create("required", 1, 2, Map.of(BirthChurn.REQUIRED_PLUGINS, "[\"podnuma\"]"));
@@ -181,7 +218,7 @@ class BornPinnedE2E {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void onTheCgroupPathTheSameChurnShowsTheWindow() throws Exception {
         agent.reconfigure(Map.of("agent-pinning", "cgroup"));
         BirthChurn.Tally t = churn.run("cgroup", PODS, INITS, SHORTS);
@@ -251,6 +288,13 @@ class BornPinnedE2E {
             }
             TimeUnit.MILLISECONDS.sleep(200);
         }
+    }
+
+    /** The host pid of the agent container's process (its JVM). */
+    private long agentPid() {
+        Pod pod = agent.pod().orElseThrow(() -> new AssertionError("no agent pod"));
+        String id = pod.getStatus().getContainerStatuses().get(0).getContainerID();
+        return node.containerPid(id).orElseThrow(() -> new AssertionError("no running task for " + id));
     }
 
     private static long millisSince(long t0) {

@@ -61,6 +61,8 @@ public final class PodnumaChart {
         agent.put("healthPort", agentHealthPort);
         Path state = agentStateDir(node);
         agent.put("podResourcesSocket", podResourcesSocketIn(state).toString());
+        // containerd's NRI socket is private to the node's run directory: the agent is its plugin there.
+        agent.put("nriSocket", node.nriSocket().toString());
         agent.put("resources", resources("160Mi", "512Mi"));
         agent.put(
                 "hostPaths",
