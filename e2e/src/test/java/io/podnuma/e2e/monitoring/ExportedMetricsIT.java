@@ -12,6 +12,7 @@ import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.nri.v1alpha1.PodSandbox;
 import io.podnuma.podresources.DomainSocketChannels;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
@@ -21,6 +22,10 @@ import io.podnuma.testkit.agent.AgentProcess;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.host.CgroupDriverName;
 import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.nri.HarnessOptions;
+import io.podnuma.testkit.nri.NriEventResult;
+import io.podnuma.testkit.nri.NriMessages;
+import io.podnuma.testkit.nri.NriRuntimeHarness;
 import io.podnuma.testkit.operator.OperatorProcess;
 import io.podnuma.testkit.prometheus.PromQlNames;
 import io.podnuma.testkit.prometheus.PrometheusText;
@@ -71,6 +76,7 @@ class ExportedMetricsIT {
     private static AgentProcess agent;
     private static PrometheusText agentScrape;
     private static PrometheusText operatorScrape;
+    private static NriRuntimeHarness nri;
 
     @BeforeAll
     static void scrapeBoth(ControlPlane plane, @TempDir Path dir) throws Exception {
@@ -105,9 +111,17 @@ class ExportedMetricsIT {
                         .getLabels()
                         .get("podnuma.io/policy")));
 
+        // The agent is the NRI plugin of the upstream adaptation library, so its NRI series are in the scrape too.
+        Optional<String> noGo = NriRuntimeHarness.whyUnavailable();
+        Assumptions.assumeTrue(noGo.isEmpty(), () -> "no NRI runtime harness: " + noGo.orElse(""));
+        Path nriSocket = dir.resolve("nri/nri.sock");
+        nri = NriRuntimeHarness.start(
+                NriRuntimeHarness.build(dir.resolve("nri-bin")), nriSocket, HarnessOptions.CONTAINERD_DEFAULTS);
         agent = AgentProcess.prepare(dir.resolve("agent"), plane.kubeconfig());
         agent.configure(SampleConfigs.podScope(NODE, SampleConfigs.reservedCpus("0"))
                 .policyName(POLICY)
+                .pinning("nri")
+                .nriSocket(nriSocket.toString())
                 .kubeletCgroupRoot(host.kubeletCgroupRoot())
                 .reconcilePeriod("2s")
                 .statusMinInterval("200ms")
@@ -121,6 +135,11 @@ class ExportedMetricsIT {
         } finally {
             channel.shutdownNow();
         }
+        nri.awaitPlugins(1, TIMEOUT);
+        PodSandbox sandbox = NriMessages.pod("sandbox-1", NAMESPACE, "p", "6f1c2a3e-0000-4000-8000-000000000001");
+        nri.addPod(sandbox);
+        assertThat(nri.createContainer(sandbox, NriMessages.container("c".repeat(64), "sandbox-1", "app")))
+                .isInstanceOf(NriEventResult.Answered.class);
         // The operator counts the node once the agent's NumaNodeState says it is ready.
         await().atMost(TIMEOUT)
                 .ignoreExceptions()
@@ -152,6 +171,9 @@ class ExportedMetricsIT {
         }
         if (host != null) {
             host.close();
+        }
+        if (nri != null) {
+            nri.close();
         }
         plane.kubectl("delete", "node", NODE, "--wait=false", "--ignore-not-found");
     }
