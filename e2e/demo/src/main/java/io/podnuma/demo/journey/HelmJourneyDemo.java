@@ -240,6 +240,9 @@ public final class HelmJourneyDemo {
                 .filter(l -> l.startsWith("podnuma_cpu_manager_exclusive_cpu_allocation_count")
                         || l.startsWith("podnuma_topology_manager_admission_errors_total")
                         || l.startsWith("podnuma_pin_latency_seconds_count")
+                        // Born pinned: the agent is containerd's NRI plugin and answered each CreateContainer.
+                        || l.startsWith("podnuma_nri_connected")
+                        || l.startsWith("podnuma_nri_requests_total{method=\"CreateContainer\"")
                         || (l.startsWith("podnuma_agent_condition{") && l.endsWith(" 1.0")))
                 .forEach(l -> out.println("  " + l));
     }
