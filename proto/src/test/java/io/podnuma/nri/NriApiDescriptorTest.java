@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor.Type;
+import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.Descriptors.ServiceDescriptor;
 import io.podnuma.nri.v1alpha1.NriApi;
 import io.podnuma.ttrpc.TtrpcEnvelope;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -22,73 +22,75 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class NriApiDescriptorTest {
 
-    static Stream<Arguments> pinnedFields() {
+    static Stream<PinnedField> pinnedFields() {
         return Stream.of(
                 // CreateContainerResponse.adjust → ContainerAdjustment.linux → .resources → .cpu → cpus/mems
-                field(NriApi.getDescriptor(), "CreateContainerResponse", "adjust", 1, Type.MESSAGE, false),
-                field(NriApi.getDescriptor(), "CreateContainerResponse", "update", 2, Type.MESSAGE, true),
-                field(NriApi.getDescriptor(), "ContainerAdjustment", "linux", 6, Type.MESSAGE, false),
-                field(NriApi.getDescriptor(), "LinuxContainerAdjustment", "resources", 2, Type.MESSAGE, false),
-                field(NriApi.getDescriptor(), "LinuxResources", "cpu", 2, Type.MESSAGE, false),
-                field(NriApi.getDescriptor(), "LinuxResources", "memory", 1, Type.MESSAGE, false),
-                field(NriApi.getDescriptor(), "LinuxCPU", "cpus", 6, Type.STRING, false),
-                field(NriApi.getDescriptor(), "LinuxCPU", "mems", 7, Type.STRING, false),
-                field(NriApi.getDescriptor(), "LinuxCPU", "quota", 2, Type.MESSAGE, false),
-                field(NriApi.getDescriptor(), "OptionalInt64", "value", 1, Type.INT64, false),
-                field(NriApi.getDescriptor(), "OptionalUInt64", "value", 1, Type.UINT64, false),
+                nri("CreateContainerResponse", "adjust", 1, Type.MESSAGE, false),
+                nri("CreateContainerResponse", "update", 2, Type.MESSAGE, true),
+                nri("ContainerAdjustment", "linux", 6, Type.MESSAGE, false),
+                nri("LinuxContainerAdjustment", "resources", 2, Type.MESSAGE, false),
+                nri("LinuxResources", "cpu", 2, Type.MESSAGE, false),
+                nri("LinuxResources", "memory", 1, Type.MESSAGE, false),
+                nri("LinuxCPU", "cpus", 6, Type.STRING, false),
+                nri("LinuxCPU", "mems", 7, Type.STRING, false),
+                nri("LinuxCPU", "quota", 2, Type.MESSAGE, false),
+                nri("OptionalInt64", "value", 1, Type.INT64, false),
+                nri("OptionalUInt64", "value", 1, Type.UINT64, false),
                 // the updates of other containers
-                field(NriApi.getDescriptor(), "ContainerUpdate", "container_id", 1, Type.STRING, false),
-                field(NriApi.getDescriptor(), "ContainerUpdate", "linux", 2, Type.MESSAGE, false),
-                field(NriApi.getDescriptor(), "ContainerUpdate", "ignore_failure", 3, Type.BOOL, false),
-                field(NriApi.getDescriptor(), "LinuxContainerUpdate", "resources", 1, Type.MESSAGE, false),
+                nri("ContainerUpdate", "container_id", 1, Type.STRING, false),
+                nri("ContainerUpdate", "linux", 2, Type.MESSAGE, false),
+                nri("ContainerUpdate", "ignore_failure", 3, Type.BOOL, false),
+                nri("LinuxContainerUpdate", "resources", 1, Type.MESSAGE, false),
                 // the handshake
-                field(NriApi.getDescriptor(), "RegisterPluginRequest", "plugin_idx", 2, Type.STRING, false),
-                field(NriApi.getDescriptor(), "RegisterPluginRequest", "NRI_version", 3, Type.STRING, false),
-                field(NriApi.getDescriptor(), "ConfigureRequest", "request_timeout", 5, Type.INT64, false),
-                field(NriApi.getDescriptor(), "ConfigureRequest", "NRI_version", 6, Type.STRING, false),
-                field(NriApi.getDescriptor(), "ConfigureResponse", "events", 2, Type.INT32, false),
-                field(NriApi.getDescriptor(), "SynchronizeRequest", "more", 3, Type.BOOL, false),
-                field(NriApi.getDescriptor(), "SynchronizeResponse", "more", 2, Type.BOOL, false),
-                field(NriApi.getDescriptor(), "SynchronizeResponse", "update", 1, Type.MESSAGE, true),
+                nri("RegisterPluginRequest", "plugin_idx", 2, Type.STRING, false),
+                nri("RegisterPluginRequest", "NRI_version", 3, Type.STRING, false),
+                nri("ConfigureRequest", "request_timeout", 5, Type.INT64, false),
+                nri("ConfigureRequest", "NRI_version", 6, Type.STRING, false),
+                nri("ConfigureResponse", "events", 2, Type.INT32, false),
+                nri("SynchronizeRequest", "more", 3, Type.BOOL, false),
+                nri("SynchronizeResponse", "more", 2, Type.BOOL, false),
+                nri("SynchronizeResponse", "update", 1, Type.MESSAGE, true),
                 // what the agent keys on
-                field(NriApi.getDescriptor(), "PodSandbox", "uid", 3, Type.STRING, false),
-                field(NriApi.getDescriptor(), "LinuxPodSandbox", "pod_resources", 2, Type.MESSAGE, false),
-                field(NriApi.getDescriptor(), "Container", "linux", 11, Type.MESSAGE, false),
-                field(NriApi.getDescriptor(), "LinuxContainer", "cgroups_path", 5, Type.STRING, false),
+                nri("PodSandbox", "uid", 3, Type.STRING, false),
+                nri("LinuxPodSandbox", "pod_resources", 2, Type.MESSAGE, false),
+                nri("Container", "linux", 11, Type.MESSAGE, false),
+                nri("LinuxContainer", "cgroups_path", 5, Type.STRING, false),
                 // the ttrpc envelope
-                field(TtrpcEnvelope.getDescriptor(), "Request", "payload", 3, Type.BYTES, false),
-                field(TtrpcEnvelope.getDescriptor(), "Request", "timeout_nano", 4, Type.INT64, false),
-                field(TtrpcEnvelope.getDescriptor(), "Request", "metadata", 5, Type.MESSAGE, true),
-                field(TtrpcEnvelope.getDescriptor(), "Response", "status", 1, Type.MESSAGE, false),
-                field(TtrpcEnvelope.getDescriptor(), "Status", "details", 3, Type.BYTES, true));
+                ttrpc("Request", "payload", 3, Type.BYTES, false),
+                ttrpc("Request", "timeout_nano", 4, Type.INT64, false),
+                ttrpc("Request", "metadata", 5, Type.MESSAGE, true),
+                ttrpc("Response", "status", 1, Type.MESSAGE, false),
+                ttrpc("Status", "details", 3, Type.BYTES, true));
     }
 
-    private static Arguments field(
-            com.google.protobuf.Descriptors.FileDescriptor file,
-            String message,
-            String name,
-            int number,
-            Type type,
-            boolean repeated) {
-        return Arguments.of(file, message, name, number, type, repeated);
+    /** A field as upstream numbers and types it. */
+    record PinnedField(FileDescriptor file, String message, String name, int number, Type type, boolean repeated) {
+
+        @Override
+        public String toString() {
+            return message + "." + name + " = " + number;
+        }
     }
 
-    @ParameterizedTest(name = "{1}.{2} = {3}")
+    private static PinnedField nri(String message, String name, int number, Type type, boolean repeated) {
+        return new PinnedField(NriApi.getDescriptor(), message, name, number, type, repeated);
+    }
+
+    private static PinnedField ttrpc(String message, String name, int number, Type type, boolean repeated) {
+        return new PinnedField(TtrpcEnvelope.getDescriptor(), message, name, number, type, repeated);
+    }
+
+    @ParameterizedTest(name = "{0}")
     @MethodSource("pinnedFields")
-    void fieldNumberAndTypeAreUpstreams(
-            com.google.protobuf.Descriptors.FileDescriptor file,
-            String message,
-            String name,
-            int number,
-            Type type,
-            boolean repeated) {
-        Descriptor descriptor = file.findMessageTypeByName(message);
-        assertThat(descriptor).as(message).isNotNull();
-        FieldDescriptor field = descriptor.findFieldByName(name);
-        assertThat(field).as(message + "." + name).isNotNull();
-        assertThat(field.getNumber()).as(message + "." + name).isEqualTo(number);
-        assertThat(field.getType()).as(message + "." + name).isEqualTo(type);
-        assertThat(field.isRepeated()).as(message + "." + name + " repeated").isEqualTo(repeated);
+    void fieldNumberAndTypeAreUpstreams(PinnedField pinned) {
+        String where = pinned.message() + "." + pinned.name();
+        Descriptor descriptor = pinned.file().findMessageTypeByName(pinned.message());
+        assertThat(descriptor).as(pinned.message()).isNotNull();
+        FieldDescriptor field = descriptor.findFieldByName(pinned.name());
+        assertThat(field).as(where).isNotNull();
+        assertThat(field.getNumber()).as(where).isEqualTo(pinned.number());
+        assertThat(field.getType()).as(where).isEqualTo(pinned.type());
+        assertThat(field.isRepeated()).as(where + " repeated").isEqualTo(pinned.repeated());
     }
 
     @Test

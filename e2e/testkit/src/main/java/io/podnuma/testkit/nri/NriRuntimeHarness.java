@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A container runtime's NRI side for tests: {@code nriruntime serve}, the upstream adaptation library (the code
@@ -54,6 +55,24 @@ public final class NriRuntimeHarness implements AutoCloseable {
     /** Builds the harness (and the stub plugin, the same binary) into {@code outDir}. */
     public static NriRuntimeBinary build(Path outDir) throws IOException {
         return NriRuntimeBinary.build(outDir);
+    }
+
+    /**
+     * For a test class's {@code @BeforeAll}: {@link #build}, printing how long it took, or where the harness cannot be
+     * built, skips the whole class, printing why.
+     */
+    public static NriRuntimeBinary buildForTest(Path outDir, Class<?> test) throws IOException {
+        Optional<String> why = whyUnavailable();
+        if (why.isPresent()) {
+            String reason = "skipped: " + why.get();
+            System.out.println(test.getSimpleName() + " " + reason);
+            Assumptions.abort(reason);
+        }
+        long t0 = System.nanoTime();
+        NriRuntimeBinary binary = build(outDir);
+        System.out.printf(
+                "%s: go build of nriruntime took %d ms%n", test.getSimpleName(), (System.nanoTime() - t0) / 1_000_000);
+        return binary;
     }
 
     /** A runtime on {@code socket} with containerd's defaults but {@code requestTimeout}. */

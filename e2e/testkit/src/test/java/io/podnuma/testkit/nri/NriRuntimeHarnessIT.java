@@ -16,9 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,16 +42,7 @@ class NriRuntimeHarnessIT {
 
     @BeforeAll
     static void buildHarness() throws Exception {
-        Optional<String> why = NriRuntimeHarness.whyUnavailable();
-        if (why.isPresent()) {
-            String reason = "skipped: " + why.get();
-            System.out.println("NriRuntimeHarnessIT " + reason);
-            Assumptions.abort(reason);
-        }
-        long t0 = System.nanoTime();
-        binary = NriRuntimeHarness.build(BASEDIR.resolve("target/nriruntime"));
-        System.out.printf(
-                "NriRuntimeHarnessIT: go build of nriruntime took %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+        binary = NriRuntimeHarness.buildForTest(BASEDIR.resolve("target/nriruntime"), NriRuntimeHarnessIT.class);
     }
 
     @Test
