@@ -136,6 +136,13 @@ class NriPluginTest {
     @Test
     void theWholeLifeOfAConnectionAndAReconnect() throws Exception {
         startPlugin(); // before the socket exists: the plugin retries
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (plugin.stats().failedConnectAttempts() == 0) {
+            assertThat(System.nanoTime())
+                    .as("no connection attempt within 10 s")
+                    .isLessThan(deadline);
+            Thread.sleep(5); // the connector's first try is on its own thread: the socket is opened only after it
+        }
         assertThat(plugin.connected()).isFalse();
         assertThatThrownBy(() -> plugin.updateContainers(List.of()).get(10, TimeUnit.SECONDS))
                 .hasCauseInstanceOf(IllegalStateException.class)
