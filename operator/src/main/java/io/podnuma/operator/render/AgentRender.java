@@ -170,7 +170,7 @@ public final class AgentRender {
                 .withNewTemplate()
                 .withNewMetadata()
                 .withLabels(labels)
-                .withAnnotations(Map.of(CONFIG_HASH_ANNOTATION, configHash))
+                .withAnnotations(podAnnotations(rollout, configHash))
                 .endMetadata()
                 .withNewSpec()
                 .withServiceAccountName(rollout.serviceAccountName())
@@ -191,6 +191,13 @@ public final class AgentRender {
                 .endTemplate()
                 .endSpec()
                 .build();
+    }
+
+    /** The extra annotations and the config hash (the rollout refuses an extra one of the hash's key). */
+    private static Map<String, String> podAnnotations(AgentRollout rollout, String configHash) {
+        Map<String, String> annotations = new TreeMap<>(rollout.podAnnotations());
+        annotations.put(CONFIG_HASH_ANNOTATION, configHash);
+        return annotations;
     }
 
     private static Map<String, String> nodeSelector(String name, AgentRollout rollout) {

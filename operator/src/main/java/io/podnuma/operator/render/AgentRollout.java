@@ -32,6 +32,8 @@ import java.util.regex.Pattern;
  *     node)
  * @param nodeSelector extra node-selector terms, ANDed with {@code podnuma.io/policy=<name>}
  * @param podLabels extra labels on the agent pods and on the ConfigMap, DaemonSet and Service
+ * @param podAnnotations extra annotations on the agent pods only (the pod template), beside the config hash; e.g. the
+ *     toleration annotation of a runtime whose NRI validator requires the agent's plugin of every container
  * @param serviceMonitor empty: no ServiceMonitor is rendered (the chart may scrape the pods with a PodMonitor)
  */
 public record AgentRollout(
@@ -56,6 +58,7 @@ public record AgentRollout(
         List<AgentToleration> tolerations,
         Map<String, String> nodeSelector,
         Map<String, String> podLabels,
+        Map<String, String> podAnnotations,
         Optional<AgentServiceMonitor> serviceMonitor) {
 
     /** The agent's own bounds for its reconcile period. */
@@ -115,6 +118,8 @@ public record AgentRollout(
         podLabels = Collections.unmodifiableMap(new TreeMap<>(podLabels));
         AgentLabels.require("nodeSelector", nodeSelector, AgentLabels.RESERVED_IN_NODE_SELECTOR);
         AgentLabels.require("podLabels", podLabels, AgentLabels.RESERVED);
+        podAnnotations = Collections.unmodifiableMap(new TreeMap<>(podAnnotations));
+        AgentAnnotations.require("podAnnotations", podAnnotations);
     }
 
     /**
@@ -143,6 +148,7 @@ public record AgentRollout(
                 Optional.empty(),
                 LogLevel.INFO,
                 List.of(AgentToleration.EVERY_TAINT),
+                Map.of(),
                 Map.of(),
                 Map.of(),
                 Optional.of(new AgentServiceMonitor(Map.of())));
@@ -176,6 +182,7 @@ public record AgentRollout(
         private List<AgentToleration> tolerations;
         private Map<String, String> nodeSelector;
         private Map<String, String> podLabels;
+        private Map<String, String> podAnnotations;
         private Optional<AgentServiceMonitor> serviceMonitor;
 
         private Builder(AgentRollout r) {
@@ -200,6 +207,7 @@ public record AgentRollout(
             tolerations = r.tolerations;
             nodeSelector = r.nodeSelector;
             podLabels = r.podLabels;
+            podAnnotations = r.podAnnotations;
             serviceMonitor = r.serviceMonitor;
         }
 
@@ -297,6 +305,11 @@ public record AgentRollout(
             return this;
         }
 
+        public Builder podAnnotations(Map<String, String> value) {
+            podAnnotations = value;
+            return this;
+        }
+
         public Builder serviceMonitor(Optional<AgentServiceMonitor> value) {
             serviceMonitor = value;
             return this;
@@ -326,6 +339,7 @@ public record AgentRollout(
                     tolerations,
                     nodeSelector,
                     podLabels,
+                    podAnnotations,
                     serviceMonitor);
         }
     }

@@ -2,6 +2,7 @@ package io.podnuma.operator.settings;
 
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.operator.render.AgentAnnotations;
 import io.podnuma.operator.render.AgentHostPaths;
 import io.podnuma.operator.render.AgentLabels;
 import io.podnuma.operator.render.AgentPinning;
@@ -123,6 +124,13 @@ public enum OperatorSetting {
             "extra labels on the agent pods and on their ConfigMap, DaemonSet and Service, a map (not "
                     + String.join(", ", AgentLabels.RESERVED) + ")",
             labels()),
+    AGENT_POD_ANNOTATIONS(
+            "agentPodAnnotations",
+            "{}",
+            "extra annotations on the agent pods, a map of text (not "
+                    + String.join(", ", AgentAnnotations.RESERVED)
+                    + "), e.g. the runtime's NRI toleration annotation when it requires the agent's plugin",
+            new SettingType.Structure(JsonNodeType.OBJECT, AnnotationMapReader.RULE, AnnotationMapReader::read)),
     AGENT_SERVICE_MONITOR(
             "agentServiceMonitor",
             "true",

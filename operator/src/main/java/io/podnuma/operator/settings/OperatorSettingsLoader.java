@@ -165,6 +165,7 @@ public final class OperatorSettingsLoader {
                 .tolerations((List<AgentToleration>) v.get(OperatorSetting.AGENT_TOLERATIONS))
                 .nodeSelector((Map<String, String>) v.get(OperatorSetting.AGENT_NODE_SELECTOR))
                 .podLabels((Map<String, String>) v.get(OperatorSetting.AGENT_POD_LABELS))
+                .podAnnotations((Map<String, String>) v.get(OperatorSetting.AGENT_POD_ANNOTATIONS))
                 .serviceMonitor(
                         (Boolean) v.get(OperatorSetting.AGENT_SERVICE_MONITOR)
                                 ? Optional.of(new AgentServiceMonitor(

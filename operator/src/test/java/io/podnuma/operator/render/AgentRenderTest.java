@@ -363,6 +363,84 @@ class AgentRenderTest {
     }
 
     @Test
+    void extraAnnotationsGoOnThePodsBesideTheConfigHashAndAChangedOneRollsTheAgents() {
+        Map<String, String> tolerated =
+                Map.of("nri.example.com/tolerate-missing-plugins", "true", "example.com/Note", "any text: even {this}");
+        RenderedAgent plain = AgentRender.render("low-latency", SPEC, ROLLOUT);
+        RenderedAgent r = AgentRender.render(
+                "low-latency",
+                SPEC,
+                ROLLOUT.toBuilder().podAnnotations(tolerated).build());
+        var template = r.daemonSet().getSpec().getTemplate();
+        assertThat(template.getMetadata().getAnnotations())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "nri.example.com/tolerate-missing-plugins", "true",
+                        "example.com/Note", "any text: even {this}",
+                        "podnuma.io/config-hash", r.configHash()));
+        assertThat(plain.daemonSet().getSpec().getTemplate().getMetadata().getAnnotations())
+                .as("what the operator puts there itself is what an extra annotation may not set")
+                .containsOnlyKeys(AgentAnnotations.RESERVED);
+        assertThat(r.daemonSet().getMetadata().getAnnotations())
+                .as("on the pods only")
+                .isNullOrEmpty();
+        assertThat(r.configMap().getMetadata().getAnnotations()).isNullOrEmpty();
+        assertThat(r.service().getMetadata().getAnnotations()).isNullOrEmpty();
+        assertThat(r.configHash())
+                .as("the agent's file is the same: the config hash does not change")
+                .isEqualTo(plain.configHash());
+
+        RenderedAgent changed = AgentRender.render(
+                "low-latency",
+                SPEC,
+                ROLLOUT.toBuilder()
+                        .podAnnotations(Map.of("nri.example.com/tolerate-missing-plugins", "false"))
+                        .build());
+        assertThat(changed.configHash()).isEqualTo(r.configHash());
+        assertThat(changed.daemonSet().getSpec().getTemplate())
+                .as("a new pod template: the DaemonSet controller rolls the agents onto it")
+                .isNotEqualTo(template);
+        assertThat(changed.daemonSet().getSpec().getTemplate().getSpec())
+                .as("and nothing but the template's annotations differs")
+                .isEqualTo(template.getSpec());
+    }
+
+    @Test
+    void theRolloutRefusesAReservedOrBadAnnotationKeyAndAnnotationsTooLargeForTheApiServer() {
+        assertThatThrownBy(() -> ROLLOUT.toBuilder()
+                        .podAnnotations(Map.of("podnuma.io/config-hash", "x"))
+                        .build())
+                .hasMessage("podAnnotations: podnuma.io/config-hash: the operator sets it");
+        assertThatThrownBy(() -> ROLLOUT.toBuilder()
+                        .podAnnotations(Map.of("Bad Key", "v"))
+                        .build())
+                .hasMessage("podAnnotations: Bad Key: allowed " + AgentAnnotations.KEY_RULE);
+        assertThatThrownBy(() ->
+                        ROLLOUT.toBuilder().podAnnotations(Map.of("a/b/c", "v")).build())
+                .hasMessageContaining("a/b/c: allowed an annotation key");
+
+        String key = "example.com/blob";
+        String fits = "x".repeat(AgentAnnotations.MAX_TOTAL_BYTES - key.length());
+        RenderedAgent largest = AgentRender.render(
+                "low-latency",
+                SPEC,
+                ROLLOUT.toBuilder().podAnnotations(Map.of(key, fits)).build());
+        assertThat(AgentAnnotations.totalBytes(largest.daemonSet()
+                        .getSpec()
+                        .getTemplate()
+                        .getMetadata()
+                        .getAnnotations()))
+                .as("the largest allowed, with the config hash, is exactly the API server's 256 KiB")
+                .isEqualTo(256 * 1024);
+        String tooLarge = fits.substring(1) + "é";
+        assertThatThrownBy(() -> ROLLOUT.toBuilder()
+                        .podAnnotations(Map.of(key, tooLarge))
+                        .build())
+                .as("counted in UTF-8 bytes, as the API server counts")
+                .hasMessage("podAnnotations: " + (AgentAnnotations.MAX_TOTAL_BYTES + 1) + " bytes: allowed "
+                        + AgentAnnotations.TOTAL_RULE);
+    }
+
+    @Test
     void anEmptyTolerationListToleratesNoTaint() {
         RenderedAgent r = AgentRender.render(
                 "low-latency", SPEC, ROLLOUT.toBuilder().tolerations(List.of()).build());

@@ -222,6 +222,27 @@ class OperatorSettingsLoaderTest {
                                 + " at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or"
                                 + " digit")),
                 Arguments.of(
+                        "agentPodAnnotations: {podnuma.io/config-hash: x, Bad Key: y, example.com/n: 1}",
+                        List.of(
+                                "operator.yaml: agentPodAnnotations[\"podnuma.io/config-hash\"] = \"x\": the"
+                                        + " operator sets it on the agent pods: allowed any key but"
+                                        + " podnuma.io/config-hash",
+                                "operator.yaml: agentPodAnnotations[\"Bad Key\"] = \"y\": allowed an annotation"
+                                        + " key: an optional DNS subdomain prefix and '/', then a name of at most 63"
+                                        + " letters, digits, '-', '_' and '.', starting and ending with a letter or"
+                                        + " digit (example.com/note)",
+                                "operator.yaml: agentPodAnnotations[\"example.com/n\"] = 1: allowed text (quote it"
+                                        + " in YAML), found a number")),
+                Arguments.of(
+                        "agentPodAnnotations: {example.com/blob: " + "x".repeat(256 * 1024) + "}",
+                        List.of("operator.yaml: agentPodAnnotations = (262160 bytes of keys and values): allowed keys"
+                                + " and values of at most 262051 bytes together in UTF-8 (256 KiB, less the"
+                                + " operator's podnuma.io/config-hash)")),
+                Arguments.of(
+                        "agentPodAnnotations: [a]",
+                        List.of("operator.yaml: agentPodAnnotations = [\"a\"]: allowed a map of annotations, e.g."
+                                + " {\"example.com/note\":\"any text\"} ({} for none), found a list")),
+                Arguments.of(
                         "serviceMonitorLabels: {release: 1}",
                         List.of("operator.yaml: serviceMonitorLabels[\"release\"] = 1: allowed text (quote it in"
                                 + " YAML), found a number")),
@@ -309,6 +330,7 @@ class OperatorSettingsLoaderTest {
         assertThat(s.rollout().tolerations()).containsExactly(AgentToleration.EVERY_TAINT);
         assertThat(s.rollout().nodeSelector()).isEmpty();
         assertThat(s.rollout().podLabels()).isEmpty();
+        assertThat(s.rollout().podAnnotations()).isEmpty();
         assertThat(s.rollout().serviceMonitor()).contains(new AgentServiceMonitor(Map.of()));
         assertThat(s.rollout()).isEqualTo(AgentRollout.defaults("registry.example/podnuma/node-agent:1"));
     }
@@ -346,6 +368,9 @@ class OperatorSettingsLoaderTest {
                         agentPodLabels:
                           example.com/team: infra
                           app.kubernetes.io/instance: podnuma
+                        agentPodAnnotations:
+                          nri.example.com/tolerate-missing-plugins: "true"
+                          Example.com/Note: "any text: even {this}"
                         serviceMonitorLabels: {release: kps}
                         """, Map.of(), Map.of());
         assertThat(s.rollout().reconcilePeriod()).contains(Duration.ofSeconds(30));
@@ -373,6 +398,11 @@ class OperatorSettingsLoaderTest {
         assertThat(s.rollout().nodeSelector()).isEqualTo(Map.of("topology.kubernetes.io/zone", "a"));
         assertThat(s.rollout().podLabels())
                 .isEqualTo(Map.of("example.com/team", "infra", "app.kubernetes.io/instance", "podnuma"));
+        assertThat(s.rollout().podAnnotations())
+                .as("any text as a value; a capital in the key's prefix, which the API server allows in annotations")
+                .isEqualTo(Map.of(
+                        "nri.example.com/tolerate-missing-plugins", "true",
+                        "Example.com/Note", "any text: even {this}"));
         assertThat(s.rollout().serviceMonitor()).contains(new AgentServiceMonitor(Map.of("release", "kps")));
     }
 
@@ -380,13 +410,20 @@ class OperatorSettingsLoaderTest {
     void listsAndMapsAreJsonAsFlagsAndVariablesAndAFlagStillWins() {
         OperatorSettings s = parse(
                 MINIMAL + "agentTolerations: [{key: from-file, operator: Exists}]\nagentPodLabels: {from: file}\n",
-                Map.of("agent-tolerations", "[]", "agent-service-monitor", "false"),
+                Map.of(
+                        "agent-tolerations",
+                        "[]",
+                        "agent-service-monitor",
+                        "false",
+                        "agent-pod-annotations",
+                        "{\"nri.example.com/tolerate-missing-plugins\":\"true\"}"),
                 Map.of(
                         "PODNUMA_OPERATOR_AGENT_TOLERATIONS", "[{\"key\":\"from-env\",\"operator\":\"Exists\"}]",
                         "PODNUMA_OPERATOR_AGENT_POD_LABELS", "{\"from\":\"env\"}",
                         "PODNUMA_OPERATOR_SERVICE_MONITOR_LABELS", "{\"release\":\"kps\"}"));
         assertThat(s.rollout().tolerations()).as("the flag's empty list").isEmpty();
         assertThat(s.rollout().podLabels()).isEqualTo(Map.of("from", "env"));
+        assertThat(s.rollout().podAnnotations()).isEqualTo(Map.of("nri.example.com/tolerate-missing-plugins", "true"));
         assertThat(s.rollout().serviceMonitor())
                 .as("false: no ServiceMonitor, whatever its labels")
                 .isEmpty();
@@ -424,7 +461,12 @@ class OperatorSettingsLoaderTest {
         assertThat(Arrays.stream(OperatorSetting.values())
                         .filter(OperatorSetting::structured)
                         .map(OperatorSetting::key))
-                .containsExactly("agentTolerations", "agentNodeSelector", "agentPodLabels", "serviceMonitorLabels");
+                .containsExactly(
+                        "agentTolerations",
+                        "agentNodeSelector",
+                        "agentPodLabels",
+                        "agentPodAnnotations",
+                        "serviceMonitorLabels");
         assertThat(OperatorSetting.AGENT_TOLERATIONS.flag()).isEqualTo("agent-tolerations");
         assertThat(OperatorSetting.SERVICE_MONITOR_LABELS.env()).isEqualTo("PODNUMA_OPERATOR_SERVICE_MONITOR_LABELS");
     }
