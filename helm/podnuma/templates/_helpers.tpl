@@ -116,6 +116,10 @@ agentPodLabels: {{- if $a.podLabels }}
 {{ toYaml $a.podLabels | indent 2 }}
 {{- else }} {}
 {{- end }}
+agentPodAnnotations: {{- if $a.podAnnotations }}
+{{ toYaml $a.podAnnotations | indent 2 }}
+{{- else }} {}
+{{- end }}
 {{ include "podnuma.monitoring.operatorSettings" . }}
 {{- end }}
 

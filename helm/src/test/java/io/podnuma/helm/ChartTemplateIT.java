@@ -146,6 +146,7 @@ class ChartTemplateIT {
         assertThat(defaults.path("agentTolerations").toString()).isEqualTo("[{\"operator\":\"Exists\"}]");
         assertThat(defaults.path("agentNodeSelector").toString()).isEqualTo("{}");
         assertThat(defaults.path("agentPodLabels").toString()).isEqualTo("{}");
+        assertThat(defaults.path("agentPodAnnotations").toString()).isEqualTo("{}");
         // Every scalar is a string, as the operator reads the file.
         defaults.properties()
                 .forEach(
@@ -207,6 +208,24 @@ class ChartTemplateIT {
         assertThat(set.path("restoreTimeout").asText()).isEqualTo("1m");
         assertThat(set.path("errorWindow").asText()).isEqualTo("0s");
         assertThat(set.path("healthPort").asText()).isEqualTo("8088");
+    }
+
+    @Test
+    void theAgentPodAnnotationsReachTheSettingsFileAsTextAndRollTheOperator(ControlPlane plane) {
+        Rendered rendered = Helm.render(
+                plane,
+                "--set-json",
+                "agent.podAnnotations={\"nri.example.com/tolerate-missing-plugins\":\"true\","
+                        + "\"example.com/note\":\"a: b\"}");
+        JsonNode annotations = settings(rendered).path("agentPodAnnotations");
+        assertThat(annotations.toString())
+                .isEqualTo("{\"example.com/note\":\"a: b\",\"nri.example.com/tolerate-missing-plugins\":\"true\"}");
+        assertThat(annotations.path("nri.example.com/tolerate-missing-plugins").isTextual())
+                .as("\"true\" stays text, as the operator requires of an annotation's value")
+                .isTrue();
+        assertThat(checksum(rendered))
+                .as("a new settings file: the operator restarts and renders the agents' new pod template")
+                .isNotEqualTo(checksum(Helm.render(plane)));
     }
 
     @Test

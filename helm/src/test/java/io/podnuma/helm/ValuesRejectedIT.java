@@ -48,6 +48,11 @@ class ValuesRejectedIT {
                 bad("--set-string", "agent.nriPluginIndex=100", "at '/agent/nriPluginIndex': '100' does not match"),
                 // --set makes 40 a number, and 05 would be 5: the index is a string.
                 bad("--set", "agent.nriPluginIndex=40", "at '/agent/nriPluginIndex': got number, want string"),
+                // The NRI toleration's value is "true", which --set makes a boolean: --set-string it.
+                bad(
+                        "--set",
+                        "agent.podAnnotations.tolerate=true",
+                        "at '/agent/podAnnotations/tolerate': got boolean, want string"),
                 bad("--set", "agent.nriSocket=/nri.sock", "at '/agent/nriSocket': '/nri.sock' does not match"),
                 bad("--set", "agent.nriSocket=nri/nri.sock", "at '/agent/nriSocket': 'nri/nri.sock' does not match"),
                 bad(

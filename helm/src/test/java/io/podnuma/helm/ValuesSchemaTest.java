@@ -27,7 +27,8 @@ class ValuesSchemaTest {
             "operator.podLabels",
             "operator.podAnnotations",
             "agent.nodeSelector",
-            "agent.podLabels");
+            "agent.podLabels",
+            "agent.podAnnotations");
 
     @Test
     void everyPropertyIsTypedAndDescribed() {
