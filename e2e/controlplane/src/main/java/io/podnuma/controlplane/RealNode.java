@@ -84,6 +84,7 @@ public final class RealNode implements AutoCloseable {
     private Duration startup = Duration.ZERO;
     private ManagedProcess containerd;
     private Path containerdConfig;
+    private Path containerdSocket;
     private boolean closed;
     private boolean ownsPlane;
 
@@ -221,6 +222,7 @@ public final class RealNode implements AutoCloseable {
         images.addAll(options.images());
 
         Path socket = runDir.resolve("containerd/containerd.sock");
+        containerdSocket = socket;
         containerdConfig = writeContainerdConfig(socket, options.nriValidation());
         startContainerd();
         for (Path image : images) {
@@ -258,6 +260,15 @@ public final class RealNode implements AutoCloseable {
      * configuration, as an upgrade or a crash-restart of the runtime does; returns once it answers again.
      */
     public Duration restartContainerd() {
+        return restartContainerd(Optional.empty());
+    }
+
+    /** {@link #restartContainerd()} with NRI's default validator configured anew, as an admin changing it would. */
+    public Duration restartContainerd(RealNodeOptions.NriValidation validation) {
+        return restartContainerd(Optional.of(validation));
+    }
+
+    private Duration restartContainerd(Optional<RealNodeOptions.NriValidation> validation) {
         long t0 = System.nanoTime();
         ManagedProcess old;
         synchronized (this) {
@@ -265,6 +276,7 @@ public final class RealNode implements AutoCloseable {
             processes.remove(old);
         }
         old.close();
+        validation.ifPresent(v -> containerdConfig = writeContainerdConfig(containerdSocket, v));
         startContainerd();
         return Duration.ofNanos(System.nanoTime() - t0);
     }

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * each CreateContainer with the container's CPUs, so the workload's first action (reading its own
  * {@code Cpus_allowed_list}) already sees them, over hundreds of container starts; then the agent restarted, containerd
  * restarted, the agent frozen (the runtime's request timeout, then fail-open and the cgroup path), the agent absent (containers start unpinned and the cgroup path pins them once it is back), a pod that
- * requires the plugin (created only once the agent is there: fail-closed), and the same churn on the cgroup path, whose
+ * requires the plugin (created only once the agent is there: fail-closed), containerd requiring the plugin of every
+ * container (the agent's own pod tolerates it by annotation), and the same churn on the cgroup path, whose
  * born-unpinned count is the window NRI closes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -219,6 +220,43 @@ class BornPinnedE2E {
 
     @Test
     @Order(7)
+    void withThePluginRequiredOfEveryContainerOnlyTheAgentsTaggedPodStartsWithoutIt() throws Exception {
+        // The agent's own pods carry the validator's toleration; then containerd requires podnuma of every container.
+        agent.reconfigure(Map.of("agent-pod-annotations", "{\"" + RealNode.NRI_TOLERATE_ANNOTATION + "\":\"true\"}"));
+        awaitNriConnected();
+        double connections = counter("podnuma_nri_connections_total", Map.of());
+        node.restartContainerd(RealNodeOptions.NriValidation.requiring(List.of("podnuma")));
+        awaitCounterAbove("podnuma_nri_connections_total", connections);
+        awaitNriConnected();
+        BirthChurn.Tally t = churn.run("required-all", 1, INITS, SHORTS);
+        assertThat(t.unpinned())
+                .as("with the agent connected, every container starts, born pinned")
+                .isEmpty();
+
+        agent.removeAgent();
+        Pod pod = churn.create("refused-all", 0, 0, Map.of());
+        String refusal = awaitCreateContainerError(pod.getMetadata().getName());
+        assertThat(refusal).contains("required plugin").contains("podnuma");
+        long t0 = System.nanoTime();
+        // The agent's pod starts although no plugin is connected: it tolerates the missing plugin (it is the plugin).
+        agent.restoreAgent();
+        awaitNriConnected();
+        Pod running = churn.awaitRunning(pod.getMetadata().getName());
+        List<BirthChurn.Birth> births = churn.births(running);
+        figures.add("required_plugins = [\"podnuma\"]: " + t.summary() + "; without the agent a plain pod was refused,"
+                + " the agent's own pod started (toleration annotation) and the pod ran " + millisSince(t0)
+                + " ms after the agent was started again, born on "
+                + births.get(0).first().cpus());
+        assertThat(births).allMatch(b -> churn.onPodCpus(b.first()));
+        churn.delete(running);
+
+        connections = counter("podnuma_nri_connections_total", Map.of());
+        node.restartContainerd(RealNodeOptions.NriValidation.requiring(List.of()));
+        awaitCounterAbove("podnuma_nri_connections_total", connections);
+    }
+
+    @Test
+    @Order(8)
     void onTheCgroupPathTheSameChurnShowsTheWindow() throws Exception {
         agent.reconfigure(Map.of("agent-pinning", "cgroup"));
         BirthChurn.Tally t = churn.run("cgroup", PODS, INITS, SHORTS);
