@@ -98,4 +98,14 @@ public final class ResultFiles {
         }
         return out;
     }
+
+    /** Prints a bench's result table after a blank line and, with {@code out}, keeps it there too. */
+    public static void printAndKeep(String table, java.nio.file.Path out) throws IOException {
+        System.out.println();
+        System.out.println(table);
+        if (out != null) {
+            java.nio.file.Files.createDirectories(out.toAbsolutePath().getParent());
+            java.nio.file.Files.writeString(out, table);
+        }
+    }
 }

@@ -710,13 +710,7 @@ public final class AgentBench {
         try (LocalControlPlane cp = LocalControlPlane.start()) {
             result = new AgentBench(cp, settings, work, System.out).run();
         }
-        String table = BenchTable.render(result);
-        System.out.println();
-        System.out.println(table);
-        if (out != null) {
-            Files.createDirectories(out.toAbsolutePath().getParent());
-            Files.writeString(out, table);
-        }
+        io.podnuma.bench.ResultFiles.printAndKeep(BenchTable.render(result), out);
         System.exit(0);
     }
 }

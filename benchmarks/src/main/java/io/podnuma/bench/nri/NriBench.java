@@ -279,13 +279,7 @@ public final class NriBench {
         }
         Path work = Files.createTempDirectory("podnuma-nri-bench");
         Result result = new NriBench(settings, work).run();
-        String table = render(result, settings);
-        System.out.println();
-        System.out.println(table);
-        if (out != null) {
-            Files.createDirectories(out.toAbsolutePath().getParent());
-            Files.writeString(out, table);
-        }
+        io.podnuma.bench.ResultFiles.printAndKeep(render(result, settings), out);
         System.exit(0);
     }
 }

@@ -501,13 +501,7 @@ public final class ScaleBench {
             keepLogs(work, logs);
             deleteTree(work);
         }
-        String table = ScaleTable.render(result);
-        System.out.println();
-        System.out.println(table);
-        if (out != null) {
-            Files.createDirectories(out.toAbsolutePath().getParent());
-            Files.writeString(out, table);
-        }
+        io.podnuma.bench.ResultFiles.printAndKeep(ScaleTable.render(result), out);
         System.exit(0);
     }
 }

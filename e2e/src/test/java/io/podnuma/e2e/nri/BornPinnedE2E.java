@@ -203,19 +203,9 @@ class BornPinnedE2E {
     @Test
     @Order(6)
     void aPodThatRequiresThePluginIsNotStartedUntilTheAgentIsConnected() throws Exception {
-        agent.removeAgent();
-        Pod pod = churn.create("required", 1, 2, Map.of(BirthChurn.REQUIRED_PLUGINS, "[\"podnuma\"]"));
-        String refusal = awaitCreateContainerError(pod.getMetadata().getName());
-        assertThat(refusal).contains("required plugin").contains("podnuma");
-        long t0 = System.nanoTime();
-        agent.restoreAgent();
-        awaitNriConnected();
-        Pod running = churn.awaitRunning(pod.getMetadata().getName());
-        List<BirthChurn.Birth> births = churn.births(running);
-        figures.add("fail-closed: refused with '" + refusal + "'; started " + millisSince(t0)
-                + " ms after the agent came back (the kubelet's retry backoff), births " + births);
-        assertThat(births).allMatch(b -> churn.onPodCpus(b.first()));
-        churn.delete(running);
+        RefusedWhileAway r = refusedWhileAway("required", 1, 2, Map.of(BirthChurn.REQUIRED_PLUGINS, "[\"podnuma\"]"));
+        figures.add("fail-closed: refused with '" + r.refusal() + "'; started " + r.startedAfterMillis()
+                + " ms after the agent came back (the kubelet's retry backoff), births " + r.births());
     }
 
     @Test
@@ -233,22 +223,12 @@ class BornPinnedE2E {
                 .as("with the agent connected, every container starts, born pinned")
                 .isEmpty();
 
-        agent.removeAgent();
-        Pod pod = churn.create("refused-all", 0, 0, Map.of());
-        String refusal = awaitCreateContainerError(pod.getMetadata().getName());
-        assertThat(refusal).contains("required plugin").contains("podnuma");
-        long t0 = System.nanoTime();
-        // The agent's pod starts although no plugin is connected: it tolerates the missing plugin (it is the plugin).
-        agent.restoreAgent();
-        awaitNriConnected();
-        Pod running = churn.awaitRunning(pod.getMetadata().getName());
-        List<BirthChurn.Birth> births = churn.births(running);
+        // Restored, the agent's pod starts although no plugin is connected: it tolerates the missing plugin (it is it).
+        RefusedWhileAway r = refusedWhileAway("refused-all", 0, 0, Map.of());
         figures.add("required_plugins = [\"podnuma\"]: " + t.summary() + "; without the agent a plain pod was refused,"
-                + " the agent's own pod started (toleration annotation) and the pod ran " + millisSince(t0)
+                + " the agent's own pod started (toleration annotation) and the pod ran " + r.startedAfterMillis()
                 + " ms after the agent was started again, born on "
-                + births.get(0).first().cpus());
-        assertThat(births).allMatch(b -> churn.onPodCpus(b.first()));
-        churn.delete(running);
+                + r.births().get(0).first().cpus());
 
         connections = counter("podnuma_nri_connections_total", Map.of());
         node.restartContainerd(RealNodeOptions.NriValidation.requiring(List.of()));
@@ -265,6 +245,30 @@ class BornPinnedE2E {
         assertThat(counter("podnuma_nri_connected", Map.of()))
                 .as("cgroup: no NRI connection")
                 .isZero();
+    }
+
+    /** What a pod created while the agent was away went through: its refusal, then its start once the agent was back. */
+    record RefusedWhileAway(String refusal, long startedAfterMillis, List<BirthChurn.Birth> births) {}
+
+    /**
+     * Takes the agent away, creates a churn pod (refused: the plugin is required of it), brings the agent back and
+     * waits for the pod to run with every container born on its pod's CPUs; deletes it.
+     */
+    private RefusedWhileAway refusedWhileAway(String name, int inits, int shorts, Map<String, String> annotations)
+            throws Exception {
+        agent.removeAgent();
+        Pod pod = churn.create(name, inits, shorts, annotations);
+        String refusal = awaitCreateContainerError(pod.getMetadata().getName());
+        assertThat(refusal).contains("required plugin").contains("podnuma");
+        long t0 = System.nanoTime();
+        agent.restoreAgent();
+        awaitNriConnected();
+        Pod running = churn.awaitRunning(pod.getMetadata().getName());
+        List<BirthChurn.Birth> births = churn.births(running);
+        long started = millisSince(t0);
+        assertThat(births).allMatch(b -> churn.onPodCpus(b.first()));
+        churn.delete(running);
+        return new RefusedWhileAway(refusal, started, births);
     }
 
     private void awaitNriConnected() throws Exception {
