@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigException;
 import io.podnuma.agent.config.AgentConfigLoader;
+import io.podnuma.agent.pods.UnreadPodFields;
 import io.podnuma.agent.runtime.AgentDaemon;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,7 +54,9 @@ final class RunCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: invalid configuration:\n" + e.getMessage());
             return 2;
         }
-        KubernetesClient client = new KubernetesClientBuilder().build();
+        KubernetesClient client = new KubernetesClientBuilder()
+                .withKubernetesSerialization(UnreadPodFields.serialization())
+                .build();
         // The hook is there before the start: a SIGTERM while the agent starts waits for the start to finish and
         // then stops it the same way (keeping or restoring pins), instead of leaving it half made.
         AtomicReference<AgentDaemon> running = new AtomicReference<>();
