@@ -66,7 +66,7 @@ public final class PodResourcesEndpoint implements AutoCloseable {
         DomainSocketServer server = DomainSocketServer.start(
                 socket,
                 List.of(ServerInterceptors.intercept(
-                        service, new RateLimitInterceptor(bucket), new RequestCounter(requests))),
+                        service.definition(), new RateLimitInterceptor(bucket), new RequestCounter(requests))),
                 service.handlerThreads());
         try {
             // Java cannot set a umask, so the socket is briefly as open as the process umask allows.

@@ -1,5 +1,8 @@
 package io.podnuma.agent.podresources;
 
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerMethodDefinition;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -96,6 +99,37 @@ public final class PodResourcesService extends PodResourcesListerGrpc.PodResourc
                         ? prepared(snapshot).allocatable()
                         : PodResourcesAnswers.allocatable(snapshot, allocatable));
         response.onCompleted();
+    }
+
+    /**
+     * The service as the endpoint serves it: {@link #bindService()} with the answers of {@code List} and
+     * {@code GetAllocatableResources} serialized once per prepared message ({@link SerializedOnce}). {@code Get}
+     * wraps its pod's answer in a new response per call, so it keeps the plain marshaller.
+     */
+    public ServerServiceDefinition definition() {
+        ServerServiceDefinition plain = bindService();
+        ServerServiceDefinition.Builder out =
+                ServerServiceDefinition.builder(plain.getServiceDescriptor().getName());
+        for (ServerMethodDefinition<?, ?> method : plain.getMethods()) {
+            out.addMethod(servedOnce(method));
+        }
+        return out.build();
+    }
+
+    private static <Q, A> ServerMethodDefinition<Q, A> servedOnce(ServerMethodDefinition<Q, A> method) {
+        MethodDescriptor<Q, A> d = method.getMethodDescriptor();
+        boolean prepared = d.getFullMethodName()
+                        .equals(PodResourcesListerGrpc.getListMethod().getFullMethodName())
+                || d.getFullMethodName()
+                        .equals(PodResourcesListerGrpc.getGetAllocatableResourcesMethod()
+                                .getFullMethodName());
+        if (!prepared) {
+            return method;
+        }
+        return ServerMethodDefinition.create(
+                d.toBuilder(d.getRequestMarshaller(), new SerializedOnce<>(d.getResponseMarshaller()))
+                        .build(),
+                method.getServerCallHandler());
     }
 
     /** How the PodResources threads may run these handlers: they wait on nothing unless the kubelet is asked. */
