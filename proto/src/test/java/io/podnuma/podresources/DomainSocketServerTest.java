@@ -3,6 +3,7 @@ package io.podnuma.podresources;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -13,6 +14,8 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
+import io.grpc.netty.shaded.io.netty.util.ResourceLeakDetector;
+import io.grpc.netty.shaded.io.netty.util.concurrent.FastThreadLocalThread;
 import io.podnuma.podresources.v1.AllocatableResourcesRequest;
 import io.podnuma.podresources.v1.GetPodResourcesRequest;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
@@ -31,6 +34,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The Java server and client talking over a real unix domain socket, and the socket file's lifecycle. */
 class DomainSocketServerTest {
@@ -81,6 +86,57 @@ class DomainSocketServerTest {
                             "v1.PodResourcesLister/Get",
                             "v1.PodResourcesLister/GetAllocatableResources",
                             "v1.PodResourcesLister/Get");
+        }
+    }
+
+    /** Where the unary handler runs (it is called from the listener's half-close): by the threads asked for. */
+    @ParameterizedTest
+    @EnumSource(HandlerThreads.class)
+    void handlersRunOnTheThreadsAskedFor(HandlerThreads threads) throws Exception {
+        List<Thread> handlerThreads = new CopyOnWriteArrayList<>();
+        ServerInterceptor recordThread = new ServerInterceptor() {
+            @Override
+            public <Q, R> ServerCall.Listener<Q> interceptCall(
+                    ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+                return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
+                        next.startCall(call, headers)) {
+                    @Override
+                    public void onHalfClose() {
+                        handlerThreads.add(Thread.currentThread());
+                        super.onHalfClose();
+                    }
+                };
+            }
+        };
+        ServerServiceDefinition intercepted = ServerInterceptors.intercept(new FixtureLister(), recordThread);
+        try (DomainSocketServer server =
+                DomainSocketServer.start(dir.resolve("threads.sock"), List.of(intercepted), threads)) {
+            withClient(server.socket(), stub -> {
+                for (int i = 0; i < 3; i++) {
+                    assertThat(stub.list(ListPodResourcesRequest.getDefaultInstance()))
+                            .isEqualTo(WireFixtures.listResponse());
+                }
+            });
+        }
+        assertThat(handlerThreads).hasSize(3);
+        if (threads == HandlerThreads.EVENT_LOOP) {
+            assertThat(handlerThreads)
+                    .as("every call on the one event loop thread")
+                    .allMatch(t -> t instanceof FastThreadLocalThread)
+                    .containsOnly(handlerThreads.getFirst());
+        } else {
+            assertThat(handlerThreads).noneMatch(t -> t instanceof FastThreadLocalThread);
+        }
+    }
+
+    @Test
+    void leakTracesAreOffUnlessThePropertyAsksForThem() throws Exception {
+        Assumptions.assumeTrue(
+                System.getProperty(DomainSocketServer.LEAK_DETECTION_PROPERTY) == null,
+                "skipped: " + DomainSocketServer.LEAK_DETECTION_PROPERTY + " is set for this run");
+        try (DomainSocketServer ignored =
+                DomainSocketServer.start(dir.resolve("leak.sock"), List.of(new FixtureLister().bindService()))) {
+            assertThat(ResourceLeakDetector.getLevel()).isEqualTo(ResourceLeakDetector.Level.DISABLED);
         }
     }
 

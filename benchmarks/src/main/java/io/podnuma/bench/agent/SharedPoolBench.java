@@ -88,7 +88,11 @@ final class SharedPoolBench {
                     AgentProcess.withConfig(workDir, AgentBench.config(node, host), cp.kubeconfig())) {
                 agent.start(s.jvmFlags());
                 agent.awaitReady(Duration.ofSeconds(120));
-                return measure(host, node, ns, onPool, agent);
+                PoolResult result = measure(host, node, ns, onPool, agent);
+                // SIGTERM, so that what the JVM writes at exit is written (e.g. a flight recording asked for
+                // in --jvm-flags); the close below only kills an agent that did not stop.
+                agent.terminate(Duration.ofSeconds(30));
+                return result;
             }
         } finally {
             cp.kubectl("delete", "namespace", ns, "--wait=false", "--ignore-not-found");

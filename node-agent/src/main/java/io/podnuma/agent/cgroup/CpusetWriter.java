@@ -70,8 +70,9 @@ public final class CpusetWriter {
         if (layout.version() == CgroupVersion.V2) {
             planSubtreeControl(container, plan);
         }
-        planResource(container, Resource.CPUS, cpus, plan);
-        planResource(container, Resource.MEMS, mems, plan);
+        boolean delegationPending = !plan.isEmpty();
+        planResource(container, Resource.CPUS, cpus, delegationPending, plan);
+        planResource(container, Resource.MEMS, mems, delegationPending, plan);
         execute(plan);
         if (!plan.isEmpty()) {
             verifyEffective(dir, Resource.CPUS, cpus);
@@ -93,10 +94,11 @@ public final class CpusetWriter {
         }
     }
 
-    private void planResource(CgroupPath container, Resource r, CpuSet wanted, List<CgroupWrite> plan)
+    private void planResource(
+            CgroupPath container, Resource r, CpuSet wanted, boolean delegationPending, List<CgroupWrite> plan)
             throws CgroupWriteException {
         Path dir = container.in(layout.cpusetRoot());
-        if (!withinOwnEffective(dir, r, wanted)) {
+        if (!withinEffective(dir, r, wanted) && !withinParentEffective(container, r, wanted, delegationPending)) {
             planAncestors(container, r, wanted, plan);
         }
         planSubtree(dir, r, readSet(dir, r), wanted, plan);
@@ -105,14 +107,37 @@ public final class CpusetWriter {
     /**
      * v1: whether the cgroup's effective set already holds all of {@code wanted}. Every ancestor's effective set
      * holds the cgroup's, so none needs growing and reading them can be skipped (a shrink, such as the shared
-     * pool giving a CPU to a new exclusive owner, then costs a read of the container's own files only). v2 keeps
-     * the walk: an ancestor may not pass cpuset down yet.
+     * pool giving a CPU to a new exclusive owner, then costs a read of the container's own files only). v2 asks
+     * the parent only ({@link #withinParentEffective}): there a cgroup's effective set may be its parent's.
      */
-    private boolean withinOwnEffective(Path dir, Resource r, CpuSet wanted) throws CgroupWriteException {
+    private boolean withinEffective(Path dir, Resource r, CpuSet wanted) throws CgroupWriteException {
         if (layout.version() != CgroupVersion.V1) {
             return false;
         }
-        Path file = dir.resolve(r.v1Effective);
+        return effectiveHolds(dir.resolve(r.v1Effective), wanted);
+    }
+
+    /**
+     * Whether the parent's effective set holds all of {@code wanted}, so that no ancestor needs growing (a grow of
+     * the shared pool: the pod cgroup above the container still holds the whole pool) and one read replaces the
+     * walk. Effective sets nest on both versions (each is inside its parent's), so every ancestor's holds the
+     * parent's too. On v1 the kernel then accepts the container's list (it is inside the parent's list, which holds
+     * the parent's effective set); on v2 nothing is refused and the container's effective set becomes
+     * {@code wanted}, which the read-back checks. v2 with a {@code +cpuset} still to be written above the
+     * container: the files below it are not there yet, so walk as before.
+     */
+    private boolean withinParentEffective(CgroupPath container, Resource r, CpuSet wanted, boolean delegationPending)
+            throws CgroupWriteException {
+        CgroupPath parent = container.parent();
+        if (parent.isRoot() || delegationPending) {
+            return false; // directly under the root there is no ancestor to grow (the walk reads nothing)
+        }
+        Path dir = parent.in(layout.cpusetRoot());
+        return effectiveHolds(
+                dir.resolve(layout.version() == CgroupVersion.V1 ? r.v1Effective : r.v2Effective), wanted);
+    }
+
+    private boolean effectiveHolds(Path file, CpuSet wanted) throws CgroupWriteException {
         try {
             return wanted.isSubsetOf(parse(file, files.read(file)));
         } catch (NoSuchFileException e) {

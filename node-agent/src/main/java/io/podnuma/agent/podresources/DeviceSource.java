@@ -9,8 +9,21 @@ import java.util.List;
  */
 public interface DeviceSource extends AutoCloseable {
 
+    /** Whether asking may wait on another process. */
+    enum Wait {
+        /** Answers from memory at once. */
+        NEVER,
+        /** Calls another process (the kubelet), up to a deadline. */
+        REMOTE_CALL
+    }
+
     /** No devices at all (no kubelet socket configured). */
     DeviceSource NONE = new DeviceSource() {
+        @Override
+        public Wait waits() {
+            return Wait.NEVER;
+        }
+
         @Override
         public DeviceAssignments all() {
             return DeviceAssignments.NONE;
@@ -29,6 +42,9 @@ public interface DeviceSource extends AutoCloseable {
         @Override
         public void close() {}
     };
+
+    /** Whether {@link #all}, {@link #pod} and {@link #allocatable} may block the calling thread. */
+    Wait waits();
 
     /** Devices of every pod on the node. */
     DeviceAssignments all();

@@ -41,6 +41,11 @@ public final class KubeletDeviceSource implements DeviceSource {
     }
 
     @Override
+    public Wait waits() {
+        return Wait.REMOTE_CALL;
+    }
+
+    @Override
     public DeviceAssignments all() {
         return call(
                 "List",

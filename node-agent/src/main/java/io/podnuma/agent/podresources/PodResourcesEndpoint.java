@@ -12,7 +12,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The PodResources service on its unix socket, behind the rate limit. The socket's parent directory is created
+ * The PodResources service on its unix socket, behind the rate limit. Calls run on the socket's event loop
+ * when the service never waits (no kubelet to ask for devices), else on gRPC's executor. The socket's parent directory is created
  * if missing; the socket's permissions are set right after bind (0600 by default: only root, like the kubelet's
  * socket, may read what runs where). {@link #close()} stops the server and removes the socket file.
  */
@@ -65,7 +66,8 @@ public final class PodResourcesEndpoint implements AutoCloseable {
         DomainSocketServer server = DomainSocketServer.start(
                 socket,
                 List.of(ServerInterceptors.intercept(
-                        service, new RateLimitInterceptor(bucket), new RequestCounter(requests))));
+                        service.definition(), new RateLimitInterceptor(bucket), new RequestCounter(requests))),
+                service.handlerThreads());
         try {
             // Java cannot set a umask, so the socket is briefly as open as the process umask allows.
             Files.setPosixFilePermissions(socket, permissions(settings.mode()));

@@ -121,6 +121,22 @@ class CgroupCpusetIT {
         assertThat(allowed(siblingPid, "Cpus_allowed_list")).isEqualTo("0");
     }
 
+    /** The shared pool widening again: the pod cgroup holds every CPU, so the one write is the container's. */
+    @ParameterizedTest
+    @EnumSource(CgroupDriver.class)
+    void aGrowInsideThePodCgroupIsOneWriteOnTheRealKernel(CgroupDriver driver) throws Exception {
+        Pod pod = kubeletTree(driver);
+        long pid = startIn(pod.containerDir());
+        files.write(pod.containerDir().resolve("cpuset.cpus"), "1");
+        assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("1");
+
+        List<CgroupWrite> done =
+                new CpusetWriter(pod.layout(), files).apply(pod.container(), CpuSet.of(0, 1), CpuSet.of(0));
+
+        assertThat(done).containsExactly(new CgroupWrite(pod.containerDir().resolve("cpuset.cpus"), "0-1"));
+        assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("0-1");
+    }
+
     @ParameterizedTest
     @EnumSource(CgroupDriver.class)
     void growsAnAncestorTheKernelWouldOtherwiseRefuse(CgroupDriver driver) throws Exception {

@@ -65,6 +65,41 @@ class CpusetWriterTest {
         assertThat(t.set(POD, "cpuset.cpus")).isEqualTo(CpuSet.range(0, 3));
     }
 
+    /**
+     * A grow inside the parent's effective set (the shared pool widening again): one read of the parent instead of
+     * the walk, and the same writes the walk would plan (none above the container).
+     */
+    @Test
+    void aGrowInsideTheParentsSetReadsNoAncestorAboveIt() throws Exception {
+        FakeCpusetTree t = kubepodsTree("0-3", "0-1");
+        t.mkdir(CONTAINER, "0", "0");
+        t.addTask(CONTAINER, 42);
+
+        List<CgroupWrite> done =
+                new CpusetWriter(layout(ROOT), t).apply(CONTAINER_PATH, CpuSet.range(0, 3), CpuSet.of(0));
+
+        assertThat(done).containsExactly(w(CONTAINER, "cpuset.cpus", "0-3"));
+        assertThat(t.reads).contains(POD.resolve("cpuset.effective_cpus"));
+        assertThat(t.reads)
+                .as("no ancestor above the pod cgroup is read")
+                .noneMatch(f -> f.getParent().equals(KUBEPODS) || f.getParent().equals(BURSTABLE));
+        assertThat(t.set(CONTAINER, "cpuset.cpus")).isEqualTo(CpuSet.range(0, 3));
+    }
+
+    /** The parent lacks part of the grow: the ancestors are read and grown top-down as before. */
+    @Test
+    void aGrowPastTheParentsSetStillWalksTheAncestors() throws Exception {
+        FakeCpusetTree t = kubepodsTree("0-3", "0-1");
+        t.mkdir(POD, "0-1", "0-1");
+        t.mkdir(CONTAINER, "0", "0");
+
+        List<CgroupWrite> done =
+                new CpusetWriter(layout(ROOT), t).apply(CONTAINER_PATH, CpuSet.range(0, 2), CpuSet.of(0));
+
+        assertThat(done).containsExactly(w(POD, "cpuset.cpus", "0-2"), w(CONTAINER, "cpuset.cpus", "0-2"));
+        assertThat(t.reads).contains(KUBEPODS.resolve("cpuset.cpus"), BURSTABLE.resolve("cpuset.cpus"));
+    }
+
     @Test
     void shrinksDescendantsBottomUp() throws Exception {
         FakeCpusetTree t = kubepodsTree("0-3", "0");

@@ -71,7 +71,7 @@ class CpusetWriterV2Test {
     void growsAConfiguredAncestorFirstAndShrinksAChildFirst() throws Exception {
         CpusetWriter writer = new CpusetWriter(layout, files);
         writer.apply(container, CpuSet.range(0, 1), CpuSet.of(0));
-        Files.writeString(dir(1).resolve("cpuset.cpus"), "0-1\n"); // kubepods.slice limited by someone
+        files.write(dir(1).resolve("cpuset.cpus"), "0-1"); // kubepods.slice limited by someone
         Path inner = dir(4).resolve("inner");
         Files.createDirectories(inner);
         Files.writeString(inner.resolve("cpuset.cpus"), "0-1\n");
@@ -87,6 +87,24 @@ class CpusetWriterV2Test {
                         new CgroupWrite(dir(4).resolve("cpuset.cpus"), "0-2"),
                         new CgroupWrite(inner.resolve("cpuset.cpus"), "1"),
                         new CgroupWrite(dir(4).resolve("cpuset.cpus"), "1-2"));
+    }
+
+    /** Delegation in place and the parent's effective set holds the grow: the ancestors' lists are not read. */
+    @Test
+    void aGrowInsideTheParentsEffectiveSetReadsNoAncestorList() throws Exception {
+        CpusetWriter writer = new CpusetWriter(layout, files);
+        writer.apply(container, CpuSet.of(1), CpuSet.of(0));
+        files.writes.clear();
+        files.reads.clear();
+
+        List<CgroupWrite> done = writer.apply(container, CpuSet.range(0, 3), CpuSet.of(0));
+
+        assertThat(done).containsExactly(new CgroupWrite(dir(4).resolve("cpuset.cpus"), "0-3"));
+        assertThat(files.reads).contains(dir(3).resolve("cpuset.cpus.effective"));
+        for (int depth = 1; depth <= 3; depth++) {
+            assertThat(files.reads).doesNotContain(dir(depth).resolve("cpuset.cpus"));
+        }
+        assertThat(Files.readString(dir(4).resolve("cpuset.cpus.effective"))).isEqualTo("0-3\n");
     }
 
     @Test

@@ -22,6 +22,7 @@ final class FakeCpusetTree implements CgroupFiles {
     private final Set<Path> dirs = new HashSet<>();
     private final Map<Path, String> content = new LinkedHashMap<>();
     final List<CgroupWrite> writes = new ArrayList<>();
+    final List<Path> reads = new ArrayList<>();
     final Set<Path> failing = new HashSet<>();
 
     FakeCpusetTree(Path root, String cpus, String mems) {
@@ -48,6 +49,7 @@ final class FakeCpusetTree implements CgroupFiles {
 
     @Override
     public String read(Path file) throws IOException {
+        reads.add(file);
         String s = content.get(file);
         if (s == null) {
             throw new NoSuchFileException(file.toString());

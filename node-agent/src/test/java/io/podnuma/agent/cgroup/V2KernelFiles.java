@@ -11,12 +11,13 @@ import java.util.List;
  * Real files in a temporary directory with the cgroup v2 layout, plus the few kernel reactions the
  * writer depends on: enabling {@code +cpuset} in {@code cgroup.subtree_control} makes the children's
  * cpuset files appear, and a written list sets the effective list (clamped to the parent's, and the
- * parent's when nothing is left, as v2 does). Records every write.
+ * parent's when nothing is left, as v2 does) of its cgroup and of the cgroups below it. Records every write.
  */
 public final class V2KernelFiles implements CgroupFiles {
 
     private final HostCgroupFiles files = new HostCgroupFiles();
     final List<CgroupWrite> writes = new ArrayList<>();
+    final List<Path> reads = new ArrayList<>();
 
     /**
      * Makes a cgroup as the kernel does on mkdir: with cpuset files (empty lists, the parent's effective ones) when
@@ -39,6 +40,7 @@ public final class V2KernelFiles implements CgroupFiles {
 
     @Override
     public String read(Path file) throws IOException {
+        reads.add(file);
         return files.read(file);
     }
 
@@ -59,14 +61,24 @@ public final class V2KernelFiles implements CgroupFiles {
                     }
                 }
             }
-            case "cpuset.cpus", "cpuset.mems" -> {
-                Path effective = dir.resolve(file.getFileName() + ".effective");
-                CpuSet parent =
-                        CpuSet.parse(Files.readString(dir.getParent().resolve(file.getFileName() + ".effective")));
-                CpuSet clamped = CpuSet.parse(value).intersection(parent);
-                Files.writeString(effective, (clamped.isEmpty() ? parent : clamped) + "\n");
-            }
+            case "cpuset.cpus", "cpuset.mems" ->
+                refreshEffective(dir, file.getFileName().toString());
             default -> {}
+        }
+    }
+
+    /**
+     * The kernel's effective list of {@code dir} and of every cgroup below it that has the file: the configured list
+     * clamped to the parent's effective one, the parent's when nothing is left or nothing is configured.
+     */
+    private void refreshEffective(Path dir, String list) throws IOException {
+        CpuSet parent = CpuSet.parse(Files.readString(dir.getParent().resolve(list + ".effective")));
+        CpuSet clamped = CpuSet.parse(Files.readString(dir.resolve(list))).intersection(parent);
+        Files.writeString(dir.resolve(list + ".effective"), (clamped.isEmpty() ? parent : clamped) + "\n");
+        for (Path child : childDirectories(dir)) {
+            if (Files.exists(child.resolve(list))) {
+                refreshEffective(child, list);
+            }
         }
     }
 
