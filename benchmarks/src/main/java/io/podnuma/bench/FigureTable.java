@@ -24,12 +24,19 @@ public final class FigureTable {
     /** The table, each column as wide as its widest cell; {@code subject} heads the figures' column. */
     public static String render(String subject, List<Row> rows) {
         String[] head = {"Measure", subject, "Baseline (same run)", "Ratio", "Budget"};
+        return render(head, rows.stream().map(Row::cells).toList());
+    }
+
+    /** Any columns: {@code head} and each row the same number of cells. */
+    public static String render(String[] head, List<String[]> rows) {
         int[] w = new int[head.length];
         for (int i = 0; i < head.length; i++) {
             w[i] = head[i].length();
         }
-        for (Row row : rows) {
-            String[] c = row.cells();
+        for (String[] c : rows) {
+            if (c.length != head.length) {
+                throw new IllegalArgumentException(c.length + " cells in a row of a table of " + head.length);
+            }
             for (int i = 0; i < c.length; i++) {
                 w[i] = Math.max(w[i], c[i].length());
             }
@@ -41,7 +48,7 @@ public final class FigureTable {
             dashes[i] = "-".repeat(w[i]);
         }
         line(out, dashes, w);
-        rows.forEach(row -> line(out, row.cells(), w));
+        rows.forEach(row -> line(out, row, w));
         return out.toString();
     }
 

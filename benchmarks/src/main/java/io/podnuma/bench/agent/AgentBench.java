@@ -159,7 +159,7 @@ public final class AgentBench {
                     default ->
                         throw new IllegalArgumentException("unknown option " + option + ": allowed --quick,"
                                 + " --pods, --starts, --calls, --warmup, --idle-seconds, --pool-containers, --pool-changes,"
-                                + " --jvm-flags, --out");
+                                + " --jvm-flags, --out, --figures, --aot");
                 }
                 return new Settings(
                         pods,
@@ -319,7 +319,7 @@ public final class AgentBench {
 
         Duration readyCold = startTimed(agent);
         Duration readyEmpty = startTimed(empty);
-        idleJvm.start(s.jvmFlags());
+        idleJvm.start(withoutAotCache(s.jvmFlags()));
         log.printf(
                 "agent ready after %d ms (%d pods), agent on an empty node after %d ms%n",
                 readyCold.toMillis(), pods.size(), readyEmpty.toMillis());
@@ -408,6 +408,72 @@ public final class AgentBench {
             channel.shutdownNow();
             emptyChannel.shutdownNow();
         }
+    }
+
+    /**
+     * A training run for the JDK's ahead-of-time cache: the agent on a node of its own with the same pods, started with
+     * {@code -XX:AOTCacheOutput}, taken through start-up, full sync and PodResources calls, then stopped with SIGTERM
+     * (the JVM writes the cache as it exits). The measured agents then start with {@code -XX:AOTCache} on it: the
+     * classes it loaded and linked, and the method profiles, come from the cache instead of the jar.
+     */
+    public Path trainAotCache() throws Exception {
+        Path cache = workDir.resolve("agent.aot");
+        cp.installCrds(GeneratedCrds.numaNodeStates());
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        String ns = "bench-aot-" + suffix;
+        String node = null;
+        try (KubeletLikeHost host = KubeletLikeHost.create(CgroupDriverName.SYSTEMD, "bench")) {
+            Map<String, String> allocatable = Map.of(
+                    "cpu", String.valueOf(host.cpus().size()), "memory", "8Gi", "pods", String.valueOf(s.pods()));
+            node = cp.ensureNode("bench-aot-" + suffix, Map.of("podnuma.io/policy", POLICY), allocatable);
+            cp.kubectl("create", "namespace", ns).assertSuccess();
+            List<Pod> pods = runningPods(cp, ns, SamplePods.benchNode(node, s.pods(), s.containersPerPod()));
+            for (Pod p : pods) {
+                host.createPod(RunningPods.qos(p), p.getMetadata().getUid());
+            }
+            try (AgentProcess agent =
+                    AgentProcess.withConfig(workDir.resolve("agent"), config(node, host), cp.kubeconfig())) {
+                List<String> flags = new ArrayList<>(withoutAotCache(s.jvmFlags()));
+                flags.add("-XX:AOTCacheOutput=" + cache);
+                long t0 = System.nanoTime();
+                agent.start(flags);
+                agent.awaitReady(Duration.ofSeconds(120));
+                ManagedChannel channel = DomainSocketChannels.open(agent.socket());
+                try {
+                    var stub = PodResourcesListerGrpc.newBlockingStub(channel);
+                    for (int i = 0; i < 500; i++) {
+                        stub.withDeadlineAfter(5, TimeUnit.SECONDS).list(ListPodResourcesRequest.getDefaultInstance());
+                        stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+                                .getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance());
+                    }
+                } finally {
+                    channel.shutdownNow();
+                }
+                agent.metrics();
+                int exit = agent.terminate(Duration.ofMinutes(3));
+                log.printf(
+                        "AOT cache trained in %d ms (agent exit %d): %s, %d bytes%n",
+                        Duration.ofNanos(System.nanoTime() - t0).toMillis(),
+                        exit,
+                        cache,
+                        Files.isRegularFile(cache) ? Files.size(cache) : -1);
+                if (!Files.isRegularFile(cache)) {
+                    throw new IllegalStateException("the training run wrote no AOT cache at " + cache + "; its log: "
+                            + agent.log() + "\n" + agent.logTail());
+                }
+            }
+        } finally {
+            cp.kubectl("delete", "namespace", ns, "--wait=false", "--ignore-not-found");
+            if (node != null) {
+                cp.kubectl("delete", "node", node, "--wait=false", "--ignore-not-found");
+            }
+        }
+        return cache;
+    }
+
+    /** The flags without an AOT cache: the idle JVM's (another class path) and the training run's. */
+    static List<String> withoutAotCache(List<String> flags) {
+        return flags.stream().filter(f -> !f.startsWith("-XX:AOTCache")).toList();
     }
 
     /** Process start → {@code /readyz} 200. */
@@ -679,11 +745,13 @@ public final class AgentBench {
      */
     public static void main(String[] args) throws Exception {
         Settings settings = List.of(args).contains("--quick") ? Settings.quick() : Settings.full();
+        boolean aot = List.of(args).contains("--aot");
         Path out = null;
+        Path figures = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
-                if (a.equals("--quick")) {
+                if (a.equals("--quick") || a.equals("--aot")) {
                     continue; // the starting point, whatever its place
                 }
                 if (i + 1 >= args.length) {
@@ -692,6 +760,8 @@ public final class AgentBench {
                 String v = args[++i];
                 if (a.equals("--out")) {
                     out = Path.of(v);
+                } else if (a.equals("--figures")) {
+                    figures = Path.of(v);
                 } else {
                     settings = settings.withOption(a, v);
                 }
@@ -708,9 +778,18 @@ public final class AgentBench {
         Path work = Files.createTempDirectory("podnuma-agent-bench");
         Result result;
         try (LocalControlPlane cp = LocalControlPlane.start()) {
+            if (aot) {
+                Path cache = new AgentBench(cp, settings, work.resolve("aot-training"), System.out).trainAotCache();
+                List<String> flags = new ArrayList<>(settings.jvmFlags());
+                flags.add("-XX:AOTCache=" + cache);
+                settings = settings.withJvmFlags(flags);
+            }
             result = new AgentBench(cp, settings, work, System.out).run();
         }
         io.podnuma.bench.ResultFiles.printAndKeep(BenchTable.render(result), out);
+        if (figures != null) {
+            BudgetFigures.of(result).write(figures);
+        }
         System.exit(0);
     }
 }

@@ -209,7 +209,7 @@ public final class BenchTable {
         return new Row(measure, fmt(m) + " m", fmt(base) + " m idle JVM", ratio(m, base), budget);
     }
 
-    static String nanos(long n) {
+    public static String nanos(long n) {
         if (n < 1_000) {
             return n + " ns";
         }
@@ -232,18 +232,18 @@ public final class BenchTable {
         return nanos(Duration.ofNanos(Math.round(s * 1e9)).toNanos());
     }
 
-    static String mib(long kib) {
+    public static String mib(long kib) {
         return String.format(Locale.ROOT, "%.1f MiB", kib / 1024.0);
     }
 
-    static String ratio(double value, double base) {
+    public static String ratio(double value, double base) {
         if (!(base > 0)) {
             return "–";
         }
         return fmt(value / base);
     }
 
-    static String fmt(double v) {
+    public static String fmt(double v) {
         if (Double.isNaN(v)) {
             return "n/a";
         }

@@ -1,0 +1,70 @@
+package io.podnuma.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.podnuma.bench.agent.BudgetFigures;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BudgetTableTest {
+
+    private static BudgetFigures figures(long rssKib, long listP99) {
+        return new BudgetFigures(
+                "-XX:+UseSerialGC",
+                rssKib,
+                36 * 1024,
+                3.2,
+                0.2,
+                1_500_000_000L,
+                1_400_000_000L,
+                2_100_000_000L,
+                listP99,
+                600_000,
+                40_000_000,
+                20_000_000,
+                30_000_000,
+                15_000_000);
+    }
+
+    @Test
+    void eachBudgetBesideItsBaselineWithBothRuntimesAndWhetherItIsMet() {
+        String table = BudgetTable.render(
+                Optional.of(figures(130 * 1024, 2_000_000)),
+                Optional.of(figures(90 * 1024, 800_000)),
+                Optional.of(new Measurement(BudgetTable.MERGE, Measurement.MEASURED, 700_000, 1, 1024, null, "")),
+                Optional.of(new Measurement(BudgetTable.MERGE, Measurement.EXTRAPOLATED, 3.6e15, 0, 0, null, "")));
+
+        assertThat(row(table, "Agent RSS"))
+                .contains("< 96 MiB", "130.0 MiB", "90.0 MiB", "36.0 MiB idle JVM", "3.61", "2.50", "no / yes");
+        assertThat(row(table, "PodResources List p99"))
+                .contains("2.00 ms", "800.0 µs", "600.0 µs empty List", "no / yes");
+        assertThat(row(table, "Ready after start")).contains("1.50 s", "1.40 s agent, no pods", "yes / yes");
+        assertThat(row(table, "Ready after a restart")).contains("2.10 s", "no / no");
+        assertThat(row(table, "Merge")).contains("700.0 µs", "~", "kubelet's Go merge", "yes / –");
+    }
+
+    @Test
+    void whatDidNotRunSaysSo() {
+        String table = BudgetTable.render(
+                Optional.of(figures(100 * 1024, 900_000)), Optional.empty(), Optional.empty(), Optional.empty());
+        assertThat(row(table, "Agent RSS")).contains("100.0 MiB", "not run", "no / –");
+        assertThat(row(table, "Merge")).contains("not run");
+    }
+
+    @Test
+    void figuresSurviveTheirFile(@TempDir Path dir) throws Exception {
+        BudgetFigures f = figures(123_456, 987_654);
+        Path file = dir.resolve("agent.properties");
+        f.write(file);
+        assertThat(BudgetFigures.read(file)).isEqualTo(f);
+    }
+
+    private static String row(String table, String measure) {
+        return table.lines()
+                .filter(l -> l.startsWith("| " + measure))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no row " + measure + " in\n" + table));
+    }
+}
