@@ -128,9 +128,11 @@ public final class BudgetTable {
             ToDoubleFunction<BudgetFigures> baseline,
             java.util.function.DoubleFunction<String> format,
             String baselineName) {
-        String base = jit.or(() -> aot)
-                .map(f -> format.apply(baseline.applyAsDouble(f)) + " " + baselineName)
-                .orElse(NOT_RUN);
+        // each run has its own baseline (the same machine minutes as its figure); both are shown, JIT's first
+        String base = jit.isPresent() || aot.isPresent()
+                ? jit.map(f -> format.apply(baseline.applyAsDouble(f))).orElse("–") + " / "
+                        + aot.map(f -> format.apply(baseline.applyAsDouble(f))).orElse("–") + " " + baselineName
+                : NOT_RUN;
         return new String[] {
             measure,
             budget.text(),

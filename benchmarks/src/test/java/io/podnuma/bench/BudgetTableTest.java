@@ -37,10 +37,17 @@ class BudgetTableTest {
                 Optional.of(new Measurement(BudgetTable.MERGE, Measurement.EXTRAPOLATED, 3.6e15, 0, 0, null, "")));
 
         assertThat(row(table, "Agent RSS"))
-                .contains("< 96 MiB", "130.0 MiB", "90.0 MiB", "36.0 MiB idle JVM", "3.61", "2.50", "no / yes");
+                .contains(
+                        "< 96 MiB",
+                        "130.0 MiB",
+                        "90.0 MiB",
+                        "36.0 MiB / 36.0 MiB idle JVM",
+                        "3.61",
+                        "2.50",
+                        "no / yes");
         assertThat(row(table, "PodResources List p99"))
-                .contains("2.00 ms", "800.0 µs", "600.0 µs empty List", "no / yes");
-        assertThat(row(table, "Ready after start")).contains("1.50 s", "1.40 s agent, no pods", "yes / yes");
+                .contains("2.00 ms", "800.0 µs", "600.0 µs / 600.0 µs empty List", "no / yes");
+        assertThat(row(table, "Ready after start")).contains("1.50 s", "1.40 s / 1.40 s agent, no pods", "yes / yes");
         assertThat(row(table, "Ready after a restart")).contains("2.10 s", "no / no");
         assertThat(row(table, "Merge")).contains("700.0 µs", "~", "kubelet's Go merge", "yes / –");
     }
@@ -49,7 +56,7 @@ class BudgetTableTest {
     void whatDidNotRunSaysSo() {
         String table = BudgetTable.render(
                 Optional.of(figures(100 * 1024, 900_000)), Optional.empty(), Optional.empty(), Optional.empty());
-        assertThat(row(table, "Agent RSS")).contains("100.0 MiB", "not run", "no / –");
+        assertThat(row(table, "Agent RSS")).contains("100.0 MiB", "not run", "36.0 MiB / – idle JVM", "no / –");
         assertThat(row(table, "Merge")).contains("not run");
     }
 
