@@ -12,15 +12,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.DoubleFunction;
 import java.util.function.ToDoubleFunction;
 
 /**
- * One table of every budget of the issue "footprint and the last budgets": the agent under the JIT and with the JDK's
- * AOT cache side by side, each beside its baseline from the same run (idle JVM, empty call, the API server's watch
+ * One table of every budget of the issue "footprint and the last budgets": the agent under the JIT and with archives
+ * of its classes side by side, each beside its baseline from the same run (idle JVM, empty call, the API server's watch
  * event, the kubelet's Go merge), and whether the budget is met. Figures only; nothing is asserted.
  *
- * <p>Usage: {@code BudgetTable [--jit FILE] [--aot FILE] [--jmh FILE] [--kubelet FILE] [--out FILE]}; a file not
- * given or not there leaves its cells "not run".
+ * <p>Usage: {@code BudgetTable [--run NAME=FILE]... [--jmh FILE] [--kubelet FILE] [--out FILE]}: one column per
+ * {@code --run} (the agent bench's {@code --figures} file); a file not given or not there leaves its cells "not run".
  */
 public final class BudgetTable {
 
@@ -36,17 +37,15 @@ public final class BudgetTable {
         }
     }
 
-    public static String render(
-            Optional<BudgetFigures> jit,
-            Optional<BudgetFigures> aot,
-            Optional<Measurement> merge,
-            Optional<Measurement> kubelet) {
+    /** One run of the agent bench: its name in the table and its figures, if it ran. */
+    public record Run(String name, Optional<BudgetFigures> figures) {}
+
+    public static String render(List<Run> runs, Optional<Measurement> merge, Optional<Measurement> kubelet) {
         List<String[]> rows = new ArrayList<>();
         rows.add(agentRow(
                 "Agent RSS, 110 pods",
                 new Budget("< 96 MiB", 96 * 1024),
-                jit,
-                aot,
+                runs,
                 BudgetFigures::agentRssKib,
                 BudgetFigures::idleJvmRssKib,
                 v -> mib((long) v),
@@ -54,8 +53,7 @@ public final class BudgetTable {
         rows.add(agentRow(
                 "Ready after start, 110 pods",
                 new Budget("< 2 s", 2e9),
-                jit,
-                aot,
+                runs,
                 BudgetFigures::readyColdNanos,
                 BudgetFigures::readyEmptyNanos,
                 v -> nanos((long) v),
@@ -63,8 +61,7 @@ public final class BudgetTable {
         rows.add(agentRow(
                 "Ready after a restart (checkpoint)",
                 new Budget("< 2 s", 2e9),
-                jit,
-                aot,
+                runs,
                 BudgetFigures::readyRestartNanos,
                 BudgetFigures::readyEmptyNanos,
                 v -> nanos((long) v),
@@ -72,8 +69,7 @@ public final class BudgetTable {
         rows.add(agentRow(
                 "Idle CPU, 110 pods",
                 new Budget("< 5 m", 5),
-                jit,
-                aot,
+                runs,
                 BudgetFigures::agentMillicores,
                 BudgetFigures::idleJvmMillicores,
                 v -> fmt(v) + " m",
@@ -81,8 +77,7 @@ public final class BudgetTable {
         rows.add(agentRow(
                 "PodResources List p99, 110 pods",
                 new Budget("< 1 ms", 1e6),
-                jit,
-                aot,
+                runs,
                 BudgetFigures::listP99Nanos,
                 BudgetFigures::emptyListP99Nanos,
                 v -> nanos((long) v),
@@ -90,8 +85,7 @@ public final class BudgetTable {
         rows.add(agentRow(
                 "Shared-pool grow p99 (from the call's return)",
                 new Budget("< 100 ms", 100e6),
-                jit,
-                aot,
+                runs,
                 BudgetFigures::growP99Nanos,
                 BudgetFigures::growWatchP99Nanos,
                 v -> nanos((long) v),
@@ -99,78 +93,75 @@ public final class BudgetTable {
         rows.add(agentRow(
                 "Shared-pool shrink p99 (from the call's return)",
                 new Budget("< 100 ms", 100e6),
-                jit,
-                aot,
+                runs,
                 BudgetFigures::shrinkP99Nanos,
                 BudgetFigures::shrinkWatchP99Nanos,
                 v -> nanos((long) v),
                 "watch event (from the call sent)"));
-        rows.add(mergeRow(merge, kubelet));
-        String[] head = {
-            "Measure",
-            "Budget",
-            "JVM (JIT)",
-            "AOT cache",
-            "Baseline (same run)",
-            "Ratio JIT",
-            "Ratio AOT",
-            "Met JIT / AOT"
-        };
-        return FigureTable.render(head, rows);
+        rows.add(mergeRow(runs.size(), merge, kubelet));
+        List<String> head = new ArrayList<>(List.of("Measure", "Budget"));
+        runs.forEach(r -> head.add(r.name() + " (ratio)"));
+        String names = String.join(" / ", runs.stream().map(Run::name).toList());
+        head.add("Baseline, " + names + " run");
+        head.add("Met " + names);
+        return FigureTable.render(head.toArray(String[]::new), rows);
     }
 
     private static String[] agentRow(
             String measure,
             Budget budget,
-            Optional<BudgetFigures> jit,
-            Optional<BudgetFigures> aot,
+            List<Run> runs,
             ToDoubleFunction<BudgetFigures> figure,
             ToDoubleFunction<BudgetFigures> baseline,
-            java.util.function.DoubleFunction<String> format,
+            DoubleFunction<String> format,
             String baselineName) {
-        // each run has its own baseline (the same machine minutes as its figure); both are shown, JIT's first
-        String base = jit.isPresent() || aot.isPresent()
-                ? jit.map(f -> format.apply(baseline.applyAsDouble(f))).orElse("–") + " / "
-                        + aot.map(f -> format.apply(baseline.applyAsDouble(f))).orElse("–") + " " + baselineName
-                : NOT_RUN;
-        return new String[] {
-            measure,
-            budget.text(),
-            jit.map(f -> format.apply(figure.applyAsDouble(f))).orElse(NOT_RUN),
-            aot.map(f -> format.apply(figure.applyAsDouble(f))).orElse(NOT_RUN),
-            base,
-            jit.map(f -> ratio(figure.applyAsDouble(f), baseline.applyAsDouble(f)))
-                    .orElse("–"),
-            aot.map(f -> ratio(figure.applyAsDouble(f), baseline.applyAsDouble(f)))
-                    .orElse("–"),
-            jit.map(f -> budget.met(figure.applyAsDouble(f))).orElse("–") + " / "
-                    + aot.map(f -> budget.met(figure.applyAsDouble(f))).orElse("–")
-        };
+        List<String> cells = new ArrayList<>(List.of(measure, budget.text()));
+        for (Run run : runs) {
+            cells.add(run.figures()
+                    .map(f -> format.apply(figure.applyAsDouble(f)) + " ("
+                            + ratio(figure.applyAsDouble(f), baseline.applyAsDouble(f)) + ")")
+                    .orElse(NOT_RUN));
+        }
+        // each run has its own baseline, taken in the same machine minutes as its figure
+        cells.add(String.join(
+                        " / ",
+                        runs.stream()
+                                .map(r -> r.figures()
+                                        .map(f -> format.apply(baseline.applyAsDouble(f)))
+                                        .orElse("–"))
+                                .toList())
+                + " " + baselineName);
+        cells.add(String.join(
+                " / ",
+                runs.stream()
+                        .map(r -> r.figures()
+                                .map(f -> budget.met(figure.applyAsDouble(f)))
+                                .orElse("–"))
+                        .toList()));
+        return cells.toArray(String[]::new);
     }
 
-    /** The merge runs in JMH's forked JVM under the JIT only: the AOT column does not apply. */
-    private static String[] mergeRow(Optional<Measurement> merge, Optional<Measurement> kubelet) {
+    /** The merge runs in JMH's forked JVM under the JIT only: the first run's column holds it. */
+    private static String[] mergeRow(int runs, Optional<Measurement> merge, Optional<Measurement> kubelet) {
         Budget budget = new Budget("< 1 ms", 1e6);
         Optional<Measurement> timed = merge.filter(Measurement::hasTime);
         Optional<Measurement> go = kubelet.filter(Measurement::hasTime);
-        String base = go.map(k -> (k.extrapolated() ? "~" : "") + nanos((long) k.nanosPerOp()) + " kubelet's Go merge")
-                .orElse(NOT_RUN);
-        return new String[] {
-            "Merge, 16 NUMA x every fitting mask (180k hints)",
-            budget.text(),
-            timed.map(m -> nanos((long) m.nanosPerOp())).orElse(NOT_RUN),
-            "–",
-            base,
-            timed.flatMap(m -> go.map(k -> ratio(m.nanosPerOp(), k.nanosPerOp())))
-                    .orElse("–"),
-            "–",
-            timed.map(m -> budget.met(m.nanosPerOp())).orElse("–") + " / –"
-        };
+        List<String> cells =
+                new ArrayList<>(List.of("Merge, 16 NUMA x every fitting mask (180k hints)", budget.text()));
+        cells.add(timed.map(m -> nanos((long) m.nanosPerOp()) + " ("
+                        + go.map(k -> ratio(m.nanosPerOp(), k.nanosPerOp())).orElse("–") + ")")
+                .orElse(NOT_RUN));
+        for (int i = 1; i < runs; i++) {
+            cells.add("–");
+        }
+        cells.add(go.map(k -> (k.extrapolated() ? "~" : "") + nanos((long) k.nanosPerOp()) + " kubelet's Go merge")
+                .orElse(NOT_RUN));
+        cells.add(timed.map(m -> budget.met(m.nanosPerOp())).orElse("–"));
+        return cells.toArray(String[]::new);
     }
 
     public static void main(String[] args) throws IOException {
-        Optional<Path> jit = Optional.empty();
-        Optional<Path> aot = Optional.empty();
+        List<Run> runs = new ArrayList<>();
         Optional<Path> jmh = Optional.empty();
         Optional<Path> kubelet = Optional.empty();
         Optional<Path> out = Optional.empty();
@@ -180,22 +171,27 @@ public final class BudgetTable {
             }
             Optional<Path> v = Optional.of(Path.of(args[++i])).filter(Files::isRegularFile);
             switch (args[i - 1]) {
-                case "--jit" -> jit = v;
-                case "--aot" -> aot = v;
+                case "--run" -> {
+                    // NAME=FILE
+                    String[] nameFile = args[i].split("=", 2);
+                    if (nameFile.length != 2) {
+                        usage("--run " + args[i] + ": expected NAME=FILE");
+                    }
+                    Path file = Path.of(nameFile[1]);
+                    runs.add(new Run(
+                            nameFile[0],
+                            Files.isRegularFile(file) ? Optional.of(BudgetFigures.read(file)) : Optional.empty()));
+                }
                 case "--jmh" -> jmh = v;
                 case "--kubelet" -> kubelet = v;
                 case "--out" -> out = Optional.of(Path.of(args[i]));
                 default -> usage("unknown option " + args[i - 1]);
             }
         }
-        Optional<BudgetFigures> jitFigures =
-                jit.isPresent() ? Optional.of(BudgetFigures.read(jit.get())) : Optional.empty();
-        Optional<BudgetFigures> aotFigures =
-                aot.isPresent() ? Optional.of(BudgetFigures.read(aot.get())) : Optional.empty();
         Optional<Measurement> merge = jmh.isPresent() ? find(ResultFiles.readJmh(jmh.get())) : Optional.empty();
         Optional<Measurement> go =
                 kubelet.isPresent() ? find(ResultFiles.readKubelet(kubelet.get())) : Optional.empty();
-        String table = render(jitFigures, aotFigures, merge, go);
+        String table = render(runs, merge, go);
         System.out.print(table);
         if (out.isPresent()) {
             Files.writeString(out.get(), table);
@@ -208,7 +204,7 @@ public final class BudgetTable {
 
     private static void usage(String problem) {
         System.err.println("error: " + problem
-                + "; usage: BudgetTable [--jit FILE] [--aot FILE] [--jmh FILE] [--kubelet FILE] [--out FILE]");
+                + "; usage: BudgetTable [--run NAME=FILE]... [--jmh FILE] [--kubelet FILE] [--out FILE]");
         System.exit(2);
     }
 }

@@ -159,7 +159,7 @@ public final class AgentBench {
                     default ->
                         throw new IllegalArgumentException("unknown option " + option + ": allowed --quick,"
                                 + " --pods, --starts, --calls, --warmup, --idle-seconds, --pool-containers, --pool-changes,"
-                                + " --jvm-flags, --out, --figures, --aot");
+                                + " --jvm-flags, --out, --figures, --aot, --cds");
                 }
                 return new Settings(
                         pods,
@@ -319,7 +319,7 @@ public final class AgentBench {
 
         Duration readyCold = startTimed(agent);
         Duration readyEmpty = startTimed(empty);
-        idleJvm.start(withoutAotCache(s.jvmFlags()));
+        idleJvm.start(withoutArchive(s.jvmFlags()));
         log.printf(
                 "agent ready after %d ms (%d pods), agent on an empty node after %d ms%n",
                 readyCold.toMillis(), pods.size(), readyEmpty.toMillis());
@@ -411,13 +411,16 @@ public final class AgentBench {
     }
 
     /**
-     * A training run for the JDK's ahead-of-time cache: the agent on a node of its own with the same pods, started with
-     * {@code -XX:AOTCacheOutput}, taken through start-up, full sync and PodResources calls, then stopped with SIGTERM
-     * (the JVM writes the cache as it exits). The measured agents then start with {@code -XX:AOTCache} on it: the
-     * classes it loaded and linked, and the method profiles, come from the cache instead of the jar.
+     * A training run for an archive of the agent's classes ({@link ClassArchive}): the agent on a node of its own with
+     * the same pods, started with the archive's training flags, taken through start-up, full sync and PodResources
+     * calls, then stopped with SIGTERM (the JVM writes the archive as it exits). The measured agents then start with
+     * the archive's flags: the classes it loaded (and, for the AOT cache, linked, with their method profiles) come
+     * from the archive instead of the jar.
+     *
+     * @return the flags the measured agents start with
      */
-    public Path trainAotCache() throws Exception {
-        Path cache = workDir.resolve("agent.aot");
+    public List<String> trainClassArchive(ClassArchive archive) throws Exception {
+        Path cache = workDir.resolve(archive.file());
         cp.installCrds(GeneratedCrds.numaNodeStates());
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         String ns = "bench-aot-" + suffix;
@@ -433,8 +436,8 @@ public final class AgentBench {
             }
             try (AgentProcess agent =
                     AgentProcess.withConfig(workDir.resolve("agent"), config(node, host), cp.kubeconfig())) {
-                List<String> flags = new ArrayList<>(withoutAotCache(s.jvmFlags()));
-                flags.add("-XX:AOTCacheOutput=" + cache);
+                List<String> flags = new ArrayList<>(withoutArchive(s.jvmFlags()));
+                flags.addAll(archive.trainingFlags(cache));
                 long t0 = System.nanoTime();
                 agent.start(flags);
                 agent.awaitReady(Duration.ofSeconds(120));
@@ -452,14 +455,15 @@ public final class AgentBench {
                 agent.metrics();
                 int exit = agent.terminate(Duration.ofMinutes(3));
                 log.printf(
-                        "AOT cache trained in %d ms (agent exit %d): %s, %d bytes%n",
+                        "%s trained in %d ms (agent exit %d): %s, %d bytes%n",
+                        archive,
                         Duration.ofNanos(System.nanoTime() - t0).toMillis(),
                         exit,
                         cache,
                         Files.isRegularFile(cache) ? Files.size(cache) : -1);
                 if (!Files.isRegularFile(cache)) {
-                    throw new IllegalStateException("the training run wrote no AOT cache at " + cache + "; its log: "
-                            + agent.log() + "\n" + agent.logTail());
+                    throw new IllegalStateException("the training run wrote no " + archive + " at " + cache
+                            + "; its log: " + agent.log() + "\n" + agent.logTail());
                 }
             }
         } finally {
@@ -468,12 +472,14 @@ public final class AgentBench {
                 cp.kubectl("delete", "node", node, "--wait=false", "--ignore-not-found");
             }
         }
-        return cache;
+        List<String> measured = new ArrayList<>(s.jvmFlags());
+        measured.addAll(archive.runFlags(cache));
+        return measured;
     }
 
-    /** The flags without an AOT cache: the idle JVM's (another class path) and the training run's. */
-    static List<String> withoutAotCache(List<String> flags) {
-        return flags.stream().filter(f -> !f.startsWith("-XX:AOTCache")).toList();
+    /** The flags without a class archive: the idle JVM's (another class path) and a training run's. */
+    static List<String> withoutArchive(List<String> flags) {
+        return flags.stream().filter(f -> !ClassArchive.isArchiveFlag(f)).toList();
     }
 
     /** Process start → {@code /readyz} 200. */
@@ -745,13 +751,15 @@ public final class AgentBench {
      */
     public static void main(String[] args) throws Exception {
         Settings settings = List.of(args).contains("--quick") ? Settings.quick() : Settings.full();
-        boolean aot = List.of(args).contains("--aot");
+        ClassArchive archive = List.of(args).contains("--aot")
+                ? ClassArchive.AOT_CACHE
+                : List.of(args).contains("--cds") ? ClassArchive.DYNAMIC_CDS : null;
         Path out = null;
         Path figures = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
-                if (a.equals("--quick") || a.equals("--aot")) {
+                if (a.equals("--quick") || a.equals("--aot") || a.equals("--cds")) {
                     continue; // the starting point, whatever its place
                 }
                 if (i + 1 >= args.length) {
@@ -778,11 +786,10 @@ public final class AgentBench {
         Path work = Files.createTempDirectory("podnuma-agent-bench");
         Result result;
         try (LocalControlPlane cp = LocalControlPlane.start()) {
-            if (aot) {
-                Path cache = new AgentBench(cp, settings, work.resolve("aot-training"), System.out).trainAotCache();
-                List<String> flags = new ArrayList<>(settings.jvmFlags());
-                flags.add("-XX:AOTCache=" + cache);
-                settings = settings.withJvmFlags(flags);
+            if (archive != null) {
+                settings =
+                        settings.withJvmFlags(new AgentBench(cp, settings, work.resolve("archive-training"), System.out)
+                                .trainClassArchive(archive));
             }
             result = new AgentBench(cp, settings, work, System.out).run();
         }

@@ -98,6 +98,7 @@ public final class BuildJavaImage {
         long start = System.nanoTime();
         List<String> modules = modulesOf(jar);
         Path runtime = jlink(modules, out.resolve(component.id + "-runtime"));
+        Path classArchive = dumpClassArchive(runtime, flags);
         List<LayerEntry> entries = new ArrayList<>(runtimeEntries(runtime));
         for (Path library : HostLibraries.of(HostLibraries.elfFiles(runtime), runtime)) {
             // The loader is the one file of these that is executed (it is every ELF's interpreter), not only mapped.
@@ -135,11 +136,13 @@ public final class BuildJavaImage {
                 component.user());
         OciArchive archive = new OciLayoutWriter().write(spec, component.image.tarIn(out));
         System.out.printf(
-                "podnuma images: %s → %s (%,d bytes; modules %s; %d s)%n",
+                "podnuma images: %s → %s (%,d bytes; modules %s; class archive %s, %,d bytes; %d s)%n",
                 archive.name(),
                 archive.file(),
                 archive.size(),
                 String.join(",", modules),
+                classArchive.getFileName(),
+                Files.size(classArchive),
                 (System.nanoTime() - start) / 1_000_000_000L);
     }
 
@@ -171,6 +174,38 @@ public final class BuildJavaImage {
                         "--output",
                         output.toString()));
         return output;
+    }
+
+    /**
+     * The runtime's own archive of the JDK's classes, for the image's JVM flags. jlink writes none, so without it the
+     * image's JVM parsed every JDK class it loads into its own memory where the JDK's JVM maps them from a file
+     * (shared, and ready faster); and which archive file the JVM opens depends on its flags (compact object headers
+     * look for {@code classes_coh.jsa}), so it is dumped with the flags the entrypoint passes.
+     */
+    static Path dumpClassArchive(Path runtime, JvmFlags flags) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(runtime.resolve("bin/java").toString());
+        cmd.addAll(flags.flags());
+        cmd.add("-Xshare:dump");
+        cmd.add("-Xlog:cds=off");
+        cmd.add("-Xlog:cds+map=off");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        try {
+            if (p.waitFor() != 0) {
+                throw new IllegalStateException(
+                        "the runtime's class archive could not be dumped (" + String.join(" ", cmd) + "):\n" + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while dumping the class archive", e);
+        }
+        try (Stream<Path> files = Files.list(runtime.resolve("lib/server"))) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".jsa"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "-Xshare:dump wrote no archive under " + runtime.resolve("lib/server") + ":\n" + output));
+        }
     }
 
     /** The runtime under {@link #JAVA_HOME}, with the modes jlink gave (executables stay executable), links kept. */

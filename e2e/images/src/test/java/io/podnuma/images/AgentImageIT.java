@@ -75,4 +75,21 @@ class AgentImageIT {
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains("\"cpus\"");
     }
+
+    @Test
+    void theImagesJvmMapsTheRuntimesClassArchiveUnderTheEntrypointsFlags() throws Exception {
+        assumeThat(BuiltImages.isRoot()).as("chroot into the image needs root").isTrue();
+        // jlink writes no archive of the JDK's classes; the build dumps one for the entrypoint's flags (compact object
+        // headers open classes_coh.jsa). -Xshare:on fails the start when it cannot be mapped, where the default would
+        // silently parse every JDK class instead.
+        assertThat(layer.names()).contains("opt/podnuma/jre/lib/server/classes_coh.jsa");
+        List<String> command = new ArrayList<>(
+                BuiltImages.strings(BuiltImages.config(outer).path("config").path("Entrypoint")));
+        int jar = command.indexOf("-jar");
+        List<String> jvm = new ArrayList<>(command.subList(0, jar));
+        jvm.addAll(List.of("-Xshare:on", "-Xlog:cds", "-version"));
+        BuiltImages.Run run = BuiltImages.runReadOnly(root, "", jvm);
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("Mapped static  region", "sharing");
+    }
 }
