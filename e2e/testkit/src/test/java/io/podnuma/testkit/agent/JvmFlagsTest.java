@@ -19,6 +19,7 @@ class JvmFlagsTest {
                         "-XX:MinHeapFreeRatio=10",
                         "-XX:MaxHeapFreeRatio=20",
                         "-XX:+UseCompactObjectHeaders",
+                        "-Dio.grpc.netty.shaded.io.netty.allocator.type=unpooled",
                         "-XX:TieredStopAtLevel=1",
                         "-XX:ReservedCodeCacheSize=32m",
                         "-Xss512k",
