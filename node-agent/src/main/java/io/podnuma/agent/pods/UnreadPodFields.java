@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.EphemeralContainer;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -35,7 +36,8 @@ public final class UnreadPodFields {
             Container.class, ContainerFields.class,
             EphemeralContainer.class, ContainerFields.class,
             PodStatus.class, PodStatusFields.class,
-            ContainerStatus.class, ContainerStatusFields.class);
+            ContainerStatus.class, ContainerStatusFields.class,
+            Node.class, NodeFields.class);
 
     private UnreadPodFields() {}
 
@@ -99,4 +101,10 @@ public final class UnreadPodFields {
             value = {"volumeMounts", "user", "allocatedResourcesStatus"},
             allowGetters = true)
     abstract static class ContainerStatusFields {}
+
+    /** The agent reads its Node's labels and UID only (membership, the NRT owner); its status lists every image. */
+    @JsonIgnoreProperties(
+            value = {"spec", "status"},
+            allowGetters = true)
+    abstract static class NodeFields {}
 }

@@ -194,6 +194,28 @@ class UnreadPodFieldsTest {
     }
 
     @Test
+    void aNodeIsReadForItsMetadataOnly() {
+        var node = new io.fabric8.kubernetes.api.model.NodeBuilder()
+                .withNewMetadata()
+                .withName("node-a")
+                .withUid("u-1")
+                .withLabels(Map.of("podnuma.io/policy", "p"))
+                .endMetadata()
+                .withNewStatus()
+                .addNewImage()
+                .withNames("registry.example/app:1")
+                .withSizeBytes(1L << 30)
+                .endImage()
+                .endStatus()
+                .build();
+        var read = NARROW.unmarshal(WHOLE.asJson(node), io.fabric8.kubernetes.api.model.Node.class);
+        assertThat(read.getMetadata().getLabels()).containsEntry("podnuma.io/policy", "p");
+        assertThat(read.getMetadata().getUid()).isEqualTo("u-1");
+        assertThat(read.getStatus()).isNull();
+        assertThat(read.getAdditionalProperties()).isEmpty();
+    }
+
+    @Test
     void whatTheAgentWritesIsSerialisedWhole() {
         ObjectMeta meta = new ObjectMetaBuilder()
                 .withName("n")
