@@ -177,13 +177,13 @@ class AgentPodFootprintE2E {
         double window = System.nanoTime() - w0;
         Footprint agentFigures = new Footprint(
                 agentCgroup.memoryNow(),
-                ProcFs.vmRssKib(agentPid),
+                ProcFs.resident(agentPid),
                 (agentCpu1 - agentCpu0) / window * 1000,
                 Optional.of(timing.ready()),
                 Optional.of(timing.kubeletReady()));
         Footprint baselineFigures = new Footprint(
                 baselineCgroup.memoryNow(),
-                ProcFs.vmRssKib(baselinePid),
+                ProcFs.resident(baselinePid),
                 (baselineCpu1 - baselineCpu0) / window * 1000,
                 Optional.empty(),
                 Optional.empty());

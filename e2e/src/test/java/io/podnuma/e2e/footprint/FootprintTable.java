@@ -56,8 +56,22 @@ final class FootprintTable {
         rows.add(mib("pod total_rss (anonymous)", agent, baseline, r -> r.stat().totalRss(), ""));
         rows.add(mib(
                 "pod total_cache (page cache)", agent, baseline, r -> r.stat().totalCache(), ""));
-        rows.add(new Row(
-                "java VmRSS", Unit.MIB, agent.vmRssKib() / 1024.0, Optional.of(baseline.vmRssKib() / 1024.0), ""));
+        if (agent.memory().kmemBytes().isPresent()
+                && baseline.memory().kmemBytes().isPresent()) {
+            rows.add(mib(
+                    "pod memory.kmem.usage_in_bytes (kernel: stacks, slab)",
+                    agent,
+                    baseline,
+                    r -> r.kmemBytes().orElseThrow(),
+                    ""));
+        }
+        rows.add(kib("java VmRSS", agent, baseline, ProcFs.Resident::vmRssKib));
+        rows.add(kib("java RssAnon (in the pod's cgroup)", agent, baseline, ProcFs.Resident::rssAnonKib));
+        rows.add(kib(
+                "java RssFile (mapped files: libjvm, modules, jar; charged to who read them first)",
+                agent,
+                baseline,
+                ProcFs.Resident::rssFileKib));
         rows.add(new Row(
                 "idle CPU over " + idle.toSeconds() + " s (pod cpuacct.usage)",
                 Unit.MILLICORES,
@@ -100,6 +114,19 @@ final class FootprintTable {
                 bytes.applyAsLong(agent.memory()) / 1048576.0,
                 Optional.of(bytes.applyAsLong(baseline.memory()) / 1048576.0),
                 budget);
+    }
+
+    private static Row kib(
+            String measure,
+            Footprint agent,
+            Footprint baseline,
+            java.util.function.ToLongFunction<ProcFs.Resident> kib) {
+        return new Row(
+                measure,
+                Unit.MIB,
+                kib.applyAsLong(agent.jvm()) / 1024.0,
+                Optional.of(kib.applyAsLong(baseline.jvm()) / 1024.0),
+                "");
     }
 
     private static double seconds(Duration d) {

@@ -15,12 +15,16 @@ class FootprintTableTest {
     void everyFigureStandsBesideTheBaselineWithTheRatioAndTheBudget() {
         Footprint agent = new Footprint(
                 reading(120 * MIB, 20 * MIB, 90 * MIB, 30 * MIB),
-                100 * 1024,
+                new ProcFs.Resident(100 * 1024, 80 * 1024, 20 * 1024),
                 4.5,
                 Optional.of(Duration.ofMillis(1870)),
                 Optional.of(Duration.ofSeconds(2)));
         Footprint idle = new Footprint(
-                reading(40 * MIB, 10 * MIB, 25 * MIB, 15 * MIB), 32 * 1024, 0.5, Optional.empty(), Optional.empty());
+                reading(40 * MIB, 10 * MIB, 25 * MIB, 15 * MIB),
+                new ProcFs.Resident(32 * 1024, 8 * 1024, 24 * 1024),
+                0.5,
+                Optional.empty(),
+                Optional.empty());
 
         List<String> lines = FootprintTable.render(FootprintTable.rows(agent, idle, Duration.ofSeconds(60)));
 
@@ -32,11 +36,15 @@ class FootprintTableTest {
                                 + " | 3.33 | < 96 MiB |",
                         "| pod total_rss (anonymous) | 90.0 MiB | 25.0 MiB | 3.60 |  |",
                         "| pod total_cache (page cache) | 30.0 MiB | 15.0 MiB | 2.00 |  |",
+                        "| pod memory.kmem.usage_in_bytes (kernel: stacks, slab) | 2.0 MiB | 0.7 MiB | 3.00 |  |",
                         "| java VmRSS | 100.0 MiB | 32.0 MiB | 3.13 |  |",
+                        "| java RssAnon (in the pod's cgroup) | 80.0 MiB | 8.0 MiB | 10.00 |  |",
+                        "| java RssFile (mapped files: libjvm, modules, jar; charged to who read them first) | 20.0 MiB"
+                                + " | 24.0 MiB | 0.83 |  |",
                         "| idle CPU over 60 s (pod cpuacct.usage) | 4.50 m | 0.50 m | 9.00 | < 5 m |",
                         "| ready: JVM start → first /readyz 200 | 1.87 s | — | — | < 2 s |",
                         "| ready as the kubelet reports it (startedAt → Ready, whole seconds) | 2.00 s | — | — |  |");
-        assertThat(lines).hasSize(2 + 8);
+        assertThat(lines).hasSize(2 + 11);
     }
 
     @Test
@@ -49,7 +57,8 @@ class FootprintTableTest {
     private static PodCgroup.MemoryReading reading(long usage, long inactiveFile, long rss, long cache) {
         return new PodCgroup.MemoryReading(
                 usage,
-                MemoryStat.parse("total_rss " + rss + "\ntotal_cache " + cache + "\ntotal_inactive_file " + inactiveFile
-                        + "\n"));
+                MemoryStat.parse(
+                        "total_rss " + rss + "\ntotal_cache " + cache + "\ntotal_inactive_file " + inactiveFile + "\n"),
+                Optional.of(usage / 60));
     }
 }

@@ -7,6 +7,7 @@ import io.podnuma.testkit.host.QosClass;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * A pod's cgroups in the memory and cpuacct hierarchies of a cgroup v1 host, named as the kubelet names them under
@@ -35,20 +36,30 @@ record PodCgroup(Path memory, Path cpuacct) {
                 root.resolve("cpuacct").resolve(relative));
     }
 
-    /** What the memory cgroup says now: {@code memory.usage_in_bytes} and {@code memory.stat}. */
+    /**
+     * What the memory cgroup says now: {@code memory.usage_in_bytes}, {@code memory.stat} and, where the kernel has
+     * the file, {@code memory.kmem.usage_in_bytes} (kernel memory: thread stacks, slab, page tables).
+     */
     MemoryReading memoryNow() throws IOException {
-        long usage = Long.parseLong(
-                Files.readString(memory.resolve("memory.usage_in_bytes")).strip());
-        return new MemoryReading(usage, MemoryStat.parse(Files.readString(memory.resolve("memory.stat"))));
+        long usage = number(memory.resolve("memory.usage_in_bytes"));
+        Path kmem = memory.resolve("memory.kmem.usage_in_bytes");
+        return new MemoryReading(
+                usage,
+                MemoryStat.parse(Files.readString(memory.resolve("memory.stat"))),
+                Files.isRegularFile(kmem) ? Optional.of(number(kmem)) : Optional.empty());
     }
 
     /** CPU time of every task in the pod's tree so far ({@code cpuacct.usage}, nanoseconds). */
     long cpuNanos() throws IOException {
-        return Long.parseLong(Files.readString(cpuacct.resolve("cpuacct.usage")).strip());
+        return number(cpuacct.resolve("cpuacct.usage"));
+    }
+
+    private static long number(Path file) throws IOException {
+        return Long.parseLong(Files.readString(file).strip());
     }
 
     /** One read of a memory cgroup. */
-    record MemoryReading(long usageBytes, MemoryStat stat) {
+    record MemoryReading(long usageBytes, MemoryStat stat, Optional<Long> kmemBytes) {
         long workingSetBytes() {
             return stat.workingSet(usageBytes);
         }

@@ -53,7 +53,13 @@ class PodCgroupTest {
         assertThat(m.usageBytes()).isEqualTo(150_000_000L);
         assertThat(m.workingSetBytes()).isEqualTo(150_000_000L - 30_670_848L);
         assertThat(m.stat().totalRss()).isEqualTo(101_535_744L);
+        assertThat(m.kmemBytes())
+                .as("no memory.kmem.usage_in_bytes: a kernel without it")
+                .isEmpty();
         assertThat(c.cpuNanos()).isEqualTo(123_456_789L);
+
+        Files.writeString(c.memory().resolve("memory.kmem.usage_in_bytes"), "2260992\n");
+        assertThat(c.memoryNow().kmemBytes()).contains(2_260_992L);
     }
 
     private static Pod pod(String uid, String qos) {

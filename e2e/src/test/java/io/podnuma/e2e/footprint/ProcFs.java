@@ -28,18 +28,27 @@ final class ProcFs {
         return text.isEmpty() ? List.of() : Arrays.asList(text.split("\0", -1));
     }
 
-    /** {@code VmRSS} of {@code /proc/<pid>/status}, in KiB. */
-    static long vmRssKib(long pid) throws IOException {
-        return vmRssKib(Files.readString(Path.of("/proc/" + pid + "/status")));
+    /**
+     * A process's resident set from {@code /proc/<pid>/status}, in KiB: {@code VmRSS} and its anonymous and
+     * file-backed parts ({@code RssAnon}, {@code RssFile}; {@code RssShmem} is the rest).
+     */
+    record Resident(long vmRssKib, long rssAnonKib, long rssFileKib) {}
+
+    static Resident resident(long pid) throws IOException {
+        return resident(Files.readString(Path.of("/proc/" + pid + "/status")));
     }
 
-    static long vmRssKib(String status) throws IOException {
+    static Resident resident(String status) throws IOException {
+        return new Resident(kib(status, "VmRSS:"), kib(status, "RssAnon:"), kib(status, "RssFile:"));
+    }
+
+    private static long kib(String status, String key) throws IOException {
         for (String line : status.split("\n")) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.substring("VmRSS:".length()).strip().split("\\s+")[0]);
+            if (line.startsWith(key)) {
+                return Long.parseLong(line.substring(key.length()).strip().split("\\s+")[0]);
             }
         }
-        throw new IOException("no VmRSS line in the status (a kernel thread, or a process that has exited)");
+        throw new IOException("no " + key + " line in the status (a kernel thread, or a process that has exited)");
     }
 
     /** When the process started, in seconds since boot ({@code starttime}, field 22 of {@code /proc/<pid>/stat}). */

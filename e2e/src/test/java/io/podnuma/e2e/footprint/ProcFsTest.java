@@ -19,10 +19,13 @@ class ProcFsTest {
     }
 
     @Test
-    void vmRssIsReadInKib() throws IOException {
-        assertThat(ProcFs.vmRssKib("Name:\tjava\nVmHWM:\t  140000 kB\nVmRSS:\t  131072 kB\nThreads:\t20\n"))
-                .isEqualTo(131_072L);
-        assertThatThrownBy(() -> ProcFs.vmRssKib("Name:\tkthreadd\n")).isInstanceOf(IOException.class);
+    void theResidentSetAndItsPartsAreReadInKib() throws IOException {
+        String status = "Name:\tjava\nVmHWM:\t  140000 kB\nVmRSS:\t  131072 kB\nRssAnon:\t  102400 kB\n"
+                + "RssFile:\t   28672 kB\nRssShmem:\t       0 kB\nThreads:\t20\n";
+        assertThat(ProcFs.resident(status)).isEqualTo(new ProcFs.Resident(131_072L, 102_400L, 28_672L));
+        assertThatThrownBy(() -> ProcFs.resident("Name:\tkthreadd\n"))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("VmRSS");
     }
 
     @Test
