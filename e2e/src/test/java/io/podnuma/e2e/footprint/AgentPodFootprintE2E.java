@@ -158,6 +158,15 @@ class AgentPodFootprintE2E {
         // Readiness with the node full, as after a rolling update: the pod deleted, the DaemonSet's next one timed.
         ReadyTiming timing = restartAndTimeReady(plane, node, agent, healthPort);
         agent = timing.pod();
+        // Not part of the table: what the restarted agent did before it was ready, for whoever reads the log.
+        System.err.println("the restarted agent's log:\n"
+                + plane.kubectl(
+                                "logs",
+                                "-n",
+                                PodnumaChart.NAMESPACE,
+                                agent.getMetadata().getName(),
+                                "--tail=40")
+                        .stdout());
         long agentPid = pid(node, agent);
         List<String> cmdline = ProcFs.cmdline(agentPid);
         lines.add("agent command line (the image's entrypoint): " + String.join(" ", cmdline));
@@ -168,6 +177,7 @@ class AgentPodFootprintE2E {
 
         PodCgroup agentCgroup = PodCgroup.of(PodCgroup.HOST_ROOT, agent);
         PodCgroup baselineCgroup = PodCgroup.of(PodCgroup.HOST_ROOT, baseline);
+        String loadBefore = loadAverage();
         long agentCpu0 = agentCgroup.cpuNanos();
         long baselineCpu0 = baselineCgroup.cpuNanos();
         long w0 = System.nanoTime();
@@ -189,7 +199,8 @@ class AgentPodFootprintE2E {
                 Optional.empty());
         lines.add("agent pod cgroup " + agentCgroup.memory() + "; baseline (idle JVM, the agent's flags, same"
                 + " resources) " + baselineCgroup.memory());
-        lines.add("settled " + SETTLE.toSeconds() + " s after the last start; machine: " + uptime());
+        lines.add("settled " + SETTLE.toSeconds() + " s after the baseline pod ran; load average (/proc/loadavg) before"
+                + " the idle window: " + loadBefore + ", after: " + loadAverage());
         lines.add("");
         lines.addAll(FootprintTable.render(FootprintTable.rows(agentFigures, baselineFigures, IDLE)));
         assertThat(agentFigures.memory().usageBytes())
@@ -350,7 +361,7 @@ class AgentPodFootprintE2E {
                 .size();
     }
 
-    private static String uptime() throws IOException {
+    private static String loadAverage() throws IOException {
         return Files.readString(Path.of("/proc/loadavg")).strip();
     }
 }
