@@ -165,6 +165,7 @@ class AgentPodFootprintE2E {
                                 "-n",
                                 PodnumaChart.NAMESPACE,
                                 agent.getMetadata().getName(),
+                                "--timestamps",
                                 "--tail=40")
                         .stdout());
         long agentPid = pid(node, agent);
@@ -178,6 +179,7 @@ class AgentPodFootprintE2E {
         PodCgroup agentCgroup = PodCgroup.of(PodCgroup.HOST_ROOT, agent);
         PodCgroup baselineCgroup = PodCgroup.of(PodCgroup.HOST_ROOT, baseline);
         String loadBefore = loadAverage();
+        MachineTicks machine0 = MachineTicks.now();
         long agentCpu0 = agentCgroup.cpuNanos();
         long baselineCpu0 = baselineCgroup.cpuNanos();
         long w0 = System.nanoTime();
@@ -185,6 +187,8 @@ class AgentPodFootprintE2E {
         long agentCpu1 = agentCgroup.cpuNanos();
         long baselineCpu1 = baselineCgroup.cpuNanos();
         double window = System.nanoTime() - w0;
+        MachineTicks machine1 = MachineTicks.now();
+        double busy = machine1.busyPercentSince(machine0);
         Footprint agentFigures = new Footprint(
                 agentCgroup.memoryNow(),
                 ProcFs.resident(agentPid),
@@ -200,7 +204,8 @@ class AgentPodFootprintE2E {
         lines.add("agent pod cgroup " + agentCgroup.memory() + "; baseline (idle JVM, the agent's flags, same"
                 + " resources) " + baselineCgroup.memory());
         lines.add("settled " + SETTLE.toSeconds() + " s after the baseline pod ran; load average (/proc/loadavg) before"
-                + " the idle window: " + loadBefore + ", after: " + loadAverage());
+                + " the idle window: " + loadBefore + ", after: " + loadAverage()
+                + String.format(Locale.ROOT, "; the machine's CPUs were %.0f%% busy during it (/proc/stat)", busy));
         lines.add("");
         lines.addAll(FootprintTable.render(FootprintTable.rows(agentFigures, baselineFigures, IDLE)));
         assertThat(agentFigures.memory().usageBytes())
@@ -359,6 +364,26 @@ class AgentPodFootprintE2E {
     private static int cpus() throws IOException {
         return CpuList.parse(Files.readString(Path.of("/sys/fs/cgroup/cpuset/cpuset.effective_cpus")))
                 .size();
+    }
+
+    /**
+     * The machine's CPU time so far, from the first line of {@code /proc/stat} in clock ticks (busy: all but idle and
+     * iowait), so that a reader can tell a quiet idle window from one that other engineers' builds shared.
+     */
+    record MachineTicks(long busy, long total) {
+        static MachineTicks now() throws IOException {
+            String[] f =
+                    Files.readAllLines(Path.of("/proc/stat")).get(0).strip().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < f.length && i <= 8; i++) {
+                total += Long.parseLong(f[i]);
+            }
+            return new MachineTicks(total - Long.parseLong(f[4]) - Long.parseLong(f[5]), total);
+        }
+
+        double busyPercentSince(MachineTicks before) {
+            return 100.0 * (busy - before.busy) / Math.max(1, total - before.total);
+        }
     }
 
     private static String loadAverage() throws IOException {
