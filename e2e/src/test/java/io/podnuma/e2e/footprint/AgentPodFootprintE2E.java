@@ -1,0 +1,392 @@
+package io.podnuma.e2e.footprint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.podnuma.controlplane.FreePorts;
+import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.controlplane.RealNode;
+import io.podnuma.controlplane.RealNodeOptions;
+import io.podnuma.e2e.realnode.RealNodeAgent;
+import io.podnuma.images.PodnumaImage;
+import io.podnuma.operator.render.AgentRender;
+import io.podnuma.testkit.Repository;
+import io.podnuma.testkit.Waits;
+import io.podnuma.testkit.chart.PodnumaChart;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.pods.SamplePods;
+import io.podnuma.testkit.realnode.WorkloadPods;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent's footprint on the real node as a cluster admin sees it (the bench group {@code node}): {@code helm
+ * install} of the chart with the real-node values, the quickstart policy, the node filled with workload pods up to its
+ * pod limit (one Guaranteed pod with a pod budget, Burstable ones with several containers), the agent pod restarted
+ * with the node full (time to Ready), then, after settling, the agent pod's memory cgroup (usage, working set, rss,
+ * cache), its JVM's VmRSS and its CPU over an idle window, beside the same figures of an idle JVM pod from the agent
+ * image with the agent's flags. Figures are printed ({@code [AgentPodFootprintE2E] ...}), never asserted; what is
+ * asserted is that the run did what it says (pods ran, the pods' cgroups were found).
+ *
+ * <p>{@code -Dpodnuma.node.quick=true}: 15 s idle window instead of 60 s; {@code -Dpodnuma.node.containers=N}: containers
+ * per Burstable pod (3); {@code -Dpodnuma.node.pods=N}: workload pods at most (110, the kubelet's default limit).
+ */
+class AgentPodFootprintE2E {
+
+    private static final String TAG = "[AgentPodFootprintE2E] ";
+    private static final String NS = "footprint";
+    /** The policy of {@code crds/examples/quickstart.yaml} and the label it selects nodes by. */
+    private static final String POLICY = "quickstart";
+
+    private static final String NODE_LABEL = "podnuma.io/pinning";
+    private static final boolean QUICK = Boolean.getBoolean("podnuma.node.quick");
+    private static final int CONTAINERS = Integer.getInteger("podnuma.node.containers", 3);
+    private static final int MAX_PODS = Integer.getInteger("podnuma.node.pods", 110);
+    private static final Duration SETTLE = Duration.ofSeconds(15);
+    private static final Duration IDLE = Duration.ofSeconds(QUICK ? 15 : 60);
+    private static final Duration WAIT = Duration.ofSeconds(180);
+    private static final Duration HELM = Duration.ofSeconds(150);
+    private static final List<PodnumaImage> IMAGES =
+            List.of(PodnumaImage.OPERATOR, PodnumaImage.NODE_AGENT, PodnumaImage.WORKLOAD);
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+    @TempDir
+    Path workDir;
+
+    private final List<String> lines = new ArrayList<>();
+
+    @Test
+    void theAgentPodBesideAnIdleJvmPodOnAFullNode() throws Exception {
+        RealNode.assumeAvailable(AgentPodFootprintE2E.class);
+        Optional<String> noImages = RealNodeAgent.whyMissing(RealNodeAgent.tars(IMAGES));
+        noImages.ifPresent(why -> System.err.println(TAG + "skipped: " + why));
+        Assumptions.assumeTrue(noImages.isEmpty(), () -> noImages.orElse(""));
+        CpuList cpus = CpuList.parse(Files.readString(Path.of("/sys/fs/cgroup/cpuset/cpuset.effective_cpus")));
+        Assumptions.assumeTrue(cpus.size() >= 2, "the quickstart policy reserves one CPU and pins a pod to another");
+        try (RealNode node =
+                RealNode.startWithPlane(RealNodeOptions.defaults().withImages(RealNodeAgent.tars(IMAGES)))) {
+            try {
+                run(node);
+            } finally {
+                lines.forEach(l -> System.err.println(TAG + l));
+            }
+        }
+    }
+
+    private void run(RealNode node) throws Exception {
+        LocalControlPlane plane = node.plane();
+        int healthPort = FreePorts.next();
+        PodnumaChart chart = new PodnumaChart(plane, workDir.resolve("helm"));
+        chart.install(
+                PodnumaChart.realNodeValues(
+                        node,
+                        RealNodeAgent.reference(PodnumaImage.OPERATOR),
+                        RealNodeAgent.reference(PodnumaImage.NODE_AGENT),
+                        FreePorts.next(),
+                        healthPort),
+                HELM);
+        plane.kubectl("label", "node", node.nodeName(), NODE_LABEL + "=enabled", "--overwrite")
+                .assertSuccess();
+        plane.kubectl(
+                        "apply",
+                        "-f",
+                        Repository.resolve("crds/examples/quickstart.yaml").toString())
+                .assertSuccess();
+        Pod agent = awaitAgent(plane, node, Optional.empty());
+
+        // The node full: as many workload pods as its pod limit leaves beside podnuma's and the baseline's.
+        plane.ensureNamespace(NS);
+        int allocatable = plane.client()
+                .nodes()
+                .withName(node.nodeName())
+                .get()
+                .getStatus()
+                .getAllocatable()
+                .get("pods")
+                .getNumericalAmount()
+                .intValue();
+        int slots = Math.min(MAX_PODS, allocatable - podsOn(plane, node) - 1);
+        assertThat(slots).as("room for workload pods").isPositive();
+        List<Pod> pods = workloadPods(node.nodeName(), slots);
+        long t0 = System.nanoTime();
+        for (Pod p : pods) {
+            plane.client()
+                    .pods()
+                    .inNamespace(NS)
+                    .resource(WorkloadPods.ofImage(p, RealNodeAgent.workloadImage()))
+                    .create();
+        }
+        int containers = 0;
+        for (Pod p : pods) {
+            Pod running = node.awaitRunning(NS, p.getMetadata().getName());
+            containers += running.getStatus().getContainerStatuses().size();
+        }
+        lines.add(String.format(
+                Locale.ROOT,
+                "node %s (%d CPUs, pod limit %d): %d workload pods with %d containers ran (1 Guaranteed with a"
+                        + " 1-CPU pod budget, %d Burstable with %d containers each) in %.1f s",
+                node.nodeName(),
+                cpus(),
+                allocatable,
+                pods.size(),
+                containers,
+                pods.size() - 1,
+                CONTAINERS,
+                (System.nanoTime() - t0) / 1e9));
+
+        // Readiness with the node full, as after a rolling update: the pod deleted, the DaemonSet's next one timed.
+        ReadyTiming timing = restartAndTimeReady(plane, node, agent, healthPort);
+        agent = timing.pod();
+        // Not part of the table: what the restarted agent did before it was ready, for whoever reads the log.
+        System.err.println("the restarted agent's log:\n"
+                + plane.kubectl(
+                                "logs",
+                                "-n",
+                                PodnumaChart.NAMESPACE,
+                                agent.getMetadata().getName(),
+                                "--timestamps",
+                                "--tail=40")
+                        .stdout());
+        long agentPid = pid(node, agent);
+        List<String> cmdline = ProcFs.cmdline(agentPid);
+        lines.add("agent command line (the image's entrypoint): " + String.join(" ", cmdline));
+
+        Pod baseline = startBaseline(plane, node, agent, cmdline);
+        long baselinePid = pid(node, baseline);
+        TimeUnit.NANOSECONDS.sleep(SETTLE.toNanos());
+
+        PodCgroup agentCgroup = PodCgroup.of(PodCgroup.HOST_ROOT, agent);
+        PodCgroup baselineCgroup = PodCgroup.of(PodCgroup.HOST_ROOT, baseline);
+        String loadBefore = loadAverage();
+        MachineTicks machine0 = MachineTicks.now();
+        long agentCpu0 = agentCgroup.cpuNanos();
+        long baselineCpu0 = baselineCgroup.cpuNanos();
+        long w0 = System.nanoTime();
+        TimeUnit.NANOSECONDS.sleep(IDLE.toNanos());
+        long agentCpu1 = agentCgroup.cpuNanos();
+        long baselineCpu1 = baselineCgroup.cpuNanos();
+        double window = System.nanoTime() - w0;
+        MachineTicks machine1 = MachineTicks.now();
+        double busy = machine1.busyPercentSince(machine0);
+        Footprint agentFigures = new Footprint(
+                agentCgroup.memoryNow(),
+                ProcFs.resident(agentPid),
+                (agentCpu1 - agentCpu0) / window * 1000,
+                Optional.of(timing.ready()),
+                Optional.of(timing.kubeletReady()));
+        Footprint baselineFigures = new Footprint(
+                baselineCgroup.memoryNow(),
+                ProcFs.resident(baselinePid),
+                (baselineCpu1 - baselineCpu0) / window * 1000,
+                Optional.empty(),
+                Optional.empty());
+        lines.add("agent pod cgroup " + agentCgroup.memory() + "; baseline (idle JVM, the agent's flags, same"
+                + " resources) " + baselineCgroup.memory());
+        lines.add("settled " + SETTLE.toSeconds() + " s after the baseline pod ran; load average (/proc/loadavg) before"
+                + " the idle window: " + loadBefore + ", after: " + loadAverage()
+                + String.format(Locale.ROOT, "; the machine's CPUs were %.0f%% busy during it (/proc/stat)", busy));
+        lines.add("");
+        lines.addAll(FootprintTable.render(FootprintTable.rows(agentFigures, baselineFigures, IDLE)));
+        assertThat(agentFigures.memory().usageBytes())
+                .as("the agent pod's memory cgroup")
+                .isPositive();
+    }
+
+    /** The agent pod, its restart's JVM start → first /readyz 200, and the kubelet's startedAt → Ready. */
+    record ReadyTiming(Pod pod, Duration ready, Duration kubeletReady) {}
+
+    private ReadyTiming restartAndTimeReady(LocalControlPlane plane, RealNode node, Pod old, int healthPort)
+            throws Exception {
+        plane.kubectl(
+                        "delete",
+                        "pod",
+                        "-n",
+                        PodnumaChart.NAMESPACE,
+                        old.getMetadata().getName(),
+                        "--wait=true",
+                        "--timeout=90s")
+                .assertSuccess();
+        // The old pod is gone only once its JVM has exited: the first 200 from here on is the new JVM's.
+        URI readyz = URI.create("http://127.0.0.1:" + healthPort + "/readyz");
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        double readyAt = -1;
+        while (readyAt < 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no 200 from " + readyz + " within " + WAIT.toSeconds() + " s");
+            }
+            if (answersOk(readyz)) {
+                readyAt = ProcFs.uptimeSeconds();
+            } else {
+                TimeUnit.MILLISECONDS.sleep(10);
+            }
+        }
+        Pod fresh = awaitAgent(plane, node, Optional.of(old.getMetadata().getUid()));
+        double started = ProcFs.startSeconds(pid(node, fresh));
+        ContainerStatus status = fresh.getStatus().getContainerStatuses().get(0);
+        Instant startedAt = Instant.parse(status.getState().getRunning().getStartedAt());
+        Instant readyCondition = fresh.getStatus().getConditions().stream()
+                .filter(c -> "Ready".equals(c.getType()))
+                .map(PodCondition::getLastTransitionTime)
+                .map(Instant::parse)
+                .findFirst()
+                .orElseThrow();
+        return new ReadyTiming(
+                fresh,
+                Duration.ofNanos(Math.round((readyAt - started) * 1e9)),
+                Duration.between(startedAt, readyCondition));
+    }
+
+    private Pod startBaseline(LocalControlPlane plane, RealNode node, Pod agent, List<String> agentCmdline)
+            throws IOException {
+        Path classes = workDir.resolve("idle-classes");
+        String resource = IdleMain.class.getName().replace('.', '/') + ".class";
+        Path file = classes.resolve(resource);
+        Files.createDirectories(file.getParent());
+        try (InputStream in = IdleMain.class.getClassLoader().getResourceAsStream(resource)) {
+            assertThat(in).as(resource + " on the test class path").isNotNull();
+            Files.copy(in, file);
+        }
+        Container agentContainer = agent.getSpec().getContainers().get(0);
+        Pod pod = IdleJvmPod.pod(
+                NS,
+                "idle-jvm",
+                node.nodeName(),
+                RealNodeAgent.reference(PodnumaImage.NODE_AGENT),
+                IdleJvmPod.command(agentCmdline),
+                agentContainer.getResources(),
+                classes);
+        plane.client().pods().inNamespace(NS).resource(pod).create();
+        return node.awaitRunning(NS, "idle-jvm");
+    }
+
+    /**
+     * The agent bench's node of pods ({@link SamplePods#benchNode}) without the Burstable containers' CPU requests: the
+     * real kubelet admits by requests, and a hundred pods of 10m containers do not fit a two-CPU node.
+     */
+    private static List<Pod> workloadPods(String node, int pods) {
+        List<Pod> out = new ArrayList<>();
+        for (Pod p : SamplePods.benchNode(node, pods, CONTAINERS)) {
+            if (SamplePods.isBenchPinned(p)) {
+                out.add(p);
+                continue;
+            }
+            Pod copy = new PodBuilder(p).build();
+            copy.getSpec()
+                    .getContainers()
+                    .forEach(c -> c.getResources().getRequests().remove("cpu"));
+            out.add(copy);
+        }
+        return out;
+    }
+
+    private static int podsOn(LocalControlPlane plane, RealNode node) {
+        return (int)
+                plane
+                        .client()
+                        .pods()
+                        .inAnyNamespace()
+                        .withField("spec.nodeName", node.nodeName())
+                        .list()
+                        .getItems()
+                        .stream()
+                        .filter(p -> !"Succeeded".equals(p.getStatus().getPhase())
+                                && !"Failed".equals(p.getStatus().getPhase()))
+                        .count();
+    }
+
+    private static Pod awaitAgent(LocalControlPlane plane, RealNode node, Optional<String> notThisUid)
+            throws InterruptedException {
+        return Waits.await(
+                WAIT,
+                () -> "a Ready agent pod on " + node.nodeName() + ":\n"
+                        + plane.kubectl("get", "pods,ds", "-n", PodnumaChart.NAMESPACE, "-o", "wide")
+                                .output(),
+                () -> plane
+                        .client()
+                        .pods()
+                        .inNamespace(PodnumaChart.NAMESPACE)
+                        .withLabels(AgentRender.selector(POLICY))
+                        .list()
+                        .getItems()
+                        .stream()
+                        .filter(p -> node.nodeName().equals(p.getSpec().getNodeName()))
+                        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                        .filter(p -> notThisUid
+                                .map(u -> !u.equals(p.getMetadata().getUid()))
+                                .orElse(true))
+                        .filter(RealNodeAgent::ready)
+                        .findFirst());
+    }
+
+    private static long pid(RealNode node, Pod pod) {
+        String id = pod.getStatus().getContainerStatuses().get(0).getContainerID();
+        return node.containerPid(id).orElseThrow(() -> new AssertionError("no running task for " + id));
+    }
+
+    private static boolean answersOk(URI uri) {
+        try {
+            return HTTP.send(
+                                    HttpRequest.newBuilder(uri)
+                                            .timeout(Duration.ofSeconds(1))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static int cpus() throws IOException {
+        return CpuList.parse(Files.readString(Path.of("/sys/fs/cgroup/cpuset/cpuset.effective_cpus")))
+                .size();
+    }
+
+    /**
+     * The machine's CPU time so far, from the first line of {@code /proc/stat} in clock ticks (busy: all but idle and
+     * iowait), so that a reader can tell a quiet idle window from one that other engineers' builds shared.
+     */
+    record MachineTicks(long busy, long total) {
+        static MachineTicks now() throws IOException {
+            String[] f =
+                    Files.readAllLines(Path.of("/proc/stat")).get(0).strip().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < f.length && i <= 8; i++) {
+                total += Long.parseLong(f[i]);
+            }
+            return new MachineTicks(total - Long.parseLong(f[4]) - Long.parseLong(f[5]), total);
+        }
+
+        double busyPercentSince(MachineTicks before) {
+            return 100.0 * (busy - before.busy) / Math.max(1, total - before.total);
+        }
+    }
+
+    private static String loadAverage() throws IOException {
+        return Files.readString(Path.of("/proc/loadavg")).strip();
+    }
+}

@@ -1,0 +1,75 @@
+package io.podnuma.e2e.footprint;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/** What {@code /proc} says of a host process: its command line, resident set and start time, and the clock since boot. */
+final class ProcFs {
+
+    /** The kernel's USER_HZ, the unit of a process's start time: 100 on every Linux architecture this runs on. */
+    static final long TICKS_PER_SECOND = 100;
+
+    private ProcFs() {}
+
+    /** {@code /proc/<pid>/cmdline}: the arguments the process was started with, the program first. */
+    static List<String> cmdline(long pid) throws IOException {
+        return cmdline(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")));
+    }
+
+    static List<String> cmdline(byte[] raw) {
+        String text = new String(raw, StandardCharsets.UTF_8);
+        if (text.endsWith("\0")) {
+            text = text.substring(0, text.length() - 1);
+        }
+        return text.isEmpty() ? List.of() : Arrays.asList(text.split("\0", -1));
+    }
+
+    /**
+     * A process's resident set from {@code /proc/<pid>/status}, in KiB: {@code VmRSS} and its anonymous and
+     * file-backed parts ({@code RssAnon}, {@code RssFile}; {@code RssShmem} is the rest).
+     */
+    record Resident(long vmRssKib, long rssAnonKib, long rssFileKib) {}
+
+    static Resident resident(long pid) throws IOException {
+        return resident(Files.readString(Path.of("/proc/" + pid + "/status")));
+    }
+
+    static Resident resident(String status) throws IOException {
+        return new Resident(kib(status, "VmRSS:"), kib(status, "RssAnon:"), kib(status, "RssFile:"));
+    }
+
+    private static long kib(String status, String key) throws IOException {
+        for (String line : status.split("\n")) {
+            if (line.startsWith(key)) {
+                return Long.parseLong(line.substring(key.length()).strip().split("\\s+")[0]);
+            }
+        }
+        throw new IOException("no " + key + " line in the status (a kernel thread, or a process that has exited)");
+    }
+
+    /** When the process started, in seconds since boot ({@code starttime}, field 22 of {@code /proc/<pid>/stat}). */
+    static double startSeconds(long pid) throws IOException {
+        return startSeconds(Files.readString(Path.of("/proc/" + pid + "/stat")));
+    }
+
+    /** The command name (field 2) may hold spaces and parentheses: fields are counted from the last {@code ')'}. */
+    static double startSeconds(String stat) throws IOException {
+        int close = stat.lastIndexOf(')');
+        String[] f =
+                close < 0 ? new String[0] : stat.substring(close + 1).strip().split("\\s+");
+        if (f.length < 20) {
+            throw new IOException("not a /proc/<pid>/stat line with 22 fields or more: " + stat);
+        }
+        return Long.parseLong(f[19]) / (double) TICKS_PER_SECOND;
+    }
+
+    /** Seconds since boot now ({@code /proc/uptime}), the clock {@link #startSeconds} is on. */
+    static double uptimeSeconds() throws IOException {
+        return Double.parseDouble(
+                Files.readString(Path.of("/proc/uptime")).strip().split("\\s+")[0]);
+    }
+}
