@@ -29,7 +29,7 @@ public final class PrunedHintMerger implements HintMerger {
     private static final int DENSE_LIMIT_BITS = 16;
 
     @Override
-    public TopologyHint merge(NumaMask defaultAffinity, List<List<TopologyHint>> hintLists, MaskOrder order) {
+    public TopologyHint merge(NumaMask defaultAffinity, List<? extends List<TopologyHint>> hintLists, MaskOrder order) {
         long all = defaultAffinity.bits();
         if (hintLists.isEmpty()) {
             // The single, empty combination: nothing constrains it and nothing is not preferred.
@@ -40,75 +40,67 @@ public final class PrunedHintMerger implements HintMerger {
                 return TopologyHint.notPreferred(defaultAffinity);
             }
         }
-        // Reading long lists dominates, so one pass collects what both steps need: the preferred masks, the
-        // target count and, on machines of up to 16 nodes, a bitmap of the masks for the search (wider
-        // machines read the masks again only when the search runs).
+        // Lists in the compact form are read as they are; others are packed once. The preferred masks and the
+        // smallest mask size come with the compact form; on machines of up to 16 nodes one scan of the masks
+        // also fills a bitmap of them for the search (wider machines read the masks again only when the
+        // search runs).
         ListSummary[] summaries = new ListSummary[hintLists.size()];
         int width = 64 - Long.numberOfLeadingZeros(all);
         boolean dense = width <= DENSE_LIMIT_BITS;
         int target = 0;
         for (int i = 0; i < summaries.length; i++) {
-            summaries[i] = ListSummary.of(hintLists.get(i), all, dense ? width : -1);
-            if (summaries[i].minCount != Integer.MAX_VALUE) {
-                target = Math.max(target, summaries[i].minCount);
+            summaries[i] = ListSummary.of(TopologyHints.of(hintLists.get(i)), all, dense ? width : -1);
+            int minCount = summaries[i].minCount();
+            if (minCount != Integer.MAX_VALUE) {
+                target = Math.max(target, minCount);
             }
         }
         long preferred = bestPreferred(all, summaries, order);
         if (preferred != 0L) {
             return TopologyHint.preferred(NumaMask.ofBits(preferred));
         }
-        long best = bestNotPreferred(all, hintLists, summaries, new HintRanking(target, order));
+        long best = bestNotPreferred(all, summaries, new HintRanking(target, order));
         return best == 0L
                 ? TopologyHint.notPreferred(defaultAffinity)
                 : TopologyHint.notPreferred(NumaMask.ofBits(best));
     }
 
-    /** What the merge needs from one hint list. */
-    private static final class ListSummary {
-        boolean preferredAny;
-        long[] preferred;
-        long[] present;
-        int minCount = Integer.MAX_VALUE;
+    /** What the merge needs from one hint list: the compact hints and, on small machines, a bitmap of the masks. */
+    private record ListSummary(TopologyHints hints, long[] present) {
 
         /**
          * @param denseWidth when not negative, also records the list's masks (cut to {@code all}) in a bitmap
          *     of {@code 2^denseWidth} bits, so the search needs no second pass over long lists
          */
-        static ListSummary of(List<TopologyHint> hints, long all, int denseWidth) {
-            ListSummary summary = new ListSummary();
-            long[] preferred = new long[4];
-            int preferredCount = 0;
-            long[] present = denseWidth < 0 ? null : new long[Math.max(1, (1 << denseWidth) >>> 6)];
-            for (TopologyHint hint : hints) {
-                NumaMask mask = hint.numaMask();
-                long word;
-                if (mask == null) {
-                    summary.preferredAny |= hint.preferred();
-                    word = all;
-                } else {
-                    long raw = mask.bits();
-                    word = raw & all;
-                    summary.minCount = Math.min(summary.minCount, Long.bitCount(raw));
-                    if (hint.preferred()) {
-                        if (preferredCount == preferred.length) {
-                            preferred = Arrays.copyOf(preferred, preferredCount * 2);
-                        }
-                        preferred[preferredCount++] = raw;
-                    }
-                }
-                if (present != null && word != 0L) {
+        static ListSummary of(TopologyHints hints, long all, int denseWidth) {
+            if (denseWidth < 0) {
+                return new ListSummary(hints, null);
+            }
+            long[] present = new long[Math.max(1, (1 << denseWidth) >>> 6)];
+            // "any" is stored as all ones, so the cut makes it every node of the machine
+            for (long mask : hints.masksForScan()) {
+                long word = mask & all;
+                if (word != 0L) {
                     present[(int) (word >>> 6)] |= 1L << (word & 63);
                 }
             }
-            preferred = Arrays.copyOf(preferred, preferredCount);
-            Arrays.sort(preferred);
-            summary.preferred = preferred;
-            summary.present = present;
-            return summary;
+            return new ListSummary(hints, present);
+        }
+
+        boolean preferredAny() {
+            return hints.hasPreferredAny();
+        }
+
+        long[] preferred() {
+            return hints.preferredMasks();
+        }
+
+        int minCount() {
+            return hints.minCount();
         }
 
         boolean accepts(long raw) {
-            return preferredAny || Arrays.binarySearch(preferred, raw) >= 0;
+            return hints.acceptsPreferred(raw);
         }
     }
 
@@ -121,9 +113,9 @@ public final class PrunedHintMerger implements HintMerger {
         ListSummary smallest = summaries[0];
         boolean everyListPreferredAny = true;
         for (ListSummary summary : summaries) {
-            everyListPreferredAny &= summary.preferredAny;
-            if (!summary.preferredAny
-                    && (smallest.preferredAny || summary.preferred.length < smallest.preferred.length)) {
+            everyListPreferredAny &= summary.preferredAny();
+            if (!summary.preferredAny()
+                    && (smallest.preferredAny() || summary.preferred().length < smallest.preferred().length)) {
                 smallest = summary;
             }
         }
@@ -133,9 +125,9 @@ public final class PrunedHintMerger implements HintMerger {
         }
         // Candidates come from one list that has no preferred "any" (any such list must hold the mask);
         // if every list has one, from all lists.
-        List<long[]> sources = smallest.preferredAny
-                ? Arrays.stream(summaries).map(summary -> summary.preferred).toList()
-                : List.of(smallest.preferred);
+        List<long[]> sources = smallest.preferredAny()
+                ? Arrays.stream(summaries).map(ListSummary::preferred).toList()
+                : List.of(smallest.preferred());
         for (long[] source : sources) {
             for (long raw : source) {
                 long merged = raw & all;
@@ -157,13 +149,13 @@ public final class PrunedHintMerger implements HintMerger {
         return best;
     }
 
-    private static long bestNotPreferred(
-            long all, List<List<TopologyHint>> hintLists, ListSummary[] summaries, HintRanking ranking) {
-        List<Level> levels = new ArrayList<>(hintLists.size());
-        for (int i = 0; i < summaries.length; i++) {
-            long[] present = summaries[i].present;
-            Level level =
-                    present != null ? Level.ofBitmap(present) : Level.ofWords(nonEmptyWords(all, hintLists.get(i)));
+    private static long bestNotPreferred(long all, ListSummary[] summaries, HintRanking ranking) {
+        List<Level> levels = new ArrayList<>(summaries.length);
+        for (ListSummary summary : summaries) {
+            long[] present = summary.present();
+            Level level = present != null
+                    ? Level.ofBitmap(present)
+                    : Level.ofWords(nonEmptyWords(all, summary.hints().masksForScan()));
             if (level.size() == 0) {
                 return 0L; // every combination ANDs to nothing
             }
@@ -191,20 +183,15 @@ public final class PrunedHintMerger implements HintMerger {
         }
     }
 
-    /** The hint's mask cut to the machine; "any" is every node. */
-    private static long word(long all, TopologyHint hint) {
-        return hint.numaMask() == null ? all : hint.numaMask().bits() & all;
-    }
-
     /**
-     * The non-empty words in the provider's order, duplicates kept: sorting long lists costs more than it
-     * saves, and the seen-sets of the search absorb duplicates.
+     * The non-empty words cut to the machine ("any" is every node), in the provider's order, duplicates kept:
+     * sorting long lists costs more than it saves, and the seen-sets of the search absorb duplicates.
      */
-    private static long[] nonEmptyWords(long all, List<TopologyHint> hints) {
-        long[] words = new long[hints.size()];
+    private static long[] nonEmptyWords(long all, long[] masks) {
+        long[] words = new long[masks.length];
         int count = 0;
-        for (TopologyHint hint : hints) {
-            long word = word(all, hint);
+        for (long mask : masks) {
+            long word = mask & all;
             if (word != 0L) {
                 words[count++] = word;
             }

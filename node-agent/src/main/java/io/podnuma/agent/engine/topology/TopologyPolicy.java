@@ -13,11 +13,15 @@ import java.util.TreeMap;
  * <p>Input per provider is a map from resource name to its hints, with the kubelet's conventions: a provider
  * with no map or an empty map has no preference ("any node", preferred); a resource whose list is
  * {@code null} has no preference either; a resource whose list is empty cannot be satisfied anywhere and
- * contributes "any node, not preferred", which makes every merged result not preferred.
+ * contributes "any node, not preferred", which makes every merged result not preferred. A resource's list may
+ * be a {@link TopologyHints} (the compact form a provider with hundreds of thousands of masks should give): it
+ * is merged as it is, without a hint object per mask; other lists are packed into that form once.
  */
 public final class TopologyPolicy {
 
     private static final int HINTS_SHOWN_PER_RESOURCE = 6;
+    private static final TopologyHints DONT_CARE = TopologyHints.of(List.of(TopologyHint.dontCare()));
+    private static final TopologyHints CANNOT_SATISFY = TopologyHints.of(List.of(TopologyHint.cannotSatisfy()));
 
     private final TopologyPolicyName name;
     private final NumaMask nodes;
@@ -86,7 +90,7 @@ public final class TopologyPolicy {
             return TopologyAdmission.admit(new TopologyHint(null, false));
         }
         List<ResourceHints> lists = flatten(providerHints);
-        List<List<TopologyHint>> hintLists = new ArrayList<>(lists.size());
+        List<TopologyHints> hintLists = new ArrayList<>(lists.size());
         for (ResourceHints resource : lists) {
             hintLists.add(
                     name == TopologyPolicyName.SINGLE_NUMA_NODE ? singleNodeHints(resource.hints()) : resource.hints());
@@ -119,23 +123,23 @@ public final class TopologyPolicy {
         for (Map<String, List<TopologyHint>> provider : providerHints) {
             providerIndex++;
             if (provider == null || provider.isEmpty()) {
-                lists.add(new ResourceHints(
-                        "provider " + providerIndex, List.of(TopologyHint.dontCare()), "no preference"));
+                lists.add(new ResourceHints("provider " + providerIndex, DONT_CARE, "no preference"));
                 continue;
             }
             for (Map.Entry<String, List<TopologyHint>> entry : new TreeMap<>(provider).entrySet()) {
                 List<TopologyHint> hints = entry.getValue();
                 if (hints == null) {
-                    lists.add(new ResourceHints(entry.getKey(), List.of(TopologyHint.dontCare()), "no preference"));
+                    lists.add(new ResourceHints(entry.getKey(), DONT_CARE, "no preference"));
                 } else if (hints.isEmpty()) {
-                    lists.add(new ResourceHints(
-                            entry.getKey(), List.of(TopologyHint.cannotSatisfy()), "no NUMA placement can satisfy it"));
+                    lists.add(new ResourceHints(entry.getKey(), CANNOT_SATISFY, "no NUMA placement can satisfy it"));
+                } else if (hints instanceof TopologyHints compact) {
+                    // the form of long lists: taken as it is, it cannot hold a null hint
+                    lists.add(new ResourceHints(entry.getKey(), compact, null));
                 } else {
                     for (TopologyHint hint : hints) {
                         Objects.requireNonNull(hint, () -> "null hint for resource " + entry.getKey());
                     }
-                    // not copied: the lists are only read during this call, and can be long
-                    lists.add(new ResourceHints(entry.getKey(), hints, null));
+                    lists.add(new ResourceHints(entry.getKey(), TopologyHints.of(hints), null));
                 }
             }
         }
@@ -143,14 +147,19 @@ public final class TopologyPolicy {
     }
 
     /** The kubelet's {@code filterSingleNumaHints}: keep preferred "any" and preferred single-node hints. */
-    static List<TopologyHint> singleNodeHints(List<TopologyHint> hints) {
-        List<TopologyHint> kept = new ArrayList<>();
-        for (TopologyHint hint : hints) {
-            if (hint.preferred() && (hint.numaMask() == null || hint.numaMask().count() == 1)) {
-                kept.add(hint);
+    static TopologyHints singleNodeHints(TopologyHints hints) {
+        TopologyHints.Builder kept = TopologyHints.builder();
+        for (int i = 0; i < hints.size(); i++) {
+            if (!hints.preferredAt(i)) {
+                continue;
+            }
+            if (hints.anyAt(i)) {
+                kept.addAny(true);
+            } else if (Long.bitCount(hints.maskAt(i)) == 1) {
+                kept.add(hints.maskAt(i), true);
             }
         }
-        return kept;
+        return kept.build();
     }
 
     private String rejection(String rule, List<ResourceHints> lists, TopologyHint best) {
@@ -170,7 +179,7 @@ public final class TopologyPolicy {
                 continue;
             }
             sb.append('[');
-            List<TopologyHint> hints = resource.hints();
+            TopologyHints hints = resource.hints();
             int shown = Math.min(hints.size(), HINTS_SHOWN_PER_RESOURCE);
             for (int j = 0; j < shown; j++) {
                 if (j > 0) {
@@ -192,5 +201,5 @@ public final class TopologyPolicy {
     }
 
     /** One resource's hint list, with a readable note when it stands for a convention. */
-    record ResourceHints(String resource, List<TopologyHint> hints, String note) {}
+    record ResourceHints(String resource, TopologyHints hints, String note) {}
 }
