@@ -20,7 +20,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The topology manager's admission with the best-effort policy, as the agent runs it (pruned merge): the
- * counterpart of the kubelet's {@code bestEffortPolicy.Merge} on the same hints.
+ * counterpart of the kubelet's {@code bestEffortPolicy.Merge} on the same hints. {@link #admit} takes the hints as
+ * lists of {@link TopologyHint} objects, {@link #admitCompact} the same hints in the compact form
+ * ({@link io.podnuma.agent.engine.topology.TopologyHints}, row {@code "<shape> [compact hints]"}); both are built
+ * before the measurement, as a provider hands them over.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,16 +48,23 @@ public class MergeBenchmark {
 
     private TopologyPolicy policy;
     private List<Map<String, List<TopologyHint>>> hints;
+    private List<Map<String, List<TopologyHint>>> compactHints;
 
     @Setup
     public void setUp() {
         MergeShape s = MergeShapes.byId(shape);
         policy = s.bestEffort();
         hints = s.providerHints();
+        compactHints = s.compactProviderHints();
     }
 
     @Benchmark
     public TopologyAdmission admit() {
         return policy.admit(hints);
+    }
+
+    @Benchmark
+    public TopologyAdmission admitCompact() {
+        return policy.admit(compactHints);
     }
 }

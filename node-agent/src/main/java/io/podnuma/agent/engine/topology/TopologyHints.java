@@ -22,6 +22,7 @@ import java.util.RandomAccess;
 public final class TopologyHints extends AbstractList<TopologyHint> implements RandomAccess {
 
     private static final long[] NO_WORDS = new long[0];
+    private static final int BITMAP_MAX_NODES = 16;
     private static final TopologyHints EMPTY = new Builder(0).build();
 
     /** The mask of each hint; all ones where the hint is "any", so that a cut to the machine gives every node. */
@@ -32,7 +33,10 @@ public final class TopologyHints extends AbstractList<TopologyHint> implements R
     private final int size;
     private final long[] preferredMasks;
     private final boolean preferredAny;
+    private final boolean hasAny;
     private final int minCount;
+    private final long nodesUsed;
+    private final long[] maskBitmap;
 
     private TopologyHints(long[] masks, long[] preferredAt, long[] anyAt, int size) {
         this.masks = masks;
@@ -43,12 +47,14 @@ public final class TopologyHints extends AbstractList<TopologyHint> implements R
         int preferredCount = 0;
         boolean anyPreferred = false;
         int min = Integer.MAX_VALUE;
+        long union = 0L;
         for (int i = 0; i < size; i++) {
             boolean isPreferred = isSet(preferredAt, i);
             if (isSet(anyAt, i)) {
                 anyPreferred |= isPreferred;
                 continue;
             }
+            union |= masks[i];
             min = Math.min(min, Long.bitCount(masks[i]));
             if (isPreferred) {
                 if (preferredCount == preferred.length) {
@@ -61,7 +67,30 @@ public final class TopologyHints extends AbstractList<TopologyHint> implements R
         Arrays.sort(preferred);
         this.preferredMasks = preferred;
         this.preferredAny = anyPreferred;
+        this.hasAny = anyAt.length > 0;
         this.minCount = min;
+        this.nodesUsed = union;
+        this.maskBitmap = bitmapOfMasks(masks, anyAt, union);
+    }
+
+    /**
+     * One bit per distinct non-empty mask (bit {@code w} for the mask word {@code w}) when every mask lies on
+     * nodes 0..15 (at most 8 KiB), else {@code null}: on such machines the merge takes this set as it is instead
+     * of scanning the masks.
+     */
+    private static long[] bitmapOfMasks(long[] masks, long[] anyAt, long union) {
+        int width = 64 - Long.numberOfLeadingZeros(union);
+        if (width > BITMAP_MAX_NODES) {
+            return null;
+        }
+        long[] bitmap = new long[Math.max(1, (1 << width) >>> 6)];
+        for (int i = 0; i < masks.length; i++) {
+            long word = masks[i];
+            if (word != 0L && !isSet(anyAt, i)) {
+                bitmap[(int) (word >>> 6)] |= 1L << (word & 63);
+            }
+        }
+        return bitmap;
     }
 
     /** No hints: the resource cannot be placed anywhere (see {@link TopologyPolicy}'s conventions). */
@@ -146,10 +175,7 @@ public final class TopologyHints extends AbstractList<TopologyHint> implements R
         return masks[index];
     }
 
-    /**
-     * The mask words, all ones for "any"; only {@code size()} of them are used. For the merge's scans: the
-     * caller must not modify the array.
-     */
+    /** The mask words, one per hint, all ones for "any". For the merge's scans: not to be modified. */
     long[] masksForScan() {
         return masks;
     }
@@ -157,6 +183,24 @@ public final class TopologyHints extends AbstractList<TopologyHint> implements R
     /** The preferred masks (not "any"), sorted by signed value, duplicates kept; not to be modified. */
     long[] preferredMasks() {
         return preferredMasks;
+    }
+
+    /** Whether some hint is "any node". */
+    boolean hasAny() {
+        return hasAny;
+    }
+
+    /** The union of the masks that are not "any". */
+    long nodesUsed() {
+        return nodesUsed;
+    }
+
+    /**
+     * The set of non-empty masks that are not "any", one bit per mask word, when they all lie on nodes 0..15;
+     * else {@code null}. Not to be modified.
+     */
+    long[] maskBitmap() {
+        return maskBitmap;
     }
 
     /** Whether some hint is "any node" and preferred. */

@@ -15,13 +15,13 @@ import java.util.TreeMap;
  * {@code null} has no preference either; a resource whose list is empty cannot be satisfied anywhere and
  * contributes "any node, not preferred", which makes every merged result not preferred. A resource's list may
  * be a {@link TopologyHints} (the compact form a provider with hundreds of thousands of masks should give): it
- * is merged as it is, without a hint object per mask; other lists are packed into that form once.
+ * is merged as it is, without a hint object per mask.
  */
 public final class TopologyPolicy {
 
     private static final int HINTS_SHOWN_PER_RESOURCE = 6;
-    private static final TopologyHints DONT_CARE = TopologyHints.of(List.of(TopologyHint.dontCare()));
-    private static final TopologyHints CANNOT_SATISFY = TopologyHints.of(List.of(TopologyHint.cannotSatisfy()));
+    private static final List<TopologyHint> DONT_CARE = List.of(TopologyHint.dontCare());
+    private static final List<TopologyHint> CANNOT_SATISFY = List.of(TopologyHint.cannotSatisfy());
 
     private final TopologyPolicyName name;
     private final NumaMask nodes;
@@ -90,7 +90,7 @@ public final class TopologyPolicy {
             return TopologyAdmission.admit(new TopologyHint(null, false));
         }
         List<ResourceHints> lists = flatten(providerHints);
-        List<TopologyHints> hintLists = new ArrayList<>(lists.size());
+        List<List<TopologyHint>> hintLists = new ArrayList<>(lists.size());
         for (ResourceHints resource : lists) {
             hintLists.add(
                     name == TopologyPolicyName.SINGLE_NUMA_NODE ? singleNodeHints(resource.hints()) : resource.hints());
@@ -133,21 +133,38 @@ public final class TopologyPolicy {
                 } else if (hints.isEmpty()) {
                     lists.add(new ResourceHints(entry.getKey(), CANNOT_SATISFY, "no NUMA placement can satisfy it"));
                 } else if (hints instanceof TopologyHints compact) {
-                    // the form of long lists: taken as it is, it cannot hold a null hint
+                    // the form of long lists: it cannot hold a null hint, so nothing to check per hint
                     lists.add(new ResourceHints(entry.getKey(), compact, null));
                 } else {
                     for (TopologyHint hint : hints) {
                         Objects.requireNonNull(hint, () -> "null hint for resource " + entry.getKey());
                     }
-                    lists.add(new ResourceHints(entry.getKey(), TopologyHints.of(hints), null));
+                    // not copied: the lists are only read during this call
+                    lists.add(new ResourceHints(entry.getKey(), hints, null));
                 }
             }
         }
         return lists;
     }
 
-    /** The kubelet's {@code filterSingleNumaHints}: keep preferred "any" and preferred single-node hints. */
-    static TopologyHints singleNodeHints(TopologyHints hints) {
+    /**
+     * The kubelet's {@code filterSingleNumaHints}: keep preferred "any" and preferred single-node hints, in the
+     * form they came in.
+     */
+    static List<TopologyHint> singleNodeHints(List<TopologyHint> hints) {
+        if (hints instanceof TopologyHints compact) {
+            return singleNodeHints(compact);
+        }
+        List<TopologyHint> kept = new ArrayList<>();
+        for (TopologyHint hint : hints) {
+            if (hint.preferred() && (hint.numaMask() == null || hint.numaMask().count() == 1)) {
+                kept.add(hint);
+            }
+        }
+        return kept;
+    }
+
+    private static TopologyHints singleNodeHints(TopologyHints hints) {
         TopologyHints.Builder kept = TopologyHints.builder();
         for (int i = 0; i < hints.size(); i++) {
             if (!hints.preferredAt(i)) {
@@ -179,7 +196,7 @@ public final class TopologyPolicy {
                 continue;
             }
             sb.append('[');
-            TopologyHints hints = resource.hints();
+            List<TopologyHint> hints = resource.hints();
             int shown = Math.min(hints.size(), HINTS_SHOWN_PER_RESOURCE);
             for (int j = 0; j < shown; j++) {
                 if (j > 0) {
@@ -201,5 +218,5 @@ public final class TopologyPolicy {
     }
 
     /** One resource's hint list, with a readable note when it stands for a convention. */
-    record ResourceHints(String resource, TopologyHints hints, String note) {}
+    record ResourceHints(String resource, List<TopologyHint> hints, String note) {}
 }
