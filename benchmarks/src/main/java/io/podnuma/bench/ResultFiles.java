@@ -39,7 +39,11 @@ public final class ResultFiles {
             String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
             String id = benchmark.contains("ExhaustiveMergeBenchmark")
                     ? param + " [" + method + " merger alone]"
-                    : method.equals("admitCompact") ? param + " [compact hints]" : param;
+                    : switch (method) {
+                        case "admitCompact" -> param + " [compact hints]";
+                        case "buildCompactAndAdmit" -> param + " [compact hints, built per merge]";
+                        default -> param;
+                    };
             JsonNode primary = run.path("primaryMetric");
             double scale = nanosPer(primary.path("scoreUnit").asText(), source);
             out.add(new Measurement(
