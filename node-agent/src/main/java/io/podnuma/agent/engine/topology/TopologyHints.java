@@ -38,59 +38,17 @@ public final class TopologyHints extends AbstractList<TopologyHint> implements R
     private final long nodesUsed;
     private final long[] maskBitmap;
 
-    private TopologyHints(long[] masks, long[] preferredAt, long[] anyAt, int size) {
+    private TopologyHints(Builder b, long[] masks, long[] preferredAt, long[] anyAt, long[] preferredMasks) {
         this.masks = masks;
         this.preferredAt = preferredAt;
         this.anyAt = anyAt;
-        this.size = size;
-        long[] preferred = new long[Math.min(size, 16)];
-        int preferredCount = 0;
-        boolean anyPreferred = false;
-        int min = Integer.MAX_VALUE;
-        long union = 0L;
-        for (int i = 0; i < size; i++) {
-            boolean isPreferred = isSet(preferredAt, i);
-            if (isSet(anyAt, i)) {
-                anyPreferred |= isPreferred;
-                continue;
-            }
-            union |= masks[i];
-            min = Math.min(min, Long.bitCount(masks[i]));
-            if (isPreferred) {
-                if (preferredCount == preferred.length) {
-                    preferred = Arrays.copyOf(preferred, preferredCount * 2);
-                }
-                preferred[preferredCount++] = masks[i];
-            }
-        }
-        preferred = Arrays.copyOf(preferred, preferredCount);
-        Arrays.sort(preferred);
-        this.preferredMasks = preferred;
-        this.preferredAny = anyPreferred;
+        this.size = b.size;
+        this.preferredMasks = preferredMasks;
+        this.preferredAny = b.preferredAny;
         this.hasAny = anyAt.length > 0;
-        this.minCount = min;
-        this.nodesUsed = union;
-        this.maskBitmap = bitmapOfMasks(masks, anyAt, union);
-    }
-
-    /**
-     * One bit per distinct non-empty mask (bit {@code w} for the mask word {@code w}) when every mask lies on
-     * nodes 0..15 (at most 8 KiB), else {@code null}: on such machines the merge takes this set as it is instead
-     * of scanning the masks.
-     */
-    private static long[] bitmapOfMasks(long[] masks, long[] anyAt, long union) {
-        int width = 64 - Long.numberOfLeadingZeros(union);
-        if (width > BITMAP_MAX_NODES) {
-            return null;
-        }
-        long[] bitmap = new long[Math.max(1, (1 << width) >>> 6)];
-        for (int i = 0; i < masks.length; i++) {
-            long word = masks[i];
-            if (word != 0L && !isSet(anyAt, i)) {
-                bitmap[(int) (word >>> 6)] |= 1L << (word & 63);
-            }
-        }
-        return bitmap;
+        this.minCount = b.minCount;
+        this.nodesUsed = b.nodesUsed;
+        this.maskBitmap = b.bitmap;
     }
 
     /** No hints: the resource cannot be placed anywhere (see {@link TopologyPolicy}'s conventions). */
@@ -223,12 +181,24 @@ public final class TopologyHints extends AbstractList<TopologyHint> implements R
         return word < bits.length && (bits[word] & (1L << index)) != 0;
     }
 
-    /** Collects hints in order; {@link #build} copies, so a builder can go on after it. */
+    /**
+     * Collects hints in order, and what the merge needs of them as they come, so that building costs one pass.
+     * {@link #build} hands its arrays over; adding after it works on copies, so what was built never changes.
+     */
     public static final class Builder {
         private long[] masks;
         private long[] preferredAt;
         private long[] anyAt = NO_WORDS;
         private int size;
+        private long[] preferred = NO_WORDS;
+        private int preferredCount;
+        private boolean preferredAny;
+        private int minCount = Integer.MAX_VALUE;
+        private long nodesUsed;
+        /** Bit {@code w} per non-empty mask word {@code w} while every mask lies on nodes 0..15, then null. */
+        private long[] bitmap = new long[1];
+
+        private boolean handedOver;
 
         private Builder(int expectedSize) {
             if (expectedSize < 0) {
@@ -250,8 +220,25 @@ public final class TopologyHints extends AbstractList<TopologyHint> implements R
         public Builder add(long maskBits, boolean preferred) {
             int index = next();
             masks[index] = maskBits;
+            nodesUsed |= maskBits;
+            minCount = Math.min(minCount, Long.bitCount(maskBits));
             if (preferred) {
                 preferredAt[index >>> 6] |= 1L << index;
+                if (preferredCount == this.preferred.length) {
+                    this.preferred = Arrays.copyOf(this.preferred, Math.max(8, preferredCount * 2));
+                }
+                this.preferred[preferredCount++] = maskBits;
+            }
+            if (bitmap != null && maskBits != 0L) {
+                if ((maskBits >>> BITMAP_MAX_NODES) != 0L) {
+                    bitmap = null;
+                } else {
+                    int word = (int) (maskBits >>> 6);
+                    if (word >= bitmap.length) {
+                        bitmap = Arrays.copyOf(bitmap, Math.max(word + 1, bitmap.length * 2));
+                    }
+                    bitmap[word] |= 1L << (maskBits & 63);
+                }
             }
             return this;
         }
@@ -266,17 +253,33 @@ public final class TopologyHints extends AbstractList<TopologyHint> implements R
             anyAt[index >>> 6] |= 1L << index;
             if (preferred) {
                 preferredAt[index >>> 6] |= 1L << index;
+                preferredAny = true;
             }
             return this;
         }
 
         public TopologyHints build() {
             int words = words(size);
-            long[] any = anyAt.length == 0 ? NO_WORDS : Arrays.copyOf(anyAt, words);
-            return new TopologyHints(Arrays.copyOf(masks, size), Arrays.copyOf(preferredAt, words), any, size);
+            long[] sortedPreferred = Arrays.copyOf(preferred, preferredCount);
+            Arrays.sort(sortedPreferred);
+            handedOver = true;
+            return new TopologyHints(
+                    this,
+                    masks.length == size ? masks : Arrays.copyOf(masks, size),
+                    preferredAt.length == words ? preferredAt : Arrays.copyOf(preferredAt, words),
+                    anyAt.length == 0 || anyAt.length == words ? anyAt : Arrays.copyOf(anyAt, words),
+                    sortedPreferred);
         }
 
         private int next() {
+            if (handedOver) {
+                // what was built holds these arrays: go on with copies
+                masks = masks.clone();
+                preferredAt = preferredAt.clone();
+                anyAt = anyAt.length == 0 ? NO_WORDS : anyAt.clone();
+                bitmap = bitmap == null ? null : bitmap.clone();
+                handedOver = false;
+            }
             if (size == masks.length) {
                 int capacity = Math.max(16, size * 2);
                 masks = Arrays.copyOf(masks, capacity);

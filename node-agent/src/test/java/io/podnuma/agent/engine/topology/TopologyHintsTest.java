@@ -49,6 +49,20 @@ class TopologyHintsTest {
     }
 
     @Test
+    void addingAfterBuildLeavesWhatWasBuiltAlone() {
+        List<TopologyHint> narrow = List.of(TopologyHint.preferred(NumaMask.of(0)), TopologyHint.dontCare());
+        TopologyHints.Builder builder = TopologyHints.builder(2); // full: build() hands its arrays over
+        builder.add(NumaMask.of(0), true).addAny(true);
+        TopologyHints built = builder.build();
+        long[] bitmap = built.maskBitmap().clone();
+        builder.add(NumaMask.of(1, 2), true).addAny(false).add(NumaMask.of(3), false);
+        assertThat(built.maskBitmap()).containsExactly(bitmap);
+        assertThat(built).isEqualTo(TopologyHints.of(narrow)).containsExactlyElementsOf(narrow);
+        assertThat(built.preferredMasks()).containsExactly(NumaMask.of(0).bits());
+        assertThat(builder.build()).hasSize(5).isNotEqualTo(built);
+    }
+
+    @Test
     void manyHintsCrossTheBitsetWords() {
         TopologyHints.Builder builder = TopologyHints.builder();
         List<TopologyHint> expected = new ArrayList<>();
