@@ -10,14 +10,15 @@ import java.util.RandomAccess;
  * One resource's hints in compact form: the masks in one {@code long[]}, which hints are preferred and which
  * stand for "any node" as bitsets over the positions. A provider that offers every fitting mask of a wide
  * machine (180k hints on 16 NUMA nodes) then costs three arrays instead of two objects per hint, and the merge
- * reads them as a primitive scan without allocating per hint.
+ * reads no hint object at all.
  *
  * <p>It is also a read-only {@code List<TopologyHint>} in the provider's order, so it goes wherever the list form
  * goes ({@link TopologyPolicy#admit}, the mergers, the rejection message); {@link #get} builds the hint it returns.
- * Immutable: the arrays are never handed out, the builder's are copied.
+ * Immutable: the arrays are read only by this package's merge and never written after {@link Builder#build}.
  *
  * <p>What every merge needs and does not depend on the machine (the preferred masks, sorted; whether a preferred
- * "any" is present; the smallest mask size) is worked out once, when the hints are built.
+ * "any" is present; the smallest mask size; the nodes used and, when they are all below 16, the set of distinct
+ * masks as a bitmap of at most 8 KiB) is gathered once, while the hints are built.
  */
 public final class TopologyHints extends AbstractList<TopologyHint> implements RandomAccess {
 
