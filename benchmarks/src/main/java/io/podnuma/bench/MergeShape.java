@@ -3,6 +3,7 @@ package io.podnuma.bench;
 import io.podnuma.agent.engine.topology.NumaMask;
 import io.podnuma.agent.engine.topology.TopologyAdmission;
 import io.podnuma.agent.engine.topology.TopologyHint;
+import io.podnuma.agent.engine.topology.TopologyHints;
 import io.podnuma.agent.engine.topology.TopologyManagerOptions;
 import io.podnuma.agent.engine.topology.TopologyPolicy;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
@@ -59,6 +60,15 @@ public record MergeShape(String id, String description, int numaNodes, List<List
         List<Map<String, List<TopologyHint>>> out = new ArrayList<>(providers.size());
         for (int i = 0; i < providers.size(); i++) {
             out.add(Map.of("r" + i, providers.get(i)));
+        }
+        return out;
+    }
+
+    /** The same input with every list in the compact form ({@link TopologyHints}), packed here, outside the merge. */
+    public List<Map<String, List<TopologyHint>>> compactProviderHints() {
+        List<Map<String, List<TopologyHint>>> out = new ArrayList<>(providers.size());
+        for (int i = 0; i < providers.size(); i++) {
+            out.add(Map.of("r" + i, TopologyHints.of(providers.get(i))));
         }
         return out;
     }

@@ -37,8 +37,13 @@ public final class ResultFiles {
                         source + ": benchmark " + benchmark + " has neither a scenario nor a shape param");
             }
             String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
-            String id =
-                    benchmark.contains("ExhaustiveMergeBenchmark") ? param + " [" + method + " merger alone]" : param;
+            String id = benchmark.contains("ExhaustiveMergeBenchmark")
+                    ? param + " [" + method + " merger alone]"
+                    : switch (method) {
+                        case "admitCompact" -> param + " [compact hints]";
+                        case "buildCompactAndAdmit" -> param + " [compact hints, built per merge]";
+                        default -> param;
+                    };
             JsonNode primary = run.path("primaryMetric");
             double scale = nanosPer(primary.path("scoreUnit").asText(), source);
             out.add(new Measurement(

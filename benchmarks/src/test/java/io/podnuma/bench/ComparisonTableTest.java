@@ -24,6 +24,14 @@ class ComparisonTableTest {
                "params": {"shape": "merge/huge"},
                "primaryMetric": {"score": 0.3, "scoreError": 0.01, "scoreUnit": "ms/op"},
                "secondaryMetrics": {}},
+              {"benchmark": "io.podnuma.bench.MergeBenchmark.admitCompact", "mode": "avgt",
+               "params": {"shape": "merge/huge"},
+               "primaryMetric": {"score": 0.1, "scoreError": 0.01, "scoreUnit": "ms/op"},
+               "secondaryMetrics": {}},
+              {"benchmark": "io.podnuma.bench.MergeBenchmark.buildCompactAndAdmit", "mode": "avgt",
+               "params": {"shape": "merge/huge"},
+               "primaryMetric": {"score": 0.2, "scoreError": 0.01, "scoreUnit": "ms/op"},
+               "secondaryMetrics": {}},
               {"benchmark": "io.podnuma.bench.MergeBenchmark.admit", "mode": "avgt",
                "params": {"shape": "merge/never"},
                "primaryMetric": {"score": 1.0, "scoreError": 0.01, "scoreUnit": "ms/op"},
@@ -46,7 +54,13 @@ class ComparisonTableTest {
         List<Measurement> jmh = ResultFiles.jmh(JSON.readTree(JMH), "test");
         assertThat(jmh)
                 .extracting(Measurement::id)
-                .containsExactly("alloc/none/2cpu", "merge/small [pruned merger alone]", "merge/huge", "merge/never");
+                .containsExactly(
+                        "alloc/none/2cpu",
+                        "merge/small [pruned merger alone]",
+                        "merge/huge",
+                        "merge/huge [compact hints]",
+                        "merge/huge [compact hints, built per merge]",
+                        "merge/never");
         assertThat(jmh.get(0).nanosPerOp()).isEqualTo(2500.0);
         assertThat(jmh.get(0).errorNanos()).isEqualTo(500.0);
         assertThat(jmh.get(0).bytesPerOp()).isEqualTo(2048.0);
@@ -60,12 +74,15 @@ class ComparisonTableTest {
         String table = ComparisonTable.format(
                 ResultFiles.jmh(JSON.readTree(JMH), "jmh"), ResultFiles.kubelet(JSON.readTree(KUBELET), "go"));
         String[] lines = table.split("\n");
-        assertThat(lines).hasSize(6);
+        assertThat(lines).hasSize(8);
         assertThat(lines[2])
                 .contains("alloc/none/2cpu", "2.5 µs ± 500 ns", "5.0 µs", "| 0.50 ", "2.0 KiB", "1.0 MiB", "yes");
         assertThat(lines[3]).contains("merge/small [pruned merger alone]", "90.0 µs", "0.01", "NO", "podnuma merged 0");
         assertThat(lines[4]).contains("~2.0 h", "~4.2e-08", "~279.4 GiB");
-        assertThat(lines[5]).contains("did not finish", "did not finish in 10 s");
+        // the compact-hints variant is compared with the same kubelet row
+        assertThat(lines[5]).contains("merge/huge [compact hints]", "100.0 µs", "~2.0 h", "~1.4e-08");
+        assertThat(lines[6]).contains("merge/huge [compact hints, built per merge]", "200.0 µs", "~2.0 h");
+        assertThat(lines[7]).contains("did not finish", "did not finish in 10 s");
     }
 
     @Test

@@ -50,6 +50,16 @@ class MergeShapesTest {
     }
 
     @Test
+    void theCompactHintsRowsAdmitWhatTheListRowsAdmit() {
+        for (MergeShape shape : MergeShapes.all()) {
+            assertThat(shape.compactProviderHints()).as(shape.id()).isEqualTo(shape.providerHints());
+            assertThat(shape.bestEffort().admit(shape.compactProviderHints()))
+                    .as(shape.id())
+                    .isEqualTo(shape.admit());
+        }
+    }
+
+    @Test
     void ownNodePreferencesHaveNoPreferredResult() {
         assertThat(MergeShapes.byId("merge/4numa-3x15-own").admit().hint())
                 .isEqualTo(TopologyHint.notPreferred(NumaMask.of(0)));

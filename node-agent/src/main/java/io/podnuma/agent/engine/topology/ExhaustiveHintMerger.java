@@ -10,14 +10,14 @@ import java.util.List;
 public final class ExhaustiveHintMerger implements HintMerger {
 
     @Override
-    public TopologyHint merge(NumaMask defaultAffinity, List<List<TopologyHint>> hintLists, MaskOrder order) {
+    public TopologyHint merge(NumaMask defaultAffinity, List<? extends List<TopologyHint>> hintLists, MaskOrder order) {
         Fold fold = new Fold(HintRanking.targetCount(hintLists), order);
         visit(hintLists, 0, defaultAffinity.bits(), true, null, defaultAffinity, fold);
         return fold.best == null ? TopologyHint.notPreferred(defaultAffinity) : fold.best;
     }
 
     private static void visit(
-            List<List<TopologyHint>> lists,
+            List<? extends List<TopologyHint>> lists,
             int index,
             long merged,
             boolean preferred,

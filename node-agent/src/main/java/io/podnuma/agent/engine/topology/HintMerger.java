@@ -13,8 +13,9 @@ public interface HintMerger {
 
     /**
      * @param defaultAffinity every NUMA node of the machine
-     * @param hintLists one list per (provider, resource), already filtered by the policy
+     * @param hintLists one list per (provider, resource), already filtered by the policy; any list may be in the
+     *     compact form ({@link TopologyHints}), with the same answer
      * @param order how masks compare when the ranking leaves a tie
      */
-    TopologyHint merge(NumaMask defaultAffinity, List<List<TopologyHint>> hintLists, MaskOrder order);
+    TopologyHint merge(NumaMask defaultAffinity, List<? extends List<TopologyHint>> hintLists, MaskOrder order);
 }

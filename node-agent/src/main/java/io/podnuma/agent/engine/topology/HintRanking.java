@@ -23,12 +23,12 @@ public final class HintRanking {
         this.order = order;
     }
 
-    public static HintRanking of(List<List<TopologyHint>> hintLists, MaskOrder order) {
+    public static HintRanking of(List<? extends List<TopologyHint>> hintLists, MaskOrder order) {
         return new HintRanking(targetCount(hintLists), order);
     }
 
     /** The kubelet's {@code maxOfMinAffinityCounts}. */
-    public static int targetCount(List<List<TopologyHint>> hintLists) {
+    public static int targetCount(List<? extends List<TopologyHint>> hintLists) {
         int target = 0;
         for (List<TopologyHint> hints : hintLists) {
             int min = Integer.MAX_VALUE;

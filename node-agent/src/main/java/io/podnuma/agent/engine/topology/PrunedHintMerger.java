@@ -29,7 +29,7 @@ public final class PrunedHintMerger implements HintMerger {
     private static final int DENSE_LIMIT_BITS = 16;
 
     @Override
-    public TopologyHint merge(NumaMask defaultAffinity, List<List<TopologyHint>> hintLists, MaskOrder order) {
+    public TopologyHint merge(NumaMask defaultAffinity, List<? extends List<TopologyHint>> hintLists, MaskOrder order) {
         long all = defaultAffinity.bits();
         if (hintLists.isEmpty()) {
             // The single, empty combination: nothing constrains it and nothing is not preferred.
@@ -40,15 +40,19 @@ public final class PrunedHintMerger implements HintMerger {
                 return TopologyHint.notPreferred(defaultAffinity);
             }
         }
-        // Reading long lists dominates, so one pass collects what both steps need: the preferred masks, the
-        // target count and, on machines of up to 16 nodes, a bitmap of the masks for the search (wider
-        // machines read the masks again only when the search runs).
+        // Reading long lists dominates, so each list is read once for what both steps need: the preferred
+        // masks, the target count and, on machines of up to 16 nodes, a bitmap of the masks for the search
+        // (wider machines read the masks again only when the search runs). The compact form brings the first
+        // two with it, and often the bitmap too.
         ListSummary[] summaries = new ListSummary[hintLists.size()];
         int width = 64 - Long.numberOfLeadingZeros(all);
-        boolean dense = width <= DENSE_LIMIT_BITS;
+        int denseWidth = width <= DENSE_LIMIT_BITS ? width : -1;
         int target = 0;
         for (int i = 0; i < summaries.length; i++) {
-            summaries[i] = ListSummary.of(hintLists.get(i), all, dense ? width : -1);
+            List<TopologyHint> hints = hintLists.get(i);
+            summaries[i] = hints instanceof TopologyHints compact
+                    ? ListSummary.ofCompact(compact, all, denseWidth)
+                    : ListSummary.ofList(hints, all, denseWidth);
             if (summaries[i].minCount != Integer.MAX_VALUE) {
                 target = Math.max(target, summaries[i].minCount);
             }
@@ -57,28 +61,34 @@ public final class PrunedHintMerger implements HintMerger {
         if (preferred != 0L) {
             return TopologyHint.preferred(NumaMask.ofBits(preferred));
         }
-        long best = bestNotPreferred(all, hintLists, summaries, new HintRanking(target, order));
+        long best = bestNotPreferred(all, summaries, new HintRanking(target, order));
         return best == 0L
                 ? TopologyHint.notPreferred(defaultAffinity)
                 : TopologyHint.notPreferred(NumaMask.ofBits(best));
     }
 
-    /** What the merge needs from one hint list. */
+    /** What the merge needs from one hint list, in either form. */
     private static final class ListSummary {
         boolean preferredAny;
+        /** The preferred masks (not cut to the machine), sorted. */
         long[] preferred;
+        /** On machines of up to 16 nodes: bit {@code w} for every non-empty word {@code w} (cut), else null. */
         long[] present;
+
         int minCount = Integer.MAX_VALUE;
+        private List<TopologyHint> list;
+        private TopologyHints compact;
 
         /**
          * @param denseWidth when not negative, also records the list's masks (cut to {@code all}) in a bitmap
          *     of {@code 2^denseWidth} bits, so the search needs no second pass over long lists
          */
-        static ListSummary of(List<TopologyHint> hints, long all, int denseWidth) {
+        static ListSummary ofList(List<TopologyHint> hints, long all, int denseWidth) {
             ListSummary summary = new ListSummary();
+            summary.list = hints;
             long[] preferred = new long[4];
             int preferredCount = 0;
-            long[] present = denseWidth < 0 ? null : new long[Math.max(1, (1 << denseWidth) >>> 6)];
+            long[] present = denseWidth < 0 ? null : new long[bitmapWords(denseWidth)];
             for (TopologyHint hint : hints) {
                 NumaMask mask = hint.numaMask();
                 long word;
@@ -107,9 +117,81 @@ public final class PrunedHintMerger implements HintMerger {
             return summary;
         }
 
+        /** Nothing per hint when the hints' own bitmap serves; else one scan of the mask words. */
+        static ListSummary ofCompact(TopologyHints hints, long all, int denseWidth) {
+            ListSummary summary = new ListSummary();
+            summary.compact = hints;
+            summary.preferredAny = hints.hasPreferredAny();
+            summary.preferred = hints.preferredMasks();
+            summary.minCount = hints.minCount();
+            if (denseWidth < 0) {
+                return summary;
+            }
+            long[] own = hints.maskBitmap();
+            if (own != null && (hints.nodesUsed() & ~all) == 0L) {
+                // every mask lies on the machine, so cutting changes none: only "any" adds a word, all nodes
+                if (!hints.hasAny()) {
+                    summary.present = own;
+                    return summary;
+                }
+                long[] present = Arrays.copyOf(own, bitmapWords(denseWidth));
+                present[(int) (all >>> 6)] |= 1L << (all & 63);
+                summary.present = present;
+                return summary;
+            }
+            long[] present = new long[bitmapWords(denseWidth)];
+            // "any" is stored as all ones, so the cut makes it every node of the machine
+            for (long mask : hints.masksForScan()) {
+                long word = mask & all;
+                if (word != 0L) {
+                    present[(int) (word >>> 6)] |= 1L << (word & 63);
+                }
+            }
+            summary.present = present;
+            return summary;
+        }
+
         boolean accepts(long raw) {
             return preferredAny || Arrays.binarySearch(preferred, raw) >= 0;
         }
+
+        /**
+         * The non-empty words cut to the machine ("any" is every node), in the provider's order, duplicates
+         * kept: sorting long lists costs more than it saves, and the seen-sets of the search absorb duplicates.
+         */
+        long[] words(long all) {
+            if (compact != null) {
+                long[] masks = compact.masksForScan();
+                boolean cutChangesNothing =
+                        !compact.hasAny() && compact.minCount() > 0 && (compact.nodesUsed() & ~all) == 0L;
+                return cutChangesNothing ? masks : nonEmptyWords(all, masks);
+            }
+            long[] words = new long[list.size()];
+            int count = 0;
+            for (TopologyHint hint : list) {
+                long word = hint.numaMask() == null ? all : hint.numaMask().bits() & all;
+                if (word != 0L) {
+                    words[count++] = word;
+                }
+            }
+            return count == words.length ? words : Arrays.copyOf(words, count);
+        }
+
+        private static long[] nonEmptyWords(long all, long[] masks) {
+            long[] words = new long[masks.length];
+            int count = 0;
+            for (long mask : masks) {
+                long word = mask & all;
+                if (word != 0L) {
+                    words[count++] = word;
+                }
+            }
+            return count == words.length ? words : Arrays.copyOf(words, count);
+        }
+    }
+
+    private static int bitmapWords(int width) {
+        return Math.max(1, (1 << width) >>> 6);
     }
 
     /**
@@ -157,13 +239,10 @@ public final class PrunedHintMerger implements HintMerger {
         return best;
     }
 
-    private static long bestNotPreferred(
-            long all, List<List<TopologyHint>> hintLists, ListSummary[] summaries, HintRanking ranking) {
-        List<Level> levels = new ArrayList<>(hintLists.size());
-        for (int i = 0; i < summaries.length; i++) {
-            long[] present = summaries[i].present;
-            Level level =
-                    present != null ? Level.ofBitmap(present) : Level.ofWords(nonEmptyWords(all, hintLists.get(i)));
+    private static long bestNotPreferred(long all, ListSummary[] summaries, HintRanking ranking) {
+        List<Level> levels = new ArrayList<>(summaries.length);
+        for (ListSummary summary : summaries) {
+            Level level = summary.present != null ? Level.ofBitmap(summary.present) : Level.ofWords(summary.words(all));
             if (level.size() == 0) {
                 return 0L; // every combination ANDs to nothing
             }
@@ -189,27 +268,6 @@ public final class PrunedHintMerger implements HintMerger {
         static Level ofWords(long[] words) {
             return new Level(null, words, words.length);
         }
-    }
-
-    /** The hint's mask cut to the machine; "any" is every node. */
-    private static long word(long all, TopologyHint hint) {
-        return hint.numaMask() == null ? all : hint.numaMask().bits() & all;
-    }
-
-    /**
-     * The non-empty words in the provider's order, duplicates kept: sorting long lists costs more than it
-     * saves, and the seen-sets of the search absorb duplicates.
-     */
-    private static long[] nonEmptyWords(long all, List<TopologyHint> hints) {
-        long[] words = new long[hints.size()];
-        int count = 0;
-        for (TopologyHint hint : hints) {
-            long word = word(all, hint);
-            if (word != 0L) {
-                words[count++] = word;
-            }
-        }
-        return count == words.length ? words : Arrays.copyOf(words, count);
     }
 
     private static final class Search {

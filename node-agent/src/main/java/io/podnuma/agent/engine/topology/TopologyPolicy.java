@@ -13,11 +13,15 @@ import java.util.TreeMap;
  * <p>Input per provider is a map from resource name to its hints, with the kubelet's conventions: a provider
  * with no map or an empty map has no preference ("any node", preferred); a resource whose list is
  * {@code null} has no preference either; a resource whose list is empty cannot be satisfied anywhere and
- * contributes "any node, not preferred", which makes every merged result not preferred.
+ * contributes "any node, not preferred", which makes every merged result not preferred. A resource's list may
+ * be a {@link TopologyHints} (the compact form a provider with hundreds of thousands of masks should give): it
+ * is merged as it is, without a hint object per mask.
  */
 public final class TopologyPolicy {
 
     private static final int HINTS_SHOWN_PER_RESOURCE = 6;
+    private static final List<TopologyHint> DONT_CARE = List.of(TopologyHint.dontCare());
+    private static final List<TopologyHint> CANNOT_SATISFY = List.of(TopologyHint.cannotSatisfy());
 
     private final TopologyPolicyName name;
     private final NumaMask nodes;
@@ -119,22 +123,23 @@ public final class TopologyPolicy {
         for (Map<String, List<TopologyHint>> provider : providerHints) {
             providerIndex++;
             if (provider == null || provider.isEmpty()) {
-                lists.add(new ResourceHints(
-                        "provider " + providerIndex, List.of(TopologyHint.dontCare()), "no preference"));
+                lists.add(new ResourceHints("provider " + providerIndex, DONT_CARE, "no preference"));
                 continue;
             }
             for (Map.Entry<String, List<TopologyHint>> entry : new TreeMap<>(provider).entrySet()) {
                 List<TopologyHint> hints = entry.getValue();
                 if (hints == null) {
-                    lists.add(new ResourceHints(entry.getKey(), List.of(TopologyHint.dontCare()), "no preference"));
+                    lists.add(new ResourceHints(entry.getKey(), DONT_CARE, "no preference"));
                 } else if (hints.isEmpty()) {
-                    lists.add(new ResourceHints(
-                            entry.getKey(), List.of(TopologyHint.cannotSatisfy()), "no NUMA placement can satisfy it"));
+                    lists.add(new ResourceHints(entry.getKey(), CANNOT_SATISFY, "no NUMA placement can satisfy it"));
+                } else if (hints instanceof TopologyHints compact) {
+                    // the form of long lists: it cannot hold a null hint, so nothing to check per hint
+                    lists.add(new ResourceHints(entry.getKey(), compact, null));
                 } else {
                     for (TopologyHint hint : hints) {
                         Objects.requireNonNull(hint, () -> "null hint for resource " + entry.getKey());
                     }
-                    // not copied: the lists are only read during this call, and can be long
+                    // not copied: the lists are only read during this call
                     lists.add(new ResourceHints(entry.getKey(), hints, null));
                 }
             }
@@ -142,8 +147,14 @@ public final class TopologyPolicy {
         return lists;
     }
 
-    /** The kubelet's {@code filterSingleNumaHints}: keep preferred "any" and preferred single-node hints. */
+    /**
+     * The kubelet's {@code filterSingleNumaHints}: keep preferred "any" and preferred single-node hints, in the
+     * form they came in.
+     */
     static List<TopologyHint> singleNodeHints(List<TopologyHint> hints) {
+        if (hints instanceof TopologyHints compact) {
+            return singleNodeHints(compact);
+        }
         List<TopologyHint> kept = new ArrayList<>();
         for (TopologyHint hint : hints) {
             if (hint.preferred() && (hint.numaMask() == null || hint.numaMask().count() == 1)) {
@@ -151,6 +162,21 @@ public final class TopologyPolicy {
             }
         }
         return kept;
+    }
+
+    private static TopologyHints singleNodeHints(TopologyHints hints) {
+        TopologyHints.Builder kept = TopologyHints.builder();
+        for (int i = 0; i < hints.size(); i++) {
+            if (!hints.preferredAt(i)) {
+                continue;
+            }
+            if (hints.anyAt(i)) {
+                kept.addAny(true);
+            } else if (Long.bitCount(hints.maskAt(i)) == 1) {
+                kept.add(hints.maskAt(i), true);
+            }
+        }
+        return kept.build();
     }
 
     private String rejection(String rule, List<ResourceHints> lists, TopologyHint best) {

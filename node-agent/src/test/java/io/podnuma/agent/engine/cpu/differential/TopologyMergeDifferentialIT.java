@@ -7,6 +7,7 @@ import io.podnuma.agent.engine.topology.NumaDistances;
 import io.podnuma.agent.engine.topology.NumaMask;
 import io.podnuma.agent.engine.topology.TopologyAdmission;
 import io.podnuma.agent.engine.topology.TopologyHint;
+import io.podnuma.agent.engine.topology.TopologyHints;
 import io.podnuma.agent.engine.topology.TopologyManagerOptions;
 import io.podnuma.agent.engine.topology.TopologyPolicy;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
@@ -157,9 +158,31 @@ class TopologyMergeDifferentialIT {
             providers.add(resources);
         }
         TopologyAdmission admission = policy.admit(providers);
+        // The compact hint form must be admitted exactly like the list form it packs (so as the kubelet).
+        TopologyAdmission compact = policy.admit(compactForm(providers));
+        if (!compact.equals(admission)) {
+            throw new AssertionError("the compact hint form gives " + compact + " where the list form gives "
+                    + admission + " for " + providers);
+        }
         NumaMask mask = admission.hint().numaMask();
         return new MergeAnswer.Result(
                 mask == null ? null : mask.nodes(), admission.hint().preferred(), admission.admitted(), null);
+    }
+
+    /** Every hint list as {@link TopologyHints}; providers, null and empty maps and null lists as they are. */
+    private static List<Map<String, List<TopologyHint>>> compactForm(List<Map<String, List<TopologyHint>>> providers) {
+        List<Map<String, List<TopologyHint>>> out = new ArrayList<>(providers.size());
+        for (Map<String, List<TopologyHint>> provider : providers) {
+            if (provider == null) {
+                out.add(null);
+                continue;
+            }
+            Map<String, List<TopologyHint>> resources = new HashMap<>();
+            provider.forEach(
+                    (resource, hints) -> resources.put(resource, hints == null ? null : TopologyHints.of(hints)));
+            out.add(resources);
+        }
+        return out;
     }
 
     /** What differs, or null. Refusal messages are not compared: both sides word them their own way. */
