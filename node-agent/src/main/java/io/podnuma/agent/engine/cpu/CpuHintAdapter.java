@@ -3,7 +3,7 @@ package io.podnuma.agent.engine.cpu;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.topology.NumaMask;
 import io.podnuma.agent.engine.topology.TopologyHint;
-import java.util.ArrayList;
+import io.podnuma.agent.engine.topology.TopologyHints;
 import java.util.List;
 
 /**
@@ -14,12 +14,13 @@ public final class CpuHintAdapter {
 
     private CpuHintAdapter() {}
 
+    /** In the compact form: a provider on a wide machine offers hundreds of thousands of masks. */
     public static List<TopologyHint> toTopologyHints(List<CpuHint> hints) {
-        List<TopologyHint> out = new ArrayList<>(hints.size());
+        TopologyHints.Builder out = TopologyHints.builder(hints.size());
         for (CpuHint h : hints) {
-            out.add(new TopologyHint(toMask(h.numaNodes()), h.preferred()));
+            out.add(toMask(h.numaNodes()), h.preferred());
         }
-        return out;
+        return out.build();
     }
 
     /**

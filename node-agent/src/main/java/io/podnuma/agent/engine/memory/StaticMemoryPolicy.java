@@ -2,6 +2,7 @@ package io.podnuma.agent.engine.memory;
 
 import io.podnuma.agent.engine.topology.NumaMask;
 import io.podnuma.agent.engine.topology.TopologyHint;
+import io.podnuma.agent.engine.topology.TopologyHints;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -169,11 +170,11 @@ public final class StaticMemoryPolicy {
             }
             fitting.add(mask);
         });
-        List<TopologyHint> hints = new ArrayList<>(fitting.size());
+        TopologyHints.Builder hints = TopologyHints.builder(fitting.size());
         for (NumaMask mask : fitting) {
-            hints.add(new TopologyHint(mask, mask.count() == minSize[0]));
+            hints.add(mask, mask.count() == minSize[0]);
         }
-        return List.copyOf(hints);
+        return hints.build();
     }
 
     /** Whether an allocation on {@code mask} keeps single-node and group allocations apart. */

@@ -1,13 +1,11 @@
 package io.podnuma.agent.engine.node.manager;
 
 import io.podnuma.agent.engine.cpu.CpuAllocationException;
-import io.podnuma.agent.engine.cpu.CpuHint;
+import io.podnuma.agent.engine.cpu.CpuHintAdapter;
 import io.podnuma.agent.engine.cpu.CpuState;
 import io.podnuma.agent.engine.cpu.StaticPolicy;
 import io.podnuma.agent.engine.cpuset.CpuSet;
-import io.podnuma.agent.engine.topology.NumaMask;
 import io.podnuma.agent.engine.topology.TopologyHint;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,11 +39,7 @@ public record StaticCpuManager(StaticPolicy policy) implements CpuManager {
 
     @Override
     public Optional<List<TopologyHint>> hints(CpuState state, int cpus, CpuSet reusable) {
-        List<TopologyHint> hints = new ArrayList<>();
-        for (CpuHint h : policy.hints(state, cpus, reusable)) {
-            hints.add(new TopologyHint(NumaMask.of(h.numaNodes().toArray()), h.preferred()));
-        }
-        return Optional.of(hints);
+        return Optional.of(CpuHintAdapter.toTopologyHints(policy.hints(state, cpus, reusable)));
     }
 
     @Override
