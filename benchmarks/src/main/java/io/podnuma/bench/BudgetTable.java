@@ -25,7 +25,12 @@ import java.util.function.ToDoubleFunction;
  */
 public final class BudgetTable {
 
+    /** The kubelet's row: its merge of the shape (the same inputs, hints as its providers give them). */
     static final String MERGE = "merge/16numa-3x-all";
+    /** The merge as the agent's providers hand it their hints (the compact form), and with building them. */
+    static final String MERGE_COMPACT = MERGE + " [compact hints]";
+
+    static final String MERGE_BUILT = MERGE + " [compact hints, built per merge]";
     private static final String NOT_RUN = "not run";
 
     private BudgetTable() {}
@@ -40,7 +45,7 @@ public final class BudgetTable {
     /** One run of the agent bench: its name in the table and its figures, if it ran. */
     public record Run(String name, Optional<BudgetFigures> figures) {}
 
-    public static String render(List<Run> runs, Optional<Measurement> merge, Optional<Measurement> kubelet) {
+    public static String render(List<Run> runs, List<Measurement> jmh, Optional<Measurement> kubelet) {
         List<String[]> rows = new ArrayList<>();
         rows.add(agentRow(
                 "Agent RSS, 110 pods",
@@ -98,7 +103,13 @@ public final class BudgetTable {
                 BudgetFigures::shrinkWatchP99Nanos,
                 v -> nanos((long) v),
                 "watch event (from the call sent)"));
-        rows.add(mergeRow(runs.size(), merge, kubelet));
+        rows.add(mergeRow(
+                "Merge, 16 NUMA x every fitting mask (180k hints)", runs.size(), find(jmh, MERGE_COMPACT), kubelet));
+        rows.add(mergeRow(
+                "  the same, the providers building their hints included",
+                runs.size(),
+                find(jmh, MERGE_BUILT),
+                kubelet));
         List<String> head = new ArrayList<>(List.of("Measure", "Budget"));
         runs.forEach(r -> head.add(r.name() + " (ratio)"));
         String names = String.join(" / ", runs.stream().map(Run::name).toList());
@@ -142,12 +153,12 @@ public final class BudgetTable {
     }
 
     /** The merge runs in JMH's forked JVM under the JIT only: the first run's column holds it. */
-    private static String[] mergeRow(int runs, Optional<Measurement> merge, Optional<Measurement> kubelet) {
+    private static String[] mergeRow(
+            String measure, int runs, Optional<Measurement> merge, Optional<Measurement> kubelet) {
         Budget budget = new Budget("< 1 ms", 1e6);
         Optional<Measurement> timed = merge.filter(Measurement::hasTime);
         Optional<Measurement> go = kubelet.filter(Measurement::hasTime);
-        List<String> cells =
-                new ArrayList<>(List.of("Merge, 16 NUMA x every fitting mask (180k hints)", budget.text()));
+        List<String> cells = new ArrayList<>(List.of(measure, budget.text()));
         cells.add(timed.map(m -> nanos((long) m.nanosPerOp()) + " ("
                         + go.map(k -> ratio(m.nanosPerOp(), k.nanosPerOp())).orElse("–") + ")")
                 .orElse(NOT_RUN));
@@ -188,18 +199,18 @@ public final class BudgetTable {
                 default -> usage("unknown option " + args[i - 1]);
             }
         }
-        Optional<Measurement> merge = jmh.isPresent() ? find(ResultFiles.readJmh(jmh.get())) : Optional.empty();
+        List<Measurement> podnuma = jmh.isPresent() ? ResultFiles.readJmh(jmh.get()) : List.of();
         Optional<Measurement> go =
-                kubelet.isPresent() ? find(ResultFiles.readKubelet(kubelet.get())) : Optional.empty();
-        String table = render(runs, merge, go);
+                kubelet.isPresent() ? find(ResultFiles.readKubelet(kubelet.get()), MERGE) : Optional.empty();
+        String table = render(runs, podnuma, go);
         System.out.print(table);
         if (out.isPresent()) {
             Files.writeString(out.get(), table);
         }
     }
 
-    private static Optional<Measurement> find(List<Measurement> all) {
-        return all.stream().filter(m -> m.id().equals(MERGE)).findFirst();
+    private static Optional<Measurement> find(List<Measurement> all, String id) {
+        return all.stream().filter(m -> m.id().equals(id)).findFirst();
     }
 
     private static void usage(String problem) {

@@ -36,7 +36,10 @@ class BudgetTableTest {
                         new BudgetTable.Run("JIT", Optional.of(figures(130 * 1024, 2_000_000))),
                         new BudgetTable.Run("AOT", Optional.of(figures(90 * 1024, 800_000))),
                         new BudgetTable.Run("CDS", Optional.empty())),
-                Optional.of(new Measurement(BudgetTable.MERGE, Measurement.MEASURED, 700_000, 1, 1024, null, "")),
+                List.of(
+                        new Measurement(BudgetTable.MERGE, Measurement.MEASURED, 4_000_000, 1, 1024, null, ""),
+                        new Measurement(BudgetTable.MERGE_COMPACT, Measurement.MEASURED, 2_500, 1, 1024, null, ""),
+                        new Measurement(BudgetTable.MERGE_BUILT, Measurement.MEASURED, 700_000, 1, 1024, null, "")),
                 Optional.of(new Measurement(BudgetTable.MERGE, Measurement.EXTRAPOLATED, 3.6e15, 0, 0, null, "")));
 
         assertThat(table.lines().findFirst().orElseThrow())
@@ -48,13 +51,14 @@ class BudgetTableTest {
                 .contains("2.00 ms (3.33)", "800.0 µs (1.33)", "600.0 µs / 600.0 µs / – empty List", "no / yes / –");
         assertThat(row(table, "Ready after start")).contains("1.50 s", "yes / yes / –");
         assertThat(row(table, "Ready after a restart")).contains("2.10 s", "no / no / –");
-        assertThat(row(table, "Merge")).contains("700.0 µs", "~", "kubelet's Go merge", "| yes ");
+        assertThat(row(table, "Merge")).contains("2.5 µs", "~", "kubelet's Go merge", "| yes ");
+        assertThat(row(table, "  the same, the providers")).contains("700.0 µs", "| yes ");
     }
 
     @Test
     void whatDidNotRunSaysSo() {
-        String table = BudgetTable.render(
-                List.of(new BudgetTable.Run("JIT", Optional.empty())), Optional.empty(), Optional.empty());
+        String table =
+                BudgetTable.render(List.of(new BudgetTable.Run("JIT", Optional.empty())), List.of(), Optional.empty());
         assertThat(row(table, "Agent RSS")).contains("not run", "– idle JVM");
         assertThat(row(table, "Merge")).contains("not run");
     }
