@@ -51,7 +51,7 @@ class BudgetTableTest {
                 .contains("2.00 ms (3.33)", "800.0 µs (1.33)", "600.0 µs / 600.0 µs / – empty List", "no / yes / –");
         assertThat(row(table, "Ready after start")).contains("1.50 s", "yes / yes / –");
         assertThat(row(table, "Ready after a restart")).contains("2.10 s", "no / no / –");
-        assertThat(row(table, "Merge")).contains("2.5 µs", "~", "kubelet's Go merge", "| yes ");
+        assertThat(row(table, "Merge")).contains("2.5 µs", "~41.7 days kubelet's Go merge", "| yes ");
         assertThat(row(table, "  the same, the providers")).contains("700.0 µs", "| yes ");
     }
 

@@ -219,7 +219,14 @@ public final class BenchTable {
         if (n < 1_000_000_000) {
             return String.format(Locale.ROOT, "%.2f ms", n / 1e6);
         }
-        return String.format(Locale.ROOT, "%.2f s", n / 1e9);
+        double seconds = n / 1e9;
+        if (seconds >= 365 * 86_400) { // the kubelet's extrapolated merges
+            return String.format(Locale.ROOT, "%.1f years", seconds / (365 * 86_400));
+        }
+        if (seconds >= 86_400) {
+            return String.format(Locale.ROOT, "%.1f days", seconds / 86_400);
+        }
+        return String.format(Locale.ROOT, "%.2f s", seconds);
     }
 
     static String seconds(double s) {
