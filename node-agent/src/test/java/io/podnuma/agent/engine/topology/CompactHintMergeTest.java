@@ -144,12 +144,8 @@ class CompactHintMergeTest {
         long seed = seed("wide");
         Random random = new Random(seed);
         for (int i = 0; i < 5_000; i++) {
-            long all = 0;
-            int size = 1 + random.nextInt(8);
-            while (Long.bitCount(all) < size) {
-                all |= 1L << (random.nextInt(4) == 0 ? 63 : random.nextInt(64));
-            }
-            NumaMask nodes = NumaMask.ofBits(all);
+            NumaMask nodes = HintMergeEquivalenceTest.sparseWideMachine(random);
+            long all = nodes.bits();
             List<List<TopologyHint>> lists = new ArrayList<>();
             int listCount = 1 + random.nextInt(4);
             for (int l = 0; l < listCount; l++) {

@@ -78,13 +78,8 @@ class HintMergeEquivalenceTest {
         long seed = seed("wide");
         Random random = new Random(seed);
         for (int i = 0; i < 5_000; i++) {
-            // up to 8 node ids anywhere in 0..63, so the search uses hashing and node 63 sorts last
-            long all = 0;
-            int size = 1 + random.nextInt(8);
-            while (Long.bitCount(all) < size) {
-                all |= 1L << (random.nextInt(4) == 0 ? 63 : random.nextInt(64));
-            }
-            NumaMask nodes = NumaMask.ofBits(all);
+            NumaMask nodes = sparseWideMachine(random);
+            long all = nodes.bits();
             List<List<TopologyHint>> lists = new ArrayList<>();
             int listCount = 1 + random.nextInt(4);
             for (int l = 0; l < listCount; l++) {
@@ -234,5 +229,15 @@ class HintMergeEquivalenceTest {
             }
             return new RandomCase(nodes, lists, MaskOrder.narrowest());
         }
+    }
+
+    /** Up to 8 node ids anywhere in 0..63, so the search uses hashing and node 63 sorts last. */
+    static NumaMask sparseWideMachine(Random random) {
+        long all = 0;
+        int size = 1 + random.nextInt(8);
+        while (Long.bitCount(all) < size) {
+            all |= 1L << (random.nextInt(4) == 0 ? 63 : random.nextInt(64));
+        }
+        return NumaMask.ofBits(all);
     }
 }
