@@ -16,6 +16,8 @@ class BudgetTableTest {
                 "-XX:+UseSerialGC",
                 rssKib,
                 36 * 1024,
+                rssKib - 30 * 1024,
+                20 * 1024,
                 3.2,
                 0.2,
                 1_500_000_000L,
@@ -47,6 +49,9 @@ class BudgetTableTest {
         assertThat(row(table, "Agent RSS"))
                 .contains("< 96 MiB", "130.0 MiB (3.61)", "90.0 MiB (2.50)", "not run")
                 .contains("36.0 MiB / 36.0 MiB / – idle JVM", "no / yes / –");
+        assertThat(row(table, "  its anonymous part"))
+                .contains("< 96 MiB", "100.0 MiB (5.00)", "60.0 MiB (3.00)", "20.0 MiB / 20.0 MiB / – idle JVM")
+                .contains("no / yes / –");
         assertThat(row(table, "PodResources List p99"))
                 .contains("2.00 ms (3.33)", "800.0 µs (1.33)", "600.0 µs / 600.0 µs / – empty List", "no / yes / –");
         assertThat(row(table, "Ready after start")).contains("1.50 s", "yes / yes / –");

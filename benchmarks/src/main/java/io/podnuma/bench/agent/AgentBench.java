@@ -201,6 +201,8 @@ public final class AgentBench {
             long agentRssKib,
             long emptyAgentRssKib,
             long idleJvmRssKib,
+            long agentAnonKib,
+            long idleJvmAnonKib,
             double agentMillicores,
             double emptyAgentMillicores,
             double idleJvmMillicores,
@@ -351,8 +353,10 @@ public final class AgentBench {
             Duration window = Duration.ofNanos(System.nanoTime() - w0);
             double[] millicores = millicores(ticks0, ticks1, window);
             long[] rss = new long[pids.length];
+            long[] anon = new long[pids.length];
             for (int i = 0; i < pids.length; i++) {
                 rss[i] = ProcessUsage.rssKib(pids[i]);
+                anon[i] = ProcessUsage.anonKib(pids[i]);
             }
 
             PodResourcesResult podResources = podResources(channel, emptyChannel, pods, ns);
@@ -395,6 +399,8 @@ public final class AgentBench {
                     rss[0],
                     rss[1],
                     rss[2],
+                    anon[0],
+                    anon[2],
                     millicores[0],
                     millicores[1],
                     millicores[2],

@@ -63,6 +63,11 @@ public final class BenchTable {
                 f.agentRssKib(),
                 f.idleJvmRssKib(),
                 "< 96 MiB"));
+        rows.add(kib(
+                "  its anonymous part (RssAnon: what the pod's memory cgroup is charged)",
+                f.agentAnonKib(),
+                f.idleJvmAnonKib(),
+                ""));
         rows.add(kib("Agent RSS, node with no pods", f.emptyAgentRssKib(), f.idleJvmRssKib(), ""));
         long window = f.idleWindow().toSeconds();
         rows.add(millicores(

@@ -15,6 +15,8 @@ public record BudgetFigures(
         String jvmFlags,
         long agentRssKib,
         long idleJvmRssKib,
+        long agentAnonKib,
+        long idleJvmAnonKib,
         double agentMillicores,
         double idleJvmMillicores,
         long readyColdNanos,
@@ -34,6 +36,8 @@ public record BudgetFigures(
                 String.join(" ", r.settings().jvmFlags()),
                 f.agentRssKib(),
                 f.idleJvmRssKib(),
+                f.agentAnonKib(),
+                f.idleJvmAnonKib(),
                 f.agentMillicores(),
                 f.idleJvmMillicores(),
                 f.readyCold().toNanos(),
@@ -52,6 +56,8 @@ public record BudgetFigures(
         p.setProperty("jvmFlags", jvmFlags);
         p.setProperty("agentRssKib", Long.toString(agentRssKib));
         p.setProperty("idleJvmRssKib", Long.toString(idleJvmRssKib));
+        p.setProperty("agentAnonKib", Long.toString(agentAnonKib));
+        p.setProperty("idleJvmAnonKib", Long.toString(idleJvmAnonKib));
         p.setProperty("agentMillicores", Double.toString(agentMillicores));
         p.setProperty("idleJvmMillicores", Double.toString(idleJvmMillicores));
         p.setProperty("readyColdNanos", Long.toString(readyColdNanos));
@@ -78,6 +84,8 @@ public record BudgetFigures(
                 need(p, file, "jvmFlags"),
                 Long.parseLong(need(p, file, "agentRssKib")),
                 Long.parseLong(need(p, file, "idleJvmRssKib")),
+                Long.parseLong(need(p, file, "agentAnonKib")),
+                Long.parseLong(need(p, file, "idleJvmAnonKib")),
                 Double.parseDouble(need(p, file, "agentMillicores")),
                 Double.parseDouble(need(p, file, "idleJvmMillicores")),
                 Long.parseLong(need(p, file, "readyColdNanos")),

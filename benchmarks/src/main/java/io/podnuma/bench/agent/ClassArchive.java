@@ -12,9 +12,16 @@ public enum ClassArchive {
             return List.of("-XX:AOTCacheOutput=" + file);
         }
 
+        /**
+         * Mapped where it was dumped (the diagnostic {@code ArchiveRelocationMode=0}; the default since JDK 20 maps at
+         * a random address and patches every pointer, which turns the archive's pages into private anonymous copies):
+         * the archived classes then stay clean file pages. Measured with 110 pods (quick bench, one run): RssAnon 98 MiB
+         * relocated, 75 MiB in place, VmRSS the same (130 MiB). The cost is the archive's fixed address (less address
+         * randomisation); when that address is taken the JVM relocates anyway.
+         */
         @Override
         List<String> runFlags(Path file) {
-            return List.of("-XX:AOTCache=" + file);
+            return List.of("-XX:AOTCache=" + file, "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
         }
     },
     /**
@@ -48,7 +55,10 @@ public enum ClassArchive {
     abstract List<String> runFlags(Path file);
 
     static boolean isArchiveFlag(String flag) {
+        // the unlock goes with the relocation mode it is there for (the DaemonSet's flags have no diagnostic flag)
         return flag.startsWith("-XX:AOTCache")
+                || flag.startsWith("-XX:ArchiveRelocationMode=")
+                || flag.equals("-XX:+UnlockDiagnosticVMOptions")
                 || flag.equals("-XX:+AutoCreateSharedArchive")
                 || flag.startsWith("-XX:SharedArchiveFile=");
     }

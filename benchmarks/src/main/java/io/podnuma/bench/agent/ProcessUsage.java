@@ -11,16 +11,39 @@ public final class ProcessUsage {
 
     /** {@code VmRSS} of {@code /proc/<pid>/status}, in KiB. */
     public static long rssKib(long pid) throws IOException {
-        return rssKib(Files.readString(Path.of("/proc/" + pid + "/status")));
+        return rssKib(status(pid));
     }
 
     static long rssKib(String status) throws IOException {
+        return statusKib(status, "VmRSS:");
+    }
+
+    /**
+     * {@code RssAnon} of {@code /proc/<pid>/status}, in KiB: the resident memory no file backs (heap, metaspace, code,
+     * stacks, malloc), which is what the process's memory cgroup is charged for and cannot reclaim without swap; the
+     * rest of VmRSS is mapped files (the JVM's library, the class archives, the jar), clean pages shared with every
+     * process mapping them and charged to whoever read them first.
+     */
+    public static long anonKib(long pid) throws IOException {
+        return anonKib(status(pid));
+    }
+
+    static long anonKib(String status) throws IOException {
+        return statusKib(status, "RssAnon:");
+    }
+
+    private static String status(long pid) throws IOException {
+        return Files.readString(Path.of("/proc/" + pid + "/status"));
+    }
+
+    private static long statusKib(String status, String key) throws IOException {
         for (String line : status.split("\n")) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.substring(6).strip().split("\\s+")[0]);
+            if (line.startsWith(key)) {
+                return Long.parseLong(line.substring(key.length()).strip().split("\\s+")[0]);
             }
         }
-        throw new IOException("the status text has no VmRSS line (a kernel thread or a process that has exited)");
+        throw new IOException("the status text has no " + key.substring(0, key.length() - 1)
+                + " line (a kernel thread or a process that has exited)");
     }
 
     /** User plus system CPU time in clock ticks ({@code utime + stime} of {@code /proc/<pid>/stat}). */

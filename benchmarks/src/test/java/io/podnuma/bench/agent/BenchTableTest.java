@@ -29,6 +29,9 @@ class BenchTableTest {
                 .contains("seen → written (500 pins) | ≤ 250.0 µs / ≤ 1.00 ms |")
                 .contains(
                         "| Agent RSS, 110 pods, 500 container cgroups | 80.0 MiB | 40.0 MiB idle JVM | 2.00 | < 96 MiB |")
+                .contains(
+                        "| its anonymous part (RssAnon: what the pod's memory cgroup is charged) | 60.0 MiB | 20.0 MiB"
+                                + " idle JVM | 3.00 | |")
                 .contains("| Agent CPU, idle 60 s, 110 pods | 3.00 m | 0 m idle JVM | – | < 5 m |")
                 .contains(
                         "| Ready (/readyz 200), 110 pods, first start | 1.50 s | 1.20 s agent, no pods | 1.25 | < 2 s |")
@@ -96,6 +99,8 @@ class BenchTableTest {
                 80 * 1024,
                 70 * 1024,
                 40 * 1024,
+                60 * 1024,
+                20 * 1024,
                 3.0,
                 2.0,
                 0.0,

@@ -15,7 +15,9 @@ class ClassArchiveTest {
     void theAotCacheIsWrittenByOneRunAndReadByTheNext() {
         Path file = Path.of("/w/agent.aot");
         assertThat(ClassArchive.AOT_CACHE.trainingFlags(file)).containsExactly("-XX:AOTCacheOutput=/w/agent.aot");
-        assertThat(ClassArchive.AOT_CACHE.runFlags(file)).containsExactly("-XX:AOTCache=/w/agent.aot");
+        assertThat(ClassArchive.AOT_CACHE.runFlags(file))
+                .containsExactly(
+                        "-XX:AOTCache=/w/agent.aot", "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
     }
 
     @Test

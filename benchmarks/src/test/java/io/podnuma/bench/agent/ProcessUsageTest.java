@@ -34,9 +34,19 @@ class ProcessUsageTest {
     }
 
     @Test
+    void anonymousPartFromTheStatusText() throws IOException {
+        String status = "Name:\tjava\nVmRSS:\t  130000 kB\nRssAnon:\t   98000 kB\nRssFile:\t   32000 kB\n";
+        assertThat(ProcessUsage.anonKib(status)).isEqualTo(98000);
+        assertThat(ProcessUsage.rssKib(status)).isEqualTo(130000);
+        assertThatThrownBy(() -> ProcessUsage.anonKib("Name:\tkthreadd\nVmRSS:\t 1 kB\n"))
+                .hasMessageContaining("no RssAnon");
+    }
+
+    @Test
     void thisProcessIsReadable() throws IOException {
         long pid = ProcessHandle.current().pid();
         assertThat(ProcessUsage.rssKib(pid)).isPositive();
+        assertThat(ProcessUsage.anonKib(pid)).isPositive().isLessThanOrEqualTo(ProcessUsage.rssKib(pid));
         assertThat(ProcessUsage.cpuTicks(pid)).isPositive(); // a JVM that ran tests has used CPU
         assertThat(ProcessUsage.ticksPerSecond()).isPositive();
     }
