@@ -48,7 +48,9 @@ class ChartTemplateIT {
                         "Deployment/" + OPERATOR,
                         "PodDisruptionBudget/" + OPERATOR,
                         "Role/" + OPERATOR,
+                        "Role/" + OPERATOR + "-events",
                         "RoleBinding/" + OPERATOR,
+                        "RoleBinding/" + OPERATOR + "-events",
                         "Service/" + OPERATOR + "-metrics",
                         "ServiceAccount/" + AGENT,
                         "ServiceAccount/" + OPERATOR,
@@ -351,6 +353,16 @@ class ChartTemplateIT {
                 .singleElement()
                 .satisfies(s -> assertThat(s.getNamespace() + "/" + s.getName()).isEqualTo(NAMESPACE + "/" + OPERATOR));
         assertThat(r.get(RoleBinding.class, OPERATOR).getRoleRef().getName()).isEqualTo(OPERATOR);
+        Role sourceEvents = (Role) source.get(2);
+        Role events = r.get(Role.class, OPERATOR + "-events");
+        assertThat(events.getRules()).isEqualTo(sourceEvents.getRules());
+        assertThat(events.getMetadata().getNamespace()).isEqualTo("default");
+        RoleBinding eventsBinding = r.get(RoleBinding.class, OPERATOR + "-events");
+        assertThat(eventsBinding.getMetadata().getNamespace()).isEqualTo("default");
+        assertThat(eventsBinding.getRoleRef().getName()).isEqualTo(OPERATOR + "-events");
+        assertThat(eventsBinding.getSubjects())
+                .singleElement()
+                .satisfies(s -> assertThat(s.getNamespace() + "/" + s.getName()).isEqualTo(NAMESPACE + "/" + OPERATOR));
     }
 
     @Test
