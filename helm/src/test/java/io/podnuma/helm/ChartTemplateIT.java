@@ -101,6 +101,13 @@ class ChartTemplateIT {
         assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
         assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
         assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(c.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+        assertThat(c.getSecurityContext().getPrivileged()).isNotEqualTo(Boolean.TRUE);
+        assertThat(pod.getVolumes())
+                .as("its settings and a scratch /tmp, nothing of the node")
+                .allSatisfy(v -> assertThat(v.getHostPath()).isNull())
+                .extracting(v -> v.getName())
+                .containsExactly("settings", "tmp");
         assertThat(env(c, "PODNUMA_OPERATOR_NAMESPACE")
                         .getValueFrom()
                         .getFieldRef()

@@ -1,0 +1,167 @@
+package io.podnuma.helm.privilege;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.helm.AgentTokens;
+import io.podnuma.helm.ChartFiles;
+import io.podnuma.helm.privilege.Privileges.Holder;
+import io.podnuma.helm.privilege.Privileges.Scope;
+import io.podnuma.testkit.GeneratedCrds;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The chart installed on the real API server, and what its two ServiceAccounts may do: {@code kubectl auth can-i
+ * --list} in the release namespace, in {@code default} and in a namespace of nobody's, each equal to
+ * {@link Privileges}; and the refusals an agent or the operator meets when it reaches for a Secret.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LeastPrivilegeIT {
+
+    static final String RELEASE = "priv";
+    static final String NAMESPACE = "podnuma-priv-it";
+    static final String OTHER = "podnuma-priv-other";
+    static final String AGENT_SA = "priv-podnuma-agent";
+    static final String OPERATOR_SA = "priv-podnuma-operator";
+    static final String PROBE_SECRET = "priv-probe";
+
+    private ControlPlane plane;
+    private String nodeA;
+
+    @BeforeAll
+    void install(ControlPlane plane) {
+        this.plane = plane;
+        nodeA = plane.ensureNodes(1).getFirst();
+        plane.installCrds(GeneratedCrds.nodeResourceTopologies());
+        plane.ensureNamespace(OTHER);
+        plane.helm(
+                        "install",
+                        RELEASE,
+                        ChartFiles.chart().toString(),
+                        "--namespace",
+                        NAMESPACE,
+                        "--create-namespace",
+                        "--set",
+                        "operator.replicas=0,nodeResourceTopology.enabled=true",
+                        "--wait",
+                        "--timeout",
+                        "120s")
+                .assertSuccess();
+        plane.client()
+                .resource(AgentTokens.agentPod("agent-a", NAMESPACE, AGENT_SA, nodeA))
+                .create();
+        plane.client()
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName(PROBE_SECRET)
+                        .withNamespace(NAMESPACE)
+                        .endMetadata()
+                        .withStringData(Map.of("password", "not for podnuma"))
+                        .build())
+                .create();
+    }
+
+    @AfterAll
+    void uninstall() {
+        plane.helm("uninstall", RELEASE, "--namespace", NAMESPACE, "--wait").assertSuccess();
+        plane.client().namespaces().withName(NAMESPACE).delete();
+        plane.client().namespaces().withName(OTHER).delete();
+    }
+
+    @Test
+    void theOperatorMayDoWhatTheMatrixSaysAndNothingMore() {
+        assertMatrix(Holder.OPERATOR, OPERATOR_SA);
+    }
+
+    @Test
+    void theAgentMayDoWhatTheMatrixSaysAndNothingMore() {
+        assertMatrix(Holder.AGENT, AGENT_SA);
+    }
+
+    @Test
+    void theAgentOfANodeReadsNoSecret() {
+        try (KubernetesClient agent =
+                AgentTokens.clientWithToken(plane, AgentTokens.boundToken(plane, NAMESPACE, AGENT_SA, "agent-a"))) {
+            assertSecretsRefused(agent, AGENT_SA);
+        }
+    }
+
+    @Test
+    void theOperatorReadsNoSecret() {
+        try (KubernetesClient operator =
+                AgentTokens.clientWithToken(plane, AgentTokens.unboundToken(plane, NAMESPACE, OPERATOR_SA))) {
+            assertSecretsRefused(operator, OPERATOR_SA);
+        }
+    }
+
+    private void assertMatrix(Holder holder, String serviceAccount) {
+        Map<String, Scope> namespaces =
+                Map.of(NAMESPACE, Scope.RELEASE_NAMESPACE, "default", Scope.DEFAULT_NAMESPACE, OTHER, Scope.CLUSTER);
+        namespaces.forEach((namespace, scope) -> {
+            String table = plane.kubectl(
+                            "auth",
+                            "can-i",
+                            "--list",
+                            "--as=system:serviceaccount:" + NAMESPACE + ":" + serviceAccount,
+                            "--namespace",
+                            namespace)
+                    .assertSuccess()
+                    .stdout();
+            Set<CanIList.Row> expected = CanIList.rowsOf(Privileges.inForce(holder, scope, true));
+            assertThat(CanIList.parse(table))
+                    .as("%s in namespace %s:%n%s", serviceAccount, namespace, table)
+                    .containsExactlyInAnyOrderElementsOf(expected);
+        });
+    }
+
+    /**
+     * Reading a Secret by name, listing a namespace's and every namespace's: each refused by RBAC, word for word; and
+     * no get, list or watch anywhere.
+     */
+    private void assertSecretsRefused(KubernetesClient client, String serviceAccount) {
+        String user = "User \"system:serviceaccount:" + NAMESPACE + ":" + serviceAccount + "\"";
+        Map<String, Function<KubernetesClient, Object>> reads = Map.of(
+                "secrets \"" + PROBE_SECRET + "\" is forbidden: " + user
+                        + " cannot get resource \"secrets\" in API group \"\" in the namespace \"" + NAMESPACE + "\"",
+                c -> c.secrets().inNamespace(NAMESPACE).withName(PROBE_SECRET).get(),
+                "secrets is forbidden: " + user
+                        + " cannot list resource \"secrets\" in API group \"\" in the namespace \"kube-system\"",
+                c -> c.secrets().inNamespace("kube-system").list(),
+                "secrets is forbidden: " + user + " cannot list resource \"secrets\" in API group \"\" at the cluster"
+                        + " scope",
+                c -> c.secrets().inAnyNamespace().list());
+        reads.forEach((refusal, read) -> {
+            KubernetesClientException e =
+                    catchThrowableOfType(KubernetesClientException.class, () -> read.apply(client));
+            assertThat(e).as(refusal).isNotNull();
+            assertThat(e.getCode()).as(refusal).isEqualTo(403);
+            assertThat(e.getStatus().getMessage()).isEqualTo(refusal);
+        });
+        assertThat(List.of("get", "list", "watch"))
+                .allSatisfy(verb -> assertThat(plane.kubectl(
+                                        "auth",
+                                        "can-i",
+                                        verb,
+                                        "secrets",
+                                        "--all-namespaces",
+                                        "--as=system:serviceaccount:" + NAMESPACE + ":" + serviceAccount)
+                                .stdout()
+                                .strip())
+                        .as(verb)
+                        .isEqualTo("no"));
+    }
+}
