@@ -15,8 +15,11 @@ public final class Privileges {
     public enum Holder {
         OPERATOR("operator"),
         AGENT("agent"),
-        /** Kubernetes' default bindings for every authenticated user (system:basic-user, discovery, public info). */
-        EVERY_USER("every authenticated user (Kubernetes' defaults)");
+        /**
+         * Kubernetes' default bindings for every authenticated user (system:basic-user, system:discovery,
+         * system:public-info-viewer) and every ServiceAccount (issuer and trust-bundle discovery).
+         */
+        EVERY_SERVICE_ACCOUNT("every ServiceAccount (Kubernetes' defaults)");
 
         private final String label;
 
@@ -209,10 +212,20 @@ public final class Privileges {
                     "create",
                     "patch",
                     "delete"),
-            // Every authenticated user.
+            // Every authenticated user, every ServiceAccount.
             everyone("selfsubjectreviews.authentication.k8s.io", "who am I (system:basic-user)", "create"),
             everyone("selfsubjectaccessreviews.authorization.k8s.io", "may I (system:basic-user)", "create"),
             everyone("selfsubjectrulesreviews.authorization.k8s.io", "what may I (system:basic-user)", "create"),
+            everyone(
+                    "clustertrustbundles.certificates.k8s.io",
+                    "public CA bundles (system:cluster-trust-bundle-discovery)",
+                    "get",
+                    "list",
+                    "watch"),
+            everyone("/.well-known/openid-configuration", "issuer (system:service-account-issuer-discovery)", "get"),
+            everyone("/.well-known/openid-configuration/", "issuer (system:service-account-issuer-discovery)", "get"),
+            everyone("/openid/v1/jwks", "issuer keys (system:service-account-issuer-discovery)", "get"),
+            everyone("/openid/v1/jwks/", "issuer keys (system:service-account-issuer-discovery)", "get"),
             everyone("/api", "discovery (system:discovery)", "get"),
             everyone("/api/*", "discovery (system:discovery)", "get"),
             everyone("/apis", "discovery (system:discovery)", "get"),
@@ -231,7 +244,7 @@ public final class Privileges {
     public static List<Grant> inForce(Holder holder, Scope namespace, boolean nodeResourceTopology) {
         List<Grant> in = new ArrayList<>();
         for (Grant g : GRANTS) {
-            boolean whose = g.holder() == holder || g.holder() == Holder.EVERY_USER;
+            boolean whose = g.holder() == holder || g.holder() == Holder.EVERY_SERVICE_ACCOUNT;
             boolean where = g.scope() == Scope.CLUSTER || g.scope() == namespace;
             boolean part = g.part() == Part.ALWAYS || nodeResourceTopology;
             if (whose && where && part) {
@@ -250,6 +263,7 @@ public final class Privileges {
     }
 
     private static Grant everyone(String resource, String why, String... verbs) {
-        return new Grant(Holder.EVERY_USER, resource, List.of(), Set.of(verbs), Scope.CLUSTER, Part.ALWAYS, why);
+        return new Grant(
+                Holder.EVERY_SERVICE_ACCOUNT, resource, List.of(), Set.of(verbs), Scope.CLUSTER, Part.ALWAYS, why);
     }
 }

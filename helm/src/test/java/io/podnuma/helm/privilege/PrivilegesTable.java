@@ -23,7 +23,7 @@ final class PrivilegesTable {
         StringBuilder b = new StringBuilder();
         b.append("| Identity | Resource | Verbs | Where | Why |\n|---|---|---|---|---|\n");
         for (Grant g : grants) {
-            if (g.holder() == Holder.EVERY_USER) {
+            if (g.holder() == Holder.EVERY_SERVICE_ACCOUNT) {
                 continue;
             }
             String resource = "`" + g.resource() + "`"
@@ -42,15 +42,14 @@ final class PrivilegesTable {
                     .append(why)
                     .append(" |\n");
         }
-        b.append("\nBoth also hold what Kubernetes grants ")
-                .append(Holder.EVERY_USER.label().replace(" (Kubernetes' defaults)", ""))
-                .append(": ")
+        b.append("\nBoth also hold what Kubernetes grants every ServiceAccount: ")
                 .append(grants.stream()
-                        .filter(g -> g.holder() == Holder.EVERY_USER)
+                        .filter(g -> g.holder() == Holder.EVERY_SERVICE_ACCOUNT)
                         .map(g -> "`" + g.resource() + "`")
                         .collect(Collectors.joining(", ")))
-                .append(" (system:basic-user, system:discovery, system:public-info-viewer). Nothing else: no Secret,"
-                        + " no pod write, no RBAC object.\n");
+                .append(" (system:basic-user, system:discovery, system:public-info-viewer,"
+                        + " system:service-account-issuer-discovery, system:cluster-trust-bundle-discovery). Nothing"
+                        + " else: no Secret, no pod write, no RBAC object.\n");
         return b.toString();
     }
 
