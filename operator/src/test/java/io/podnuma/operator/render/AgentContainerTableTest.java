@@ -40,7 +40,9 @@ class AgentContainerTableTest {
             "host-cgroup", "the containers' `cpuset.cpus`/`cpuset.mems` it writes, and what it reads to find them",
             "state", "its checkpoint: the allocations survive an agent restart",
             "pod-resources", "the directory of the PodResources socket it serves (monitoring agents read it)",
-            "tmp", "the JVM's scratch files (Netty's native library), as the root filesystem is read-only",
+            "tmp",
+                    "scratch space for temporary files of the JVM and its libraries, the root being read-only (the agent"
+                            + " itself writes none today: `AgentImageIT`)",
             "nri",
                     "the directory of the runtime's NRI socket: containers are born pinned (absent with `pinning: cgroup`)",
             "kubelet-root",
