@@ -288,7 +288,7 @@ public final class AgentRender {
         m.add(mount("host-cgroup", CGROUP, false));
         m.add(mount("state", STATE, false));
         m.add(mount("pod-resources", SOCKET_DIR, false));
-        // The root filesystem is read-only: the JVM's scratch files (hsperfdata) go here.
+        // The root filesystem is read-only: temporary files of the JVM and its libraries go here.
         m.add(mount("tmp", TMP, false));
         if (rollout.pinning().usesNri()) {
             // Read-only is enough: connecting to a unix socket needs write permission on the socket file, which a
