@@ -55,7 +55,9 @@ class ChartTemplateIT {
                         "ServiceAccount/" + AGENT,
                         "ServiceAccount/" + OPERATOR,
                         "ValidatingAdmissionPolicy/" + AGENT + ".podnuma.io",
-                        "ValidatingAdmissionPolicyBinding/" + AGENT + ".podnuma.io");
+                        "ValidatingAdmissionPolicy/" + OPERATOR + ".podnuma.io",
+                        "ValidatingAdmissionPolicyBinding/" + AGENT + ".podnuma.io",
+                        "ValidatingAdmissionPolicyBinding/" + OPERATOR + ".podnuma.io");
         for (HasMetadata o : r.objects()) {
             assertThat(o.getMetadata().getLabels())
                     .as(o.getKind())

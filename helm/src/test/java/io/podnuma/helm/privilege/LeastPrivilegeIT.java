@@ -2,10 +2,13 @@ package io.podnuma.helm.privilege;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.helm.AgentTokens;
@@ -13,6 +16,7 @@ import io.podnuma.helm.ChartFiles;
 import io.podnuma.helm.privilege.Privileges.Holder;
 import io.podnuma.helm.privilege.Privileges.Scope;
 import io.podnuma.testkit.GeneratedCrds;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -106,6 +110,61 @@ class LeastPrivilegeIT {
                 AgentTokens.clientWithToken(plane, AgentTokens.unboundToken(plane, NAMESPACE, OPERATOR_SA))) {
             assertSecretsRefused(operator, OPERATOR_SA);
         }
+    }
+
+    @Test
+    void theOperatorChangesOnlyThePolicyLabelOfANode() {
+        try (KubernetesClient operator =
+                AgentTokens.clientWithToken(plane, AgentTokens.unboundToken(plane, NAMESPACE, OPERATOR_SA))) {
+            String refused = "nodes \"" + nodeA + "\" is forbidden: ValidatingAdmissionPolicy '" + OPERATOR_SA
+                    + ".podnuma.io' with binding '" + OPERATOR_SA
+                    + ".podnuma.io' denied request: the podnuma operator may change only the label podnuma.io/policy"
+                    + " of a Node, not its ";
+            // Policies reach the admission chain through informers: probe until another label is refused.
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> assertThat(refusal(operator, "{\"metadata\":{\"labels\":{\"team\":\"x\"}}}"))
+                            .isEqualTo(refused + "other labels"));
+            assertThat(refusal(operator, "{\"metadata\":{\"annotations\":{\"team\":\"x\"}}}"))
+                    .isEqualTo(refused + "annotations");
+            assertThat(refusal(operator, "{\"spec\":{\"unschedulable\":true}}")).isEqualTo(refused + "spec");
+            assertThat(refusal(operator, "{\"metadata\":{\"labels\":{\"podnuma.io/policy\":\"p\",\"team\":\"x\"}}}"))
+                    .isEqualTo(refused + "other labels");
+
+            // What assignment does: set the label, then take it off.
+            patch(operator, "{\"metadata\":{\"labels\":{\"podnuma.io/policy\":\"p\"}}}");
+            assertThat(plane.client()
+                            .nodes()
+                            .withName(nodeA)
+                            .get()
+                            .getMetadata()
+                            .getLabels())
+                    .containsEntry("podnuma.io/policy", "p")
+                    .doesNotContainKey("team");
+            patch(operator, "{\"metadata\":{\"labels\":{\"podnuma.io/policy\":null}}}");
+            assertThat(plane.client()
+                            .nodes()
+                            .withName(nodeA)
+                            .get()
+                            .getMetadata()
+                            .getLabels())
+                    .doesNotContainKey("podnuma.io/policy");
+            assertThat(plane.client().nodes().withName(nodeA).get().getSpec().getUnschedulable())
+                    .isNotEqualTo(Boolean.TRUE);
+        }
+    }
+
+    private Object patch(KubernetesClient client, String mergePatch) {
+        return client.nodes().withName(nodeA).patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
+    }
+
+    /** The API server's message refusing {@code mergePatch} on node A, or a failure if it was accepted. */
+    private String refusal(KubernetesClient client, String mergePatch) {
+        KubernetesClientException e =
+                catchThrowableOfType(KubernetesClientException.class, () -> patch(client, mergePatch));
+        assertThat(e).as("refused: %s", mergePatch).isNotNull();
+        assertThat(e.getCode()).isEqualTo(403);
+        return e.getStatus().getMessage();
     }
 
     private void assertMatrix(Holder holder, String serviceAccount) {
