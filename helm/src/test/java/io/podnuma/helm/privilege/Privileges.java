@@ -107,8 +107,9 @@ public final class Privileges {
             operator(
                     "nodes",
                     Scope.CLUSTER,
-                    "assignment reads every node and patches only the podnuma.io/policy label; nodes are"
-                            + " cluster-scoped and their names unknown in advance, so no Role or resourceNames narrows it",
+                    "assignment reads every node and sets or removes its podnuma.io/policy label; nodes are"
+                            + " cluster-scoped and their names unknown in advance, so no Role or resourceNames narrows"
+                            + " it, and the operator's ValidatingAdmissionPolicy refuses any other change",
                     "get",
                     "list",
                     "watch",
