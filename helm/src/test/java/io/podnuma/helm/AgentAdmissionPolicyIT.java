@@ -7,11 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -150,10 +146,7 @@ class AgentAdmissionPolicyIT {
 
     @Test
     void credentialsWithoutANodeWriteNothing() {
-        String unbound = plane.kubectl("create", "token", AGENT_SA, "--namespace", NAMESPACE, "--duration", "10m")
-                .assertSuccess()
-                .stdout()
-                .strip();
+        String unbound = AgentTokens.unboundToken(plane, NAMESPACE, AGENT_SA);
         try (KubernetesClient agent = clientWithToken(unbound)) {
             assertThat(extra(agent)).doesNotContainKey("authentication.kubernetes.io/node-name");
             assertThatThrownBy(() -> agent.genericKubernetesResources(NNS)
@@ -208,33 +201,11 @@ class AgentAdmissionPolicyIT {
     }
 
     private String boundToken(String pod) {
-        return plane.kubectl(
-                        "create",
-                        "token",
-                        AGENT_SA,
-                        "--namespace",
-                        NAMESPACE,
-                        "--bound-object-kind",
-                        "Pod",
-                        "--bound-object-name",
-                        pod,
-                        "--duration",
-                        "10m")
-                .assertSuccess()
-                .stdout()
-                .strip();
+        return AgentTokens.boundToken(plane, NAMESPACE, AGENT_SA, pod);
     }
 
-    /** A client that authenticates with the token only (no client certificate, which would win). */
     private KubernetesClient clientWithToken(String token) {
-        Config admin = plane.client().getConfiguration();
-        Config config = new ConfigBuilder(Config.empty())
-                .withMasterUrl(admin.getMasterUrl())
-                .withCaCertData(admin.getCaCertData())
-                .withCaCertFile(admin.getCaCertFile())
-                .withOauthToken(token)
-                .build();
-        return new KubernetesClientBuilder().withConfig(config).build();
+        return AgentTokens.clientWithToken(plane, token);
     }
 
     /** What the API server made of the client's credentials: the user's extra (SelfSubjectReview). */
@@ -261,20 +232,7 @@ class AgentAdmissionPolicyIT {
     }
 
     private static Pod agentPod(String name, String node) {
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(NAMESPACE)
-                .endMetadata()
-                .withNewSpec()
-                .withNodeName(node)
-                .withServiceAccountName(AGENT_SA)
-                .addNewContainer()
-                .withName("agent")
-                .withImage("podnuma.local/pause:1")
-                .endContainer()
-                .endSpec()
-                .build();
+        return AgentTokens.agentPod(name, NAMESPACE, AGENT_SA, node);
     }
 
     private static GenericKubernetesResource nodeState(String node) {

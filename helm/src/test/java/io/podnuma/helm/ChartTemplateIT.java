@@ -48,12 +48,16 @@ class ChartTemplateIT {
                         "Deployment/" + OPERATOR,
                         "PodDisruptionBudget/" + OPERATOR,
                         "Role/" + OPERATOR,
+                        "Role/" + OPERATOR + "-events",
                         "RoleBinding/" + OPERATOR,
+                        "RoleBinding/" + OPERATOR + "-events",
                         "Service/" + OPERATOR + "-metrics",
                         "ServiceAccount/" + AGENT,
                         "ServiceAccount/" + OPERATOR,
                         "ValidatingAdmissionPolicy/" + AGENT + ".podnuma.io",
-                        "ValidatingAdmissionPolicyBinding/" + AGENT + ".podnuma.io");
+                        "ValidatingAdmissionPolicy/" + OPERATOR + ".podnuma.io",
+                        "ValidatingAdmissionPolicyBinding/" + AGENT + ".podnuma.io",
+                        "ValidatingAdmissionPolicyBinding/" + OPERATOR + ".podnuma.io");
         for (HasMetadata o : r.objects()) {
             assertThat(o.getMetadata().getLabels())
                     .as(o.getKind())
@@ -99,6 +103,13 @@ class ChartTemplateIT {
         assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
         assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
         assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(c.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+        assertThat(c.getSecurityContext().getPrivileged()).isNotEqualTo(Boolean.TRUE);
+        assertThat(pod.getVolumes())
+                .as("its settings and a scratch /tmp, nothing of the node")
+                .allSatisfy(v -> assertThat(v.getHostPath()).isNull())
+                .extracting(v -> v.getName())
+                .containsExactly("settings", "tmp");
         assertThat(env(c, "PODNUMA_OPERATOR_NAMESPACE")
                         .getValueFrom()
                         .getFieldRef()
@@ -351,6 +362,16 @@ class ChartTemplateIT {
                 .singleElement()
                 .satisfies(s -> assertThat(s.getNamespace() + "/" + s.getName()).isEqualTo(NAMESPACE + "/" + OPERATOR));
         assertThat(r.get(RoleBinding.class, OPERATOR).getRoleRef().getName()).isEqualTo(OPERATOR);
+        Role sourceEvents = (Role) source.get(2);
+        Role events = r.get(Role.class, OPERATOR + "-events");
+        assertThat(events.getRules()).isEqualTo(sourceEvents.getRules());
+        assertThat(events.getMetadata().getNamespace()).isEqualTo("default");
+        RoleBinding eventsBinding = r.get(RoleBinding.class, OPERATOR + "-events");
+        assertThat(eventsBinding.getMetadata().getNamespace()).isEqualTo("default");
+        assertThat(eventsBinding.getRoleRef().getName()).isEqualTo(OPERATOR + "-events");
+        assertThat(eventsBinding.getSubjects())
+                .singleElement()
+                .satisfies(s -> assertThat(s.getNamespace() + "/" + s.getName()).isEqualTo(NAMESPACE + "/" + OPERATOR));
     }
 
     @Test

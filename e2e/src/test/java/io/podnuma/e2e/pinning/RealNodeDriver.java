@@ -6,6 +6,7 @@ import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.controlplane.RealNode;
 import io.podnuma.controlplane.RealNodeOptions;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.e2e.realnode.AgentConfinement;
 import io.podnuma.e2e.realnode.RealNodeAgent;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.cpu.CpuList;
@@ -76,7 +77,9 @@ final class RealNodeDriver implements PinningDriver {
                 workDir,
                 policyName,
                 SampleConfigs.podScopePolicy(SampleConfigs.reservedCpus("0"), AdmissionAction.WARN, false));
-        agent.awaitReady(Optional.empty());
+        Pod ready = agent.awaitReady(Optional.empty());
+        // Unprivileged, as rendered: no capability, no privilege gain, seccomp, a read-only root.
+        AgentConfinement.assertConfined(node, ready);
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -65,6 +66,8 @@ public final class AgentRender {
      * socket there when it starts (or never, with NRI off), so the directory is mounted, not the socket.
      */
     static final String NRI_DIR = "/var/run/podnuma-nri";
+
+    static final String TMP = "/tmp";
 
     static final String KUBELET_ROOT = "/host/kubelet";
     static final String KUBELET_CONFIG_DIR = "/host/kubelet-config";
@@ -257,10 +260,7 @@ public final class AgentRender {
                 .withStartupProbe(probe("/healthz", rollout.healthPort(), 30))
                 .withReadinessProbe(probe("/readyz", rollout.healthPort(), 3))
                 .withLivenessProbe(probe("/healthz", rollout.healthPort(), 6))
-                // Privileged: the agent writes other containers' cgroup files on the host (see the agent's docs).
-                .withNewSecurityContext()
-                .withPrivileged(true)
-                .endSecurityContext()
+                .withSecurityContext(AgentSecurity.containerContext())
                 .withVolumeMounts(mounts(rollout))
                 .withTerminationMessagePath("/dev/termination-log")
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
@@ -288,6 +288,8 @@ public final class AgentRender {
         m.add(mount("host-cgroup", CGROUP, false));
         m.add(mount("state", STATE, false));
         m.add(mount("pod-resources", SOCKET_DIR, false));
+        // The root filesystem is read-only: temporary files of the JVM and its libraries go here.
+        m.add(mount("tmp", TMP, false));
         if (rollout.pinning().usesNri()) {
             // Read-only is enough: connecting to a unix socket needs write permission on the socket file, which a
             // read-only mount does not take away; the agent makes nothing there.
@@ -320,6 +322,12 @@ public final class AgentRender {
         v.add(hostPath("host-cgroup", host.cgroup(), "Directory"));
         v.add(hostPath("state", host.stateDir(), "DirectoryOrCreate"));
         v.add(hostPath("pod-resources", host.podResourcesSocketDir(), "DirectoryOrCreate"));
+        v.add(new VolumeBuilder()
+                .withName("tmp")
+                .withNewEmptyDir()
+                .withSizeLimit(new Quantity("16Mi"))
+                .endEmptyDir()
+                .build());
         if (rollout.pinning().usesNri()) {
             // DirectoryOrCreate: a runtime with NRI off has no such directory, and the pod must start anyway.
             v.add(hostPath("nri", host.nriSocketDir(), "DirectoryOrCreate"));

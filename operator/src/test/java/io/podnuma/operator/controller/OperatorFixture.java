@@ -43,7 +43,8 @@ final class OperatorFixture implements AutoCloseable {
         plane.installCrds(GeneratedCrds.numaResourcePolicies(), GeneratedCrds.numaNodeStates());
         plane.ensureNamespace(NAMESPACE);
         for (HasMetadata o : rbac(plane.client())) {
-            if ("Role".equals(o.getKind())) {
+            // The Roles of the release namespace name none; the Events' Role names its own (default).
+            if ("Role".equals(o.getKind()) && o.getMetadata().getNamespace() == null) {
                 o.getMetadata().setNamespace(NAMESPACE);
             }
             plane.client().resource(o).serverSideApply();
@@ -68,6 +69,20 @@ final class OperatorFixture implements AutoCloseable {
                         .withNamespace(NAMESPACE)
                         .endMetadata()
                         .withNewRoleRef("rbac.authorization.k8s.io", "Role", "podnuma-operator")
+                        .addNewSubject()
+                        .withKind("ServiceAccount")
+                        .withName(SERVICE_ACCOUNT)
+                        .withNamespace(NAMESPACE)
+                        .endSubject()
+                        .build())
+                .serverSideApply();
+        plane.client()
+                .resource(new RoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName("podnuma-operator-events")
+                        .withNamespace("default")
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", "podnuma-operator-events")
                         .addNewSubject()
                         .withKind("ServiceAccount")
                         .withName(SERVICE_ACCOUNT)

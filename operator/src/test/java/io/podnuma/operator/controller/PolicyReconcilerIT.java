@@ -267,6 +267,10 @@ class PolicyReconcilerIT {
         expected.put("patch numaresourcepolicies.podnuma.io/status", "yes");
         expected.put("patch numanodestates.podnuma.io", "no");
         expected.put("create events -n default", "yes");
+        // Events only where the policies' live, and only new ones.
+        expected.put("patch events -n default", "no");
+        expected.put("create events -n " + OperatorFixture.NAMESPACE, "no");
+        expected.put("create events -n kube-system", "no");
         Map<String, String> actual = new LinkedHashMap<>();
         for (String question : expected.keySet()) {
             List<String> args = new java.util.ArrayList<>(List.of("--kubeconfig", kubeconfig, "auth", "can-i"));

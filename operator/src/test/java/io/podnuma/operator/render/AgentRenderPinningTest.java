@@ -131,7 +131,7 @@ class AgentRenderPinningTest {
         PodSpec pod = r.daemonSet().getSpec().getTemplate().getSpec();
         assertThat(pod.getVolumes())
                 .extracting(Volume::getName)
-                .containsExactly("config", "host-sys", "host-cgroup", "state", "pod-resources", "kubelet-root");
+                .containsExactly("config", "host-sys", "host-cgroup", "state", "pod-resources", "tmp", "kubelet-root");
         assertThat(pod.getContainers().getFirst().getVolumeMounts())
                 .extracting(VolumeMount::getMountPath)
                 .noneMatch(p -> p.contains("nri"));

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -129,7 +130,7 @@ class AgentRenderTest {
         assertThat(config.kubeletConfigFile()).isNull();
         assertThat(r.daemonSet().getSpec().getTemplate().getSpec().getVolumes())
                 .extracting(Volume::getName)
-                .containsExactly("config", "host-sys", "host-cgroup", "state", "pod-resources", "nri");
+                .containsExactly("config", "host-sys", "host-cgroup", "state", "pod-resources", "tmp", "nri");
     }
 
     @Test
@@ -162,7 +163,19 @@ class AgentRenderTest {
         assertThat(ds.getSpec().getTemplate().getMetadata().getLabels())
                 .containsAllEntriesOf(ds.getSpec().getSelector().getMatchLabels());
         Container agent = pod.getContainers().getFirst();
-        assertThat(agent.getSecurityContext().getPrivileged()).isTrue();
+        SecurityContext security = agent.getSecurityContext();
+        assertThat(security.getPrivileged()).isFalse();
+        assertThat(security.getAllowPrivilegeEscalation()).isFalse();
+        assertThat(security.getReadOnlyRootFilesystem()).isTrue();
+        assertThat(security.getRunAsUser()).isZero();
+        assertThat(security.getRunAsNonRoot()).isFalse();
+        assertThat(security.getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(security.getCapabilities().getAdd()).isNullOrEmpty();
+        assertThat(security.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals("tmp"))
+                .singleElement()
+                .satisfies(v -> assertThat(v.getEmptyDir().getSizeLimit()).isEqualTo(new Quantity("16Mi")));
         assertThat(agent.getEnv())
                 .singleElement()
                 .satisfies(e -> assertThat(e.getValueFrom().getFieldRef().getFieldPath())
