@@ -102,6 +102,24 @@ class CrdCompatibilityTest {
                         "\"reservedCpus and reservedCpuCount exclude each other\""),
                 passes("validation rule removed", SPEC + "/cpuManager/x-kubernetes-validations/0", null),
                 passes("field added", SPEC + "/newField", "{\"type\": \"string\"}"),
+                breaks(
+                        "field removed inside list items",
+                        SPEC + "/nodeSelector/properties/matchExpressions/items/properties/values",
+                        null,
+                        AT + "spec.nodeSelector.matchExpressions[].values: field removed"),
+                breaks(
+                        "list type changed",
+                        SPEC + "/nodeSelector/properties/matchExpressions/x-kubernetes-list-type",
+                        "\"set\"",
+                        AT + "spec.nodeSelector.matchExpressions: x-kubernetes-list-type changed from \"atomic\" to"
+                                + " \"set\""),
+                breaks(
+                        "list map keys changed",
+                        SPEC + "/memoryManager/properties/reservedMemory/x-kubernetes-list-map-keys",
+                        "[\"numaNode\", \"limits\"]",
+                        AT + "spec.memoryManager.reservedMemory: x-kubernetes-list-map-keys changed from [\"numaNode\"]"
+                                + " to [\"numaNode\",\"limits\"]"),
+                passes("maxItems raised", SPEC + "/nodeSelector/properties/matchExpressions/maxItems", "64"),
                 breaks("served version removed", V, null, AT + "served version removed"),
                 breaks("version no longer served", V + "/served", "false", AT + "version no longer served"),
                 passes(
