@@ -143,11 +143,12 @@ public final class CheckpointCodec {
         JsonNode root;
         try {
             root = JSON.readTree(bytes);
-        } catch (JsonEOFException e) {
-            throw new CheckpointFormatException(
-                    RejectReason.TRUNCATED,
-                    "the JSON ends early at byte " + bytes.length + ": " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
+            if (endsEarly(e, bytes.length)) {
+                throw new CheckpointFormatException(
+                        RejectReason.TRUNCATED,
+                        "the JSON ends early at byte " + bytes.length + ": " + firstLine(e.getOriginalMessage()));
+            }
             throw new CheckpointFormatException(
                     RejectReason.MALFORMED, "not valid JSON: " + firstLine(e.getOriginalMessage()) + location(e));
         } catch (IOException e) {
@@ -163,6 +164,19 @@ public final class CheckpointCodec {
                         + (root == null || root.isMissingNode()
                                 ? "nothing"
                                 : root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    /**
+     * Whether parsing stopped because the bytes ran out. Jackson reports that as {@link JsonEOFException} inside a
+     * token, but as a plain parse error ("Unexpected end-of-input", at the last byte) when the cut falls between two
+     * entries ({@code "version" : 1,} and the end): both are a file cut short. A bad token that happens to end the
+     * file ({@code first}) is not.
+     */
+    private static boolean endsEarly(JsonProcessingException e, int length) {
+        return e instanceof JsonEOFException
+                || (e.getLocation() != null
+                        && e.getLocation().getByteOffset() >= length
+                        && String.valueOf(e.getOriginalMessage()).startsWith("Unexpected end-of-input"));
     }
 
     private static String text(ObjectNode envelope, String field) throws CheckpointFormatException {
