@@ -40,6 +40,25 @@ public record BadInput(String id, InputKind kind, String wrong, String input, Li
         return new BadInput(id, kind, wrong, input, List.of(answer), kept);
     }
 
+    /**
+     * Asserts that the consumer answered exactly {@link #answer}.
+     *
+     * @throws AssertionError showing both answers, the actual one as Java string literals to paste into the table
+     */
+    public void assertAnswer(List<String> actual) {
+        if (!answer.equals(actual)) {
+            StringBuilder b = new StringBuilder(id + ": the answer differs\nexpected:\n");
+            answer.forEach(a -> b.append("  ").append(a).append('\n'));
+            b.append("actual:\n");
+            actual.forEach(a -> b.append("  ").append(literal(a)).append(",\n"));
+            throw new AssertionError(b.toString());
+        }
+    }
+
+    private static String literal(String s) {
+        return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + '"';
+    }
+
     /** The case as JUnit shows it in a parameterised test's name. */
     @Override
     public String toString() {

@@ -27,11 +27,7 @@ public final class BadInputDoc {
     public static String section(InputKind kind, List<BadInput> cases) {
         Set<String> ids = new HashSet<>();
         StringBuilder b = new StringBuilder();
-        b.append("## ")
-                .append(kind.title())
-                .append(" (")
-                .append(cases.size())
-                .append(" cases)\n\n");
+        b.append("## ").append(kind.title()).append(" (").append(cases.size()).append(" cases)\n\n");
         b.append("Consumed by ").append(kind.consumer()).append(".\n\n");
         b.append("| id | input kind | what is wrong | the answer | what is kept |\n");
         b.append("|---|---|---|---|---|\n");
@@ -49,7 +45,8 @@ public final class BadInputDoc {
                     .append(" | ")
                     .append(cell(c.wrong()))
                     .append(" | ")
-                    .append(String.join("<br>", c.answer().stream().map(BadInputDoc::code).toList()))
+                    .append(String.join(
+                            "<br>", c.answer().stream().map(BadInputDoc::code).toList()))
                     .append(" | ")
                     .append(cell(c.kept()))
                     .append(" |\n");
@@ -85,8 +82,7 @@ public final class BadInputDoc {
             write(file, doc.substring(0, from + begin.length()) + want + doc.substring(to));
             return null;
         }
-        return FILE + " section " + kind.marker() + " is out of date with the " + testClass + " cases; "
-                + regenerate;
+        return FILE + " section " + kind.marker() + " is out of date with the " + testClass + " cases; " + regenerate;
     }
 
     private static String cell(String text) {
