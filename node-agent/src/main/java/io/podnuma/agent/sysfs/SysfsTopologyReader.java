@@ -266,10 +266,14 @@ public final class SysfsTopologyReader {
         }
     }
 
+    /** A file every kernel with the features the agent needs writes: the tree is not a whole sysfs. */
+    private static final String MISSING =
+            "missing; expected the kernel's file here (is the host's /sys mounted whole?)";
+
     private static String readString(Path file) throws SysfsException {
         Optional<String> s = readOptional(file);
         if (s.isEmpty()) {
-            throw new SysfsException(file, "missing");
+            throw new SysfsException(file, missing("the kernel's file"));
         }
         return s.get();
     }
@@ -278,7 +282,7 @@ public final class SysfsTopologyReader {
         Optional<String> s = readOptional(file);
         if (s.isEmpty()) {
             if (required) {
-                throw new SysfsException(file, "missing");
+                throw new SysfsException(file, missing("a CPU list such as 0-3,8"));
             }
             return CpuSet.empty();
         }
@@ -302,7 +306,7 @@ public final class SysfsTopologyReader {
         Optional<String> s = readOptional(file);
         if (s.isEmpty()) {
             if (required) {
-                throw new SysfsException(file, "missing");
+                throw new SysfsException(file, missing("an integer"));
             }
             return fallback;
         }
