@@ -267,8 +267,9 @@ public final class SysfsTopologyReader {
     }
 
     /** A file every kernel with the features the agent needs writes: the tree is not a whole sysfs. */
-    private static final String MISSING =
-            "missing; expected the kernel's file here (is the host's /sys mounted whole?)";
+    private static String missing(String expected) {
+        return "missing; expected " + expected + " here (is the host's /sys mounted whole?)";
+    }
 
     private static String readString(Path file) throws SysfsException {
         Optional<String> s = readOptional(file);

@@ -57,7 +57,7 @@ class BadSysfsCasesTest {
                         "no online list",
                         "devices/system/cpu/online",
                         DELETE,
-                        "/sys/devices/system/cpu/online: missing; expected the kernel's file here (is the host's /sys mounted whole?) (a CPU list such as 0-3,8)"),
+                        "/sys/devices/system/cpu/online: missing; expected a CPU list such as 0-3,8 here (is the host's /sys mounted whole?)"),
                 laptop(
                         "sys-online-beyond",
                         "an online CPU without a topology directory",
@@ -81,7 +81,7 @@ class BadSysfsCasesTest {
                         "no physical package id",
                         "devices/system/cpu/cpu3/topology/physical_package_id",
                         DELETE,
-                        "/sys/devices/system/cpu/cpu3/topology/physical_package_id: missing; expected the kernel's file here (is the host's /sys mounted whole?) (an integer)"),
+                        "/sys/devices/system/cpu/cpu3/topology/physical_package_id: missing; expected an integer here (is the host's /sys mounted whole?)"),
                 laptop(
                         "sys-siblings-disagree",
                         "SMT siblings that disagree",
