@@ -1,7 +1,7 @@
 package io.podnuma.operator.settings;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -47,9 +47,8 @@ public final class OperatorSettingsLoader {
     static final long MAX_FILE_BYTES = 256 * 1024;
 
     /** A key given twice is refused: which of its values was meant cannot be known. */
-    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build());
+    private static final ObjectMapper YAML =
+            new ObjectMapper(new YAMLFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION));
 
     private OperatorSettingsLoader() {}
 
