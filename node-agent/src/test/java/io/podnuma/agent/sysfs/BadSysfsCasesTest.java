@@ -2,6 +2,7 @@ package io.podnuma.agent.sysfs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.testkit.badinput.BadInput;
 import io.podnuma.testkit.badinput.BadInputDoc;
 import io.podnuma.testkit.badinput.InputKind;
@@ -37,6 +38,13 @@ class BadSysfsCasesTest {
     record Edit(FakeMachine machine, String path, String content) {}
 
     private static final Map<String, Edit> EDITS = new java.util.HashMap<>();
+
+    /**
+     * Two sockets of two cores with two threads, one NUMA node each: the smallest tree with two nodes (CPUs 0-1,4-5
+     * on node0, 2-3,6-7 on node1), so each case writes some 60 files rather than a server's 1,800.
+     */
+    private static final FakeMachine TWO_NODES = new FakeMachine(
+            "small-2s-ht", 2, 2, 2, 1, 1, 4 * FakeMachine.GIB_IN_KIB, 0, 0, 10, 21, CpuSet.empty(), 0, 0, 0);
 
     static List<BadInput> cases() {
         return List.of(
@@ -110,14 +118,14 @@ class BadSysfsCasesTest {
                         "sys-cpu-in-two-nodes",
                         "a CPU listed by two nodes",
                         "devices/system/node/node1/cpulist",
-                        "0,32-63,96-127\n",
+                        "0,2-3,6-7\n",
                         "/sys/devices/system/node/node1/cpulist: CPU 0 is also listed by node0; a CPU belongs to one node"),
                 twoSockets(
                         "sys-cpu-in-no-node",
                         "an online CPU in no node",
                         "devices/system/node/node1/cpulist",
-                        "32-63,96-126\n",
-                        "/sys/devices/system/node: online CPU 127 is in no node's cpulist"),
+                        "2-3,6\n",
+                        "/sys/devices/system/node: online CPU 7 is in no node's cpulist"),
                 twoSockets(
                         "sys-distance-short",
                         "a distance row too short",
@@ -144,7 +152,7 @@ class BadSysfsCasesTest {
     }
 
     private static BadInput twoSockets(String id, String wrong, String path, String content, String... answer) {
-        return edit(id, wrong, new Edit(FakeMachine.INTEL_2S_HT, path, content), answer);
+        return edit(id, wrong, new Edit(TWO_NODES, path, content), answer);
     }
 
     private static BadInput edit(String id, String wrong, Edit e, String... answer) {
