@@ -25,6 +25,13 @@ public final class DomainSocketServer implements AutoCloseable {
 
     private static final long SHUTDOWN_GRACE_SECONDS = 5;
 
+    /**
+     * The largest request a client may send. PodResources requests carry a pod's namespace and name at most (a few
+     * hundred bytes); gRPC's default of 4 MiB would let any local client make the agent buffer megabytes per call.
+     * A larger request is refused with RESOURCE_EXHAUSTED before it is parsed.
+     */
+    public static final int MAX_REQUEST_BYTES = 64 * 1024;
+
     /** Netty's property for its buffer leak detector, as the shaded copy in grpc-netty-shaded reads it. */
     static final String LEAK_DETECTION_PROPERTY = "io.grpc.netty.shaded.io.netty.leakDetection.level";
 
@@ -64,7 +71,8 @@ public final class DomainSocketServer implements AutoCloseable {
             NettyServerBuilder builder = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
                     .channelType(EpollServerDomainSocketChannel.class)
                     .bossEventLoopGroup(loop)
-                    .workerEventLoopGroup(loop);
+                    .workerEventLoopGroup(loop)
+                    .maxInboundMessageSize(MAX_REQUEST_BYTES);
             if (threads == HandlerThreads.EVENT_LOOP) {
                 builder.directExecutor();
             }

@@ -79,13 +79,13 @@ public final class CheckpointCodec {
         if (kind == null || !KIND.equals(kind.textValue())) {
             throw new CheckpointFormatException(
                     RejectReason.MALFORMED,
-                    "kind is " + kind + ", expected \"" + KIND + "\": not a podnuma checkpoint");
+                    "kind is " + shown(kind) + ", expected \"" + KIND + "\": not a podnuma checkpoint");
         }
         JsonNode v = envelope.get("version");
         if (v == null || !v.isInt()) {
             throw new CheckpointFormatException(
                     RejectReason.UNSUPPORTED_VERSION,
-                    "version is " + v + ", expected an integer " + CheckpointMigrations.OLDEST + ".." + VERSION);
+                    "version is " + shown(v) + ", expected an integer " + CheckpointMigrations.OLDEST + ".." + VERSION);
         }
         int version = v.intValue();
         if (version < CheckpointMigrations.OLDEST || version > VERSION) {
@@ -125,7 +125,8 @@ public final class CheckpointCodec {
         String config = text(current, "config");
         JsonNode state = current.get("state");
         if (state == null || !state.isObject()) {
-            throw new CheckpointFormatException(RejectReason.MALFORMED, "state must be an object, got " + state);
+            throw new CheckpointFormatException(
+                    RejectReason.MALFORMED, "state must be an object (the node state), got " + shown(state));
         }
         NodeState decoded;
         try {
@@ -182,9 +183,14 @@ public final class CheckpointCodec {
     private static String text(ObjectNode envelope, String field) throws CheckpointFormatException {
         JsonNode v = envelope.get(field);
         if (v == null || !v.isTextual()) {
-            throw new CheckpointFormatException(RejectReason.MALFORMED, field + " must be a string, got " + v);
+            throw new CheckpointFormatException(RejectReason.MALFORMED, field + " must be a string, got " + shown(v));
         }
         return v.textValue();
+    }
+
+    /** A field's value as JSON, or "nothing (the field is missing)". */
+    private static String shown(JsonNode v) {
+        return v == null ? "nothing (the field is missing)" : v.toString();
     }
 
     static String checksum(ObjectNode covered) {

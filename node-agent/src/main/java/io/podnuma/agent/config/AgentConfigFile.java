@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -28,6 +29,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,13 +47,19 @@ final class AgentConfigFile {
      * @param config the file's valid values (a bad value is left out and named in {@link #settingProblems})
      * @param headerProblems apiVersion, kind and unknown keys
      * @param settingProblems at most one per setting, to be reported in the order of the settings
-     * @param policyProblems the policy missing, of the wrong shape, or not fitting the spec's types
+     * @param policyProblems the policy missing, of the wrong shape, or not fitting the spec's types: every such key
+     * @param policyUnreadable the policy's paths (under {@code policy.}) left at their defaults because they could not
+     *     be read, for {@code PolicyValidator} to skip the rules that pair them with other fields
      */
     record Read(
             NodeAgentConfig config,
             List<String> headerProblems,
             Map<Setting, String> settingProblems,
-            List<String> policyProblems) {}
+            List<String> policyProblems,
+            Set<String> policyUnreadable) {}
+
+    /** Far above the keys a policy has: a loop that could not remove what it reported stops here. */
+    private static final int MAX_POLICY_PROBLEMS = 200;
 
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
                     .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -83,12 +91,13 @@ final class AgentConfigFile {
             }
         }
         List<String> policyProblems = new ArrayList<>();
-        NumaResourcePolicySpec policy = policy(root.get("policy"), fileName, policyProblems);
+        Set<String> unreadable = new LinkedHashSet<>();
+        NumaResourcePolicySpec policy = policy(root.get("policy"), fileName, policyProblems, unreadable);
         // Only checked values reach the type, each as a node of its component's type: the binding cannot fail.
         NodeAgentConfig config = NodeAgentConfigYaml.fromTree(settings).toBuilder()
                 .policy(policy)
                 .build();
-        return new Read(config, header, settingProblems, policyProblems);
+        return new Read(config, header, settingProblems, policyProblems, Set.copyOf(unreadable));
     }
 
     /** Puts the file's value of {@code s} into {@code settings}, or returns what is wrong with it. */
@@ -188,7 +197,13 @@ final class AgentConfigFile {
         }
     }
 
-    private static NumaResourcePolicySpec policy(JsonNode node, String fileName, List<String> problems) {
+    /**
+     * The policy as far as it can be read. Jackson stops at the first key that does not fit the spec's types; to
+     * report every one at once, the key it names is taken out of a copy of the tree and the binding tried again,
+     * until it binds. The keys taken out keep their defaults and are listed in {@code unreadable}.
+     */
+    private static NumaResourcePolicySpec policy(
+            JsonNode node, String fileName, List<String> problems, Set<String> unreadable) {
         if (node == null) {
             problems.add(fileName + ": policy is missing: it holds the NumaResourcePolicy spec in force on this node"
                     + " (the operator renders it into the agent's ConfigMap)");
@@ -198,14 +213,67 @@ final class AgentConfigFile {
             problems.add(fileName + ": policy must be a mapping (a NumaResourcePolicy spec), got " + kind(node));
             return null;
         }
-        try {
-            return YAML.treeToValue(node, NumaResourcePolicySpec.class);
-        } catch (JsonMappingException e) {
-            problems.add(fileName + ": " + mappingProblem(e));
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            problems.add(fileName + ": policy: " + firstLine(e.getMessage()));
+        JsonNode tree = node.deepCopy();
+        for (int attempt = 0; attempt < MAX_POLICY_PROBLEMS; attempt++) {
+            try {
+                return YAML.treeToValue(tree, NumaResourcePolicySpec.class);
+            } catch (JsonMappingException e) {
+                problems.add(fileName + ": " + mappingProblem(e));
+                List<JsonMappingException.Reference> path = e.getPath();
+                if (path.isEmpty() || !remove(tree, path)) {
+                    return null;
+                }
+                unreadable.add(relative(path));
+            } catch (JsonProcessingException | IllegalArgumentException e) {
+                problems.add(fileName + ": policy: " + firstLine(e.getMessage()));
+                return null;
+            }
         }
         return null;
+    }
+
+    /** Takes the node at {@code path} out of its parent; false when the path leads nowhere in the tree. */
+    private static boolean remove(JsonNode tree, List<JsonMappingException.Reference> path) {
+        JsonNode parent = tree;
+        for (int i = 0; i < path.size() - 1; i++) {
+            parent = step(parent, path.get(i));
+            if (parent == null) {
+                return false;
+            }
+        }
+        JsonMappingException.Reference last = path.getLast();
+        if (parent instanceof ObjectNode o && last.getFieldName() != null && o.has(last.getFieldName())) {
+            o.remove(last.getFieldName());
+            return true;
+        }
+        if (parent instanceof ArrayNode a
+                && last.getFieldName() == null
+                && last.getIndex() >= 0
+                && last.getIndex() < a.size()) {
+            a.remove(last.getIndex());
+            return true;
+        }
+        return false;
+    }
+
+    private static JsonNode step(JsonNode node, JsonMappingException.Reference r) {
+        if (r.getFieldName() != null) {
+            return node.get(r.getFieldName());
+        }
+        return r.getIndex() >= 0 ? node.get(r.getIndex()) : null;
+    }
+
+    /** The path under {@code policy.} as the validator names fields: {@code memoryManager.reservedMemory[0]}. */
+    private static String relative(List<JsonMappingException.Reference> path) {
+        StringBuilder b = new StringBuilder();
+        for (JsonMappingException.Reference r : path) {
+            if (r.getFieldName() != null) {
+                b.append(b.isEmpty() ? "" : ".").append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                b.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return b.toString();
     }
 
     private static String mappingProblem(JsonMappingException e) {

@@ -96,9 +96,10 @@ public final class AgentConfigLoader {
         problems.addAll(file.policyProblems());
         NumaResourcePolicySpec policy = file.config().policy();
         NodeConfigMapper.Mapped mapped = null;
-        List<String> policyProblems = policy == null ? List.of() : PolicyValidator.validate(policy, "policy");
+        List<String> policyProblems =
+                policy == null ? List.of() : PolicyValidator.validate(policy, "policy", file.policyUnreadable());
         policyProblems.forEach(p -> problems.add(fileName + ": " + p));
-        if (policy != null && policyProblems.isEmpty()) {
+        if (policy != null && policyProblems.isEmpty() && file.policyProblems().isEmpty()) {
             try {
                 mapped = NodeConfigMapper.map(policy);
             } catch (IllegalArgumentException e) {

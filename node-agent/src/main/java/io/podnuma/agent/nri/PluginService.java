@@ -29,7 +29,9 @@ import io.podnuma.nri.v1alpha1.SynchronizeResponse;
 import io.podnuma.nri.v1alpha1.UpdateContainerRequest;
 import io.podnuma.nri.v1alpha1.UpdateContainerResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -181,6 +183,7 @@ final class PluginService {
 
     private byte[] createContainer(byte[] bytes) throws Exception {
         CreateContainerRequest request = parse(CreateContainerRequest.parser(), bytes, "CreateContainer");
+        requireIds("CreateContainer", request.getPod(), request.getContainer());
         CreateResult result = inHandler(() -> handler.createContainer(request.getPod(), request.getContainer()));
         CreateContainerResponse.Builder response =
                 CreateContainerResponse.newBuilder().addAllUpdate(result.updates());
@@ -190,6 +193,7 @@ final class PluginService {
 
     private byte[] updateContainer(byte[] bytes) throws Exception {
         UpdateContainerRequest request = parse(UpdateContainerRequest.parser(), bytes, "UpdateContainer");
+        requireIds("UpdateContainer", request.getPod(), request.getContainer());
         var updates = inHandler(
                 () -> handler.updateContainer(request.getPod(), request.getContainer(), request.getLinuxResources()));
         return UpdateContainerResponse.newBuilder()
@@ -200,6 +204,7 @@ final class PluginService {
 
     private byte[] stopContainer(byte[] bytes) throws Exception {
         StopContainerRequest request = parse(StopContainerRequest.parser(), bytes, "StopContainer");
+        requireIds("StopContainer", request.getPod(), request.getContainer());
         var updates = inHandler(() -> handler.stopContainer(request.getPod(), request.getContainer()));
         return StopContainerResponse.newBuilder().addAllUpdate(updates).build().toByteArray();
     }
@@ -233,6 +238,26 @@ final class PluginService {
             });
             return new byte[0]; // every event response is an empty message
         });
+    }
+
+    /**
+     * A container request without the pod's and container's ids cannot be matched to any pod of the node: refused
+     * before the handler sees it (a runtime always sets both).
+     */
+    private static void requireIds(String method, PodSandbox pod, Container container) throws TtrpcException {
+        List<String> missing = new ArrayList<>();
+        if (pod.getId().isEmpty()) {
+            missing.add("pod.id");
+        }
+        if (container.getId().isEmpty()) {
+            missing.add("container.id");
+        }
+        if (!missing.isEmpty()) {
+            throw new TtrpcException(
+                    StatusCode.INVALID_ARGUMENT,
+                    method + " request has no " + String.join(" and no ", missing)
+                            + ": allowed a request naming the pod sandbox and the container by id");
+        }
     }
 
     private static <M> M parse(Parser<M> parser, byte[] bytes, String method) throws TtrpcException {

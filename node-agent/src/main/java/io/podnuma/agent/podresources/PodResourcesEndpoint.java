@@ -66,7 +66,9 @@ public final class PodResourcesEndpoint implements AutoCloseable {
         DomainSocketServer server = DomainSocketServer.start(
                 socket,
                 List.of(ServerInterceptors.intercept(
-                        service.definition(), new RateLimitInterceptor(bucket), new RequestCounter(requests))),
+                        MalformedRequests.wrap(service.definition()),
+                        new RateLimitInterceptor(bucket),
+                        new RequestCounter(requests))),
                 service.handlerThreads());
         try {
             // Java cannot set a umask, so the socket is briefly as open as the process umask allows.

@@ -1,6 +1,8 @@
 package io.podnuma.agent.pods;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.podnuma.agent.engine.pod.Resources;
@@ -18,7 +20,11 @@ import java.util.Set;
  */
 public final class BudgetAnnotation {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A repeated key is refused: which of the two values was meant cannot be known. */
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build());
+
     private static final Set<String> KEYS = Set.of("requests", "limits");
 
     private BudgetAnnotation() {}
@@ -51,7 +57,9 @@ public final class BudgetAnnotation {
                 quantities(field + ".requests", root.get("requests")),
                 quantities(field + ".limits", root.get("limits")));
         if (!r.hasCpuOrMemory()) {
-            throw new PodMappingException(field + " names neither cpu nor memory: " + value);
+            throw new PodMappingException(
+                    field + " names neither cpu nor memory: " + value
+                            + ": allowed a budget with cpu and/or memory, e.g. {\"limits\":{\"cpu\":\"4\",\"memory\":\"4Gi\"}}");
         }
         return r;
     }
@@ -67,6 +75,12 @@ public final class BudgetAnnotation {
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             JsonNode q = e.getValue();
+            String name = e.getKey();
+            if (!name.equals("cpu") && !name.equals("memory") && !name.startsWith("hugepages-")) {
+                // Pod-level resources take only these (the API server refuses others in pod.spec.resources).
+                throw new PodMappingException(
+                        field + " has an unknown resource \"" + name + "\": allowed cpu, memory and hugepages-<size>");
+            }
             if (!q.isTextual() && !q.isNumber()) {
                 throw new PodMappingException(
                         field + "." + e.getKey() + " must be a quantity string such as \"2\" or \"4Gi\", got: " + q);

@@ -266,10 +266,15 @@ public final class SysfsTopologyReader {
         }
     }
 
+    /** A file every kernel with the features the agent needs writes: the tree is not a whole sysfs. */
+    private static String missing(String expected) {
+        return "missing; expected " + expected + " here (is the host's /sys mounted whole?)";
+    }
+
     private static String readString(Path file) throws SysfsException {
         Optional<String> s = readOptional(file);
         if (s.isEmpty()) {
-            throw new SysfsException(file, "missing");
+            throw new SysfsException(file, missing("the kernel's file"));
         }
         return s.get();
     }
@@ -278,7 +283,7 @@ public final class SysfsTopologyReader {
         Optional<String> s = readOptional(file);
         if (s.isEmpty()) {
             if (required) {
-                throw new SysfsException(file, "missing");
+                throw new SysfsException(file, missing("a CPU list such as 0-3,8"));
             }
             return CpuSet.empty();
         }
@@ -302,7 +307,7 @@ public final class SysfsTopologyReader {
         Optional<String> s = readOptional(file);
         if (s.isEmpty()) {
             if (required) {
-                throw new SysfsException(file, "missing");
+                throw new SysfsException(file, missing("an integer"));
             }
             return fallback;
         }

@@ -157,7 +157,7 @@ class CheckpointStoreTest {
                 RejectReason.BAD_STATE, "state: pods[0].qos \"Platinum\": allowed Guaranteed, Burstable, BestEffort");
         envelope.put("state", "none");
         resign(envelope);
-        assertRejected(RejectReason.MALFORMED, "state must be an object, got \"none\"");
+        assertRejected(RejectReason.MALFORMED, "state must be an object (the node state), got \"none\"");
     }
 
     @Test

@@ -82,7 +82,6 @@ public final class AgentRender {
 
     /** The objects for policy {@code name}; refuses a spec the agent would refuse, with the agent's messages. */
     public static RenderedAgent render(String name, NumaResourcePolicySpec spec, AgentRollout rollout) {
-        requireRenderableName(name);
         NumaResourcePolicySpec inForce = new NumaResourcePolicySpec(
                 null,
                 null,
@@ -92,7 +91,13 @@ public final class AgentRender {
                 spec.podLevelResources(),
                 spec.admission(),
                 spec.exportNodeResourceTopology());
-        List<String> problems = PolicyValidator.validate(inForce, "spec");
+        // Every problem at once: the name first, then the spec's in the validator's order.
+        List<String> problems = new ArrayList<>();
+        nameProblem(name).ifPresent(problems::add);
+        problems.addAll(PolicyValidator.validate(inForce, "spec"));
+        if (problems.size() == 1 && nameProblem(name).isPresent()) {
+            throw new IllegalArgumentException(problems.getFirst());
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(
                     "policy " + name + " cannot be rendered: " + String.join("; ", problems));
@@ -406,15 +411,16 @@ public final class AgentRender {
         return l;
     }
 
-    private static void requireRenderableName(String name) {
+    private static java.util.Optional<String> nameProblem(String name) {
         if (name == null
                 || name.length() > MAX_POLICY_NAME
                 || !DNS_1035.matcher(name).matches()) {
-            throw new IllegalArgumentException("policy name '" + name + "' cannot name its agents' objects:"
+            return java.util.Optional.of("policy name '" + name + "' cannot name its agents' objects:"
                     + " allowed at most " + MAX_POLICY_NAME + " characters of a-z, 0-9 and '-', starting with a"
                     + " letter and ending with a letter or digit (it becomes the Service " + NAME_PREFIX
                     + "<name> and the node label value)");
         }
+        return java.util.Optional.empty();
     }
 
     private static IntOrString intOrPercent(String budget) {

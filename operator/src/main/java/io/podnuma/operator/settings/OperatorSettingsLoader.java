@@ -1,5 +1,7 @@
 package io.podnuma.operator.settings;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -44,7 +46,9 @@ public final class OperatorSettingsLoader {
     public static final String CONFIG_ENV = "PODNUMA_OPERATOR_CONFIG";
     static final long MAX_FILE_BYTES = 256 * 1024;
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** A key given twice is refused: which of its values was meant cannot be known. */
+    private static final ObjectMapper YAML =
+            new ObjectMapper(new YAMLFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION));
 
     private OperatorSettingsLoader() {}
 
@@ -201,15 +205,24 @@ public final class OperatorSettingsLoader {
         JsonNode root;
         try {
             root = YAML.readTree(yaml);
-        } catch (IOException e) {
-            problems.add(fileName + ": not valid YAML: " + e.getMessage());
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null
+                    ? ""
+                    : " (line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr() + ")";
+            problems.add(fileName + ": not valid YAML: " + yamlProblem(e.getOriginalMessage()) + where);
+            return out;
+        } catch (IOException | RuntimeException e) {
+            // SnakeYAML reports some malformed input unchecked.
+            problems.add(fileName + ": not valid YAML: " + yamlProblem(e.getMessage()));
             return out;
         }
         if (root == null || root.isNull() || root.isMissingNode()) {
             return out;
         }
         if (!root.isObject()) {
-            problems.add(fileName + ": allowed a map of settings (key: value), found a " + root.getNodeType());
+            problems.add(fileName + ": allowed a map of settings (key: value), found "
+                    + (root.isArray() ? "a list" : "the value " + root));
             return out;
         }
         List<String> known = Arrays.stream(OperatorSetting.values())
@@ -225,6 +238,20 @@ public final class OperatorSettingsLoader {
             }
         }
         return out;
+    }
+
+    /**
+     * SnakeYAML puts its context, an excerpt with a caret and the problem on separate lines; keep the unindented
+     * lines (context and problem) on one line. The location is added by the caller.
+     */
+    private static String yamlProblem(String message) {
+        if (message == null) {
+            return "unknown error";
+        }
+        return Arrays.stream(message.split("\n"))
+                .filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
+                .map(String::strip)
+                .collect(Collectors.joining(": "));
     }
 
     private static void checkFlags(Map<String, String> flags, List<String> problems) {

@@ -30,8 +30,13 @@ public record MemoryResource(long pageSizeBytes) implements Comparable<MemoryRes
             return MEMORY;
         }
         if (name != null && name.startsWith(HUGEPAGES_PREFIX)) {
-            long size = MemoryQuantity.parseBytes(
-                    "huge page size of resource \"" + name + "\"", name.substring(HUGEPAGES_PREFIX.length()));
+            long size;
+            try {
+                size = MemoryQuantity.parseBytes("huge page size", name.substring(HUGEPAGES_PREFIX.length()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("resource \"" + name + "\" has no valid huge page size ("
+                        + e.getMessage() + "): allowed hugepages-<size> such as hugepages-2Mi or hugepages-1Gi");
+            }
             if (size == 0) {
                 throw new IllegalArgumentException("resource \"" + name + "\" has a zero huge page size");
             }

@@ -28,7 +28,12 @@ import java.util.TreeSet;
  * and unknown keys are refused earlier, when the YAML is read into the spec.
  *
  * <p>Every problem names the field path under the given root (e.g. {@code policy.cpuManager.reservedCpuCount}), the
- * value and what is allowed; all are returned at once.
+ * value and what is allowed; all are returned at once, in a stable order: the spec's fields in their order, list
+ * entries by index, map keys sorted.
+ *
+ * <p>A reader that could not bind some fields (the agent's file: a bad enum value, a list for a string) passes their
+ * paths as unreadable: they hold their defaults in the spec, so a rule that pairs one of them with another field is
+ * skipped rather than reported against a value the user never wrote.
  */
 public final class PolicyValidator {
 
@@ -50,10 +55,12 @@ public final class PolicyValidator {
     private static final Set<String> OPERATORS = Set.of("In", "NotIn", "Exists", "DoesNotExist");
 
     private final String root;
+    private final Set<String> unreadable;
     private final List<String> problems = new ArrayList<>();
 
-    private PolicyValidator(String root) {
+    private PolicyValidator(String root, Set<String> unreadable) {
         this.root = root;
+        this.unreadable = Set.copyOf(unreadable);
     }
 
     /**
@@ -61,7 +68,17 @@ public final class PolicyValidator {
      * @return the problems, empty when the spec is valid
      */
     public static List<String> validate(NumaResourcePolicySpec spec, String root) {
-        PolicyValidator v = new PolicyValidator(root);
+        return validate(spec, root, Set.of());
+    }
+
+    /**
+     * {@link #validate(NumaResourcePolicySpec, String)} of a spec some of whose fields could not be read.
+     *
+     * @param unreadable paths under the root ({@code cpuManager.policy}, {@code memoryManager.reservedMemory[0]})
+     *     that hold defaults instead of what the input said; already reported by the reader
+     */
+    public static List<String> validate(NumaResourcePolicySpec spec, String root, Set<String> unreadable) {
+        PolicyValidator v = new PolicyValidator(root, unreadable);
         v.nodeSelector(spec.nodeSelector());
         v.range("priority", spec.priority(), 0, MAX_PRIORITY);
         v.range(
@@ -126,12 +143,16 @@ public final class PolicyValidator {
                     + quote(cpus) + ": allowed at most one of reservedCpus and reservedCpuCount");
         }
         boolean isStatic = cm.policy() == CpuManagerPolicy.STATIC;
-        if (isStatic && cpus == null && cm.reservedCpuCount() == null) {
+        boolean policyRead = readable("cpuManager.policy");
+        if (isStatic
+                && cpus == null
+                && cm.reservedCpuCount() == null
+                && readable("cpuManager.reservedCpus", "cpuManager.reservedCpuCount")) {
             add("cpuManager.reservedCpus is missing: policy static needs CPUs reserved for the system, set"
                     + " reservedCpus (e.g. \"0,64\") or reservedCpuCount (e.g. 2)");
         }
         CpuManagerOptions o = cm.options();
-        if (!isStatic && o.anyEnabled()) {
+        if (!isStatic && policyRead && o.anyEnabled()) {
             add("cpuManager.options " + enabled(o) + ": options need cpuManager.policy static (policy is none);"
                     + " the kubelet applies them to the static policy only");
         }
@@ -151,7 +172,9 @@ public final class PolicyValidator {
                 o.distributeCpusAcrossNuma(),
                 "preferAlignCpusByUncoreCache",
                 "distributeCpusAcrossNuma");
-        if (o.alignBySocket() && topologyPolicy == TopologyManagerPolicy.SINGLE_NUMA_NODE) {
+        if (o.alignBySocket()
+                && topologyPolicy == TopologyManagerPolicy.SINGLE_NUMA_NODE
+                && readable("topologyManager.policy")) {
             add("cpuManager.options.alignBySocket true: not allowed with topologyManager.policy single-numa-node"
                     + " (the kubelet rejects this pair; a single NUMA node is already the narrower boundary)");
         }
@@ -212,7 +235,7 @@ public final class PolicyValidator {
                 }
             }
         }
-        if (mm.policy() == MemoryManagerPolicy.STATIC && !reservesMemory) {
+        if (mm.policy() == MemoryManagerPolicy.STATIC && !reservesMemory && readable("memoryManager.reservedMemory")) {
             add("memoryManager.reservedMemory has no memory limit: the Static policy needs memory reserved for the"
                     + " system, add an entry with a memory limit for at least one NUMA node (huge pages alone do"
                     + " not count)");
@@ -224,7 +247,7 @@ public final class PolicyValidator {
         if (key == null) {
             return;
         }
-        if (!plr.enabled()) {
+        if (!plr.enabled() && readable("podLevelResources.enabled")) {
             add("podLevelResources.budgetAnnotation " + quote(key)
                     + ": only read when podLevelResources.enabled is true; remove it or set enabled: true");
         }
@@ -234,6 +257,25 @@ public final class PolicyValidator {
         if (wrong != null) {
             add("podLevelResources.budgetAnnotation " + quote(key) + ": " + wrong);
         }
+    }
+
+    /**
+     * Whether every field was read as written: none is unreadable, inside an unreadable one, or holds one (a list
+     * whose entry was unreadable is not the list the user wrote).
+     */
+    private boolean readable(String... fields) {
+        for (String f : fields) {
+            for (String u : unreadable) {
+                if (u.equals(f) || inside(f, u) || inside(u, f)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean inside(String path, String parent) {
+        return path.startsWith(parent + ".") || path.startsWith(parent + "[");
     }
 
     private void range(String field, Integer value, int min, int max) {
