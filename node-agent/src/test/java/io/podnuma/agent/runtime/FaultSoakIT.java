@@ -626,10 +626,17 @@ class FaultSoakIT {
             return false;
         }
         Set<String> names = new TreeSet<>();
-        nns.getStatus().allocations().stream().map(PodAllocation::name).forEach(names::add);
+        allocations(nns).stream().map(PodAllocation::name).forEach(names::add);
         Set<String> want = new TreeSet<>();
         state.get().pods().values().forEach(p -> want.add(p.ref().name()));
         return names.equals(want);
+    }
+
+    /** The allocations of a NumaNodeState; the API leaves the list out when it is empty. */
+    private static List<PodAllocation> allocations(NumaNodeState nns) {
+        return nns == null || nns.getStatus() == null || nns.getStatus().allocations() == null
+                ? List.of()
+                : nns.getStatus().allocations();
     }
 
     /** After convergence: every live pod the checkpoint holds is in NumaNodeState and PodResources. */
@@ -644,7 +651,7 @@ class FaultSoakIT {
                 .values()
                 .forEach(p -> nameToUid.put(p.ref().name(), p.ref().uid()));
         Set<String> nns = new TreeSet<>();
-        cp.client().resources(NumaNodeState.class).withName(node).get().getStatus().allocations().stream()
+        allocations(cp.client().resources(NumaNodeState.class).withName(node).get()).stream()
                 .map(a -> nameToUid.getOrDefault(a.name(), a.name()))
                 .forEach(nns::add);
         Set<String> podResources = new TreeSet<>();
