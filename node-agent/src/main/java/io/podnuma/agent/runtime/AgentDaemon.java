@@ -5,6 +5,7 @@ import io.podnuma.agent.cgroup.CgroupDetector;
 import io.podnuma.agent.cgroup.CgroupLayout;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.cgroup.FaultInjectingCgroupFiles;
 import io.podnuma.agent.cgroup.HostCgroupFiles;
 import io.podnuma.agent.cgroup.watch.CgroupTreeScanner;
 import io.podnuma.agent.cgroup.watch.CgroupTreeWatcher;
@@ -190,7 +191,9 @@ public final class AgentDaemon implements AutoCloseable {
                         allocator,
                         new PodMapper(config.budgetAnnotation().orElse(null)),
                         layout.naming(),
-                        new CgroupPinWriter(layout, new HostCgroupFiles()),
+                        new CgroupPinWriter(
+                                layout,
+                                FaultInjectingCgroupFiles.fromEnvironment(System.getenv(), new HostCgroupFiles())),
                         () -> scan(layout),
                         new CheckpointStore(config.stateDir()),
                         pods,

@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -38,6 +40,7 @@ public final class AgentProcess implements AutoCloseable {
     private final AgentPlacement placement;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Map<String, String> environment = new TreeMap<>();
     private Process process;
     private int starts;
 
@@ -77,6 +80,15 @@ public final class AgentProcess implements AutoCloseable {
         NodeAgentConfig placed = placement.applyTo(config);
         NodeAgentConfigYaml.write(placed, configFile());
         return placed;
+    }
+
+    /** Sets an environment variable of the next starts (e.g. a diagnostic seam); null removes it. */
+    public synchronized void environment(String name, String value) {
+        if (value == null) {
+            environment.remove(name);
+        } else {
+            environment.put(name, value);
+        }
     }
 
     public AgentPlacement placement() {
@@ -129,6 +141,7 @@ public final class AgentProcess implements AutoCloseable {
                 configFile().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("KUBECONFIG", kubeconfig.toString());
+        pb.environment().putAll(environment);
         pb.redirectErrorStream(true);
         pb.redirectOutput(log(++starts).toFile());
         process = pb.start();

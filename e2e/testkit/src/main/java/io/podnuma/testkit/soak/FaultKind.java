@@ -1,0 +1,46 @@
+package io.podnuma.testkit.soak;
+
+/**
+ * The faults the soak injects, each with its weight in the draw (cheap faults more often) and whether the agent is
+ * down afterwards until the soak starts it again.
+ */
+public enum FaultKind {
+    /** SIGKILL at a random moment of the churn. */
+    AGENT_KILL9(10),
+    /** SIGKILL within the first moments after a start (before or around the checkpoint read). */
+    AGENT_KILL9_AT_START(4),
+    /** SIGKILL while the full sync runs (right after the pod list arrives: the process is alive, not yet ready). */
+    AGENT_KILL9_DURING_SYNC(4),
+    /** SIGKILL right after a checkpoint write, before the cgroup writes that follow it. */
+    AGENT_KILL9_AFTER_CHECKPOINT(4),
+    /** SIGKILL while the shutdown hook runs (SIGTERM, then SIGKILL before it ends). */
+    AGENT_KILL9_DURING_SHUTDOWN(3),
+    /** SIGTERM (a rolling update: the label stays, the pins stay), then a new start. */
+    AGENT_SIGTERM(5),
+    /** kube-apiserver stopped for a moment and started again. */
+    API_SERVER_RESTART(1),
+    /** etcd stopped for a moment and started again. */
+    ETCD_RESTART(1),
+    /** cgroup writes fail with EBUSY for a moment. */
+    CGROUP_WRITE_EBUSY(6),
+    /** cgroup writes fail with ENOSPC for a moment. */
+    CGROUP_WRITE_ENOSPC(4),
+    /** cgroup writes fail with EACCES for a moment. */
+    CGROUP_WRITE_EACCES(4),
+    /** The state directory read-only for a moment (checkpoint writes fail). */
+    STATE_DIR_READ_ONLY(3),
+    /** The checkpoint truncated (as by a write cut short) while the agent is down, then a start. */
+    CHECKPOINT_TRUNCATED(3),
+    /** Every container recreated with new IDs while the agent is down, the checkpoint kept. */
+    NODE_REBOOT(2);
+
+    private final int weight;
+
+    FaultKind(int weight) {
+        this.weight = weight;
+    }
+
+    public int weight() {
+        return weight;
+    }
+}

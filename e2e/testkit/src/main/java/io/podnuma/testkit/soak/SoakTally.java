@@ -1,0 +1,93 @@
+package io.podnuma.testkit.soak;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a soak counts per fault kind (injections, violations, time to converge after the fault) and which pods'
+ * placement changed and why; renders the table the soak prints.
+ */
+public final class SoakTally {
+
+    private final Map<FaultKind, Integer> injections = new EnumMap<>(FaultKind.class);
+    private final Map<FaultKind, List<Duration>> convergence = new EnumMap<>(FaultKind.class);
+    private final Map<FaultKind, List<Violation>> violations = new EnumMap<>(FaultKind.class);
+    private final Map<String, Integer> placementChanges = new TreeMap<>();
+
+    public void injected(FaultKind k) {
+        injections.merge(k, 1, Integer::sum);
+    }
+
+    public void converged(FaultKind k, Duration d) {
+        convergence.computeIfAbsent(k, x -> new ArrayList<>()).add(d);
+    }
+
+    public void violated(FaultKind k, Violation v) {
+        violations.computeIfAbsent(k, x -> new ArrayList<>()).add(v);
+    }
+
+    /** A pod's exclusive CPUs changed or went while it lived; {@code why} names the fault and the cause. */
+    public void placementChanged(String why) {
+        placementChanges.merge(why, 1, Integer::sum);
+    }
+
+    public int injections() {
+        return injections.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    public List<Violation> violations() {
+        return violations.values().stream().flatMap(List::stream).toList();
+    }
+
+    public int injections(FaultKind k) {
+        return injections.getOrDefault(k, 0);
+    }
+
+    /** The {@code q}-quantile (0..1) by nearest rank, or null when nothing was measured. */
+    public static Duration quantile(List<Duration> ds, double q) {
+        if (ds.isEmpty()) {
+            return null;
+        }
+        List<Duration> sorted = ds.stream().sorted().toList();
+        int rank = (int) Math.ceil(q * sorted.size());
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
+    }
+
+    /** The table: one line per kind injected, then the placement changes. */
+    public String render() {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(
+                "%-30s %10s %10s %12s %12s%n", "fault", "injections", "violations", "converge p50", "converge p99"));
+        for (FaultKind k : FaultKind.values()) {
+            int n = injections(k);
+            if (n == 0) {
+                continue;
+            }
+            List<Duration> ds = convergence.getOrDefault(k, List.of());
+            b.append(String.format(
+                    "%-30s %10d %10d %12s %12s%n",
+                    k.name().toLowerCase(java.util.Locale.ROOT),
+                    n,
+                    violations.getOrDefault(k, List.of()).size(),
+                    millis(quantile(ds, 0.5)),
+                    millis(quantile(ds, 0.99))));
+        }
+        b.append(String.format(
+                "%-30s %10d %10d%n", "total", injections(), violations().size()));
+        if (placementChanges.isEmpty()) {
+            b.append("pods whose placement changed: none\n");
+        } else {
+            b.append("pods whose placement changed:\n");
+            placementChanges.forEach((why, n) -> b.append(String.format("  %5d  %s%n", n, why)));
+        }
+        return b.toString();
+    }
+
+    private static String millis(Duration d) {
+        return d == null ? "-" : d.toMillis() + " ms";
+    }
+}

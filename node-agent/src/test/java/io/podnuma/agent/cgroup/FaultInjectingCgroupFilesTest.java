@@ -1,0 +1,66 @@
+package io.podnuma.agent.cgroup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class FaultInjectingCgroupFilesTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void offUnlessTheEnvironmentNamesAControlFile() {
+        CgroupFiles host = new HostCgroupFiles();
+        assertThat(FaultInjectingCgroupFiles.fromEnvironment(Map.of(), host)).isSameAs(host);
+        assertThat(FaultInjectingCgroupFiles.fromEnvironment(Map.of(FaultInjectingCgroupFiles.ENV, " "), host))
+                .isSameAs(host);
+        assertThat(FaultInjectingCgroupFiles.fromEnvironment(
+                        Map.of(FaultInjectingCgroupFiles.ENV, dir.resolve("c").toString()), host))
+                .isInstanceOf(FaultInjectingCgroupFiles.class);
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "EBUSY, Device or resource busy",
+        "enospc, No space left on device",
+        "EACCES, Permission denied",
+    })
+    void writesFailWithTheKernelsTextWhileTheControlFileNamesAnErrno(String errno, String text) throws Exception {
+        Path control = dir.resolve("fault");
+        Path target = Files.writeString(dir.resolve("cpuset.cpus"), "0-1\n");
+        CgroupFiles files = new FaultInjectingCgroupFiles(new HostCgroupFiles(), control);
+
+        files.write(target, "1");
+        assertThat(files.read(target).strip()).isEqualTo("1");
+
+        Files.writeString(control, errno + "\n");
+        assertThatThrownBy(() -> files.write(target, "0"))
+                .isInstanceOf(
+                        errno.equalsIgnoreCase("EACCES") ? AccessDeniedException.class : FileSystemException.class)
+                .hasMessageContaining(text)
+                .hasMessageContaining(target.toString());
+        assertThat(files.read(target).strip()).as("reads still pass").isEqualTo("1");
+
+        Files.writeString(control, "");
+        files.write(target, "0");
+        assertThat(files.read(target).strip()).isEqualTo("0");
+    }
+
+    @Test
+    void anUnknownErrnoIsNamed() throws Exception {
+        Path control = Files.writeString(dir.resolve("fault"), "EPERM");
+        CgroupFiles files = new FaultInjectingCgroupFiles(new HostCgroupFiles(), control);
+        assertThatThrownBy(() -> files.write(dir.resolve("x"), "0"))
+                .hasMessageContaining("names EPERM: allowed EBUSY, ENOSPC, EACCES or nothing");
+    }
+}

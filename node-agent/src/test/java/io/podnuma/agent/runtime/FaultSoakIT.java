@@ -1,0 +1,690 @@
+package io.podnuma.agent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.grpc.ManagedChannel;
+import io.podnuma.agent.cgroup.FaultInjectingCgroupFiles;
+import io.podnuma.agent.checkpoint.CheckpointCodec;
+import io.podnuma.agent.checkpoint.TopologyFingerprint;
+import io.podnuma.agent.engine.state.AssignmentKind;
+import io.podnuma.agent.engine.state.ContainerAssignment;
+import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.engine.state.PodAssignment;
+import io.podnuma.agent.runtime.CrashTestSetup.Kind;
+import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.crds.v1alpha1.nodestate.PodAllocation;
+import io.podnuma.podresources.DomainSocketChannels;
+import io.podnuma.podresources.v1.ListPodResourcesRequest;
+import io.podnuma.podresources.v1.PodResources;
+import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.host.CgroupDriverName;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.host.PodContainer;
+import io.podnuma.testkit.soak.ContainerSample;
+import io.podnuma.testkit.soak.FaultDraw;
+import io.podnuma.testkit.soak.FaultKind;
+import io.podnuma.testkit.soak.Invariants;
+import io.podnuma.testkit.soak.Record;
+import io.podnuma.testkit.soak.Snapshot;
+import io.podnuma.testkit.soak.SoakTally;
+import io.podnuma.testkit.soak.Violation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fault soak on the process driver: {@code node-agent run} as a process on a kwok node and a kubelet-like cgroup
+ * host of this machine (CPUs 0-1, CPU 0 reserved, CPU 1 the one exclusive CPU), a churn of pods, and faults drawn at
+ * random (seeded, the seed printed) between churn steps. A sampler thread reads every container cgroup's cpuset and
+ * its process's affinity as often as it can, with the checkpoint's expectation, and checks {@link Invariants} at
+ * every sample; after every fault the soak waits until the node converged (every container on its wanted set,
+ * NumaNodeState and PodResources holding every pod the checkpoint holds) and times it.
+ *
+ * <p>Bounded: {@code -Dpodnuma.soak.duration} (default {@code PT20S}, the short version of the default run);
+ * {@code -Dpodnuma.soak.seed} replays the draw. The full soak is {@code scripts/soak}.
+ */
+@ExtendWith(ControlPlaneExtension.class)
+class FaultSoakIT {
+
+    /** The documented window (behaviour.md, "Fault soak"): twice the reconcile period of these tests. */
+    static final Duration WINDOW = Duration.ofSeconds(2);
+
+    static final Duration CONVERGE_TIMEOUT = Duration.ofSeconds(45);
+    static final int MIN_ALIVE = 3;
+    static final int MAX_ALIVE = 8;
+    static final CpuList EXCLUSIVE = CpuList.of(1);
+    static final CpuList ALL = CpuList.of(0, 1);
+    static final CpuList RESERVED = CpuList.of(0);
+
+    /** The kinds the process driver offers (etcd stop/start needs a seam in the control plane fixture). */
+    static final List<FaultKind> KINDS = List.of(
+            FaultKind.AGENT_KILL9,
+            FaultKind.AGENT_KILL9_AT_START,
+            FaultKind.AGENT_KILL9_DURING_SYNC,
+            FaultKind.AGENT_KILL9_AFTER_CHECKPOINT,
+            FaultKind.AGENT_KILL9_DURING_SHUTDOWN,
+            FaultKind.AGENT_SIGTERM,
+            FaultKind.API_SERVER_RESTART,
+            FaultKind.CGROUP_WRITE_EBUSY,
+            FaultKind.CGROUP_WRITE_ENOSPC,
+            FaultKind.CGROUP_WRITE_EACCES,
+            FaultKind.CHECKPOINT_TRUNCATED,
+            FaultKind.NODE_REBOOT);
+
+    /** A running container as the sampler sees it. */
+    record Live(String podUid, String name, PodContainer cgroup, long pid) {}
+
+    /** One pod of the churn. */
+    static final class TestPod {
+        final String name;
+        final Kind kind;
+        final String uid;
+        final Map<String, Live> containers = new TreeMap<>();
+        volatile boolean deleted;
+
+        TestPod(String name, Kind kind, String uid) {
+            this.name = name;
+            this.kind = kind;
+            this.uid = uid;
+        }
+    }
+
+    @TempDir
+    Path dir;
+
+    private ControlPlane cp;
+    private KubeletLikeHost host;
+    private AgentProcess agent;
+    private SharedIndexInformer<Pod> informer;
+    private String node;
+    private String ns;
+    private Random rnd;
+    private TopologyFingerprint fingerprint;
+    private Path faultControl;
+
+    private final Map<String, TestPod> pods = new ConcurrentHashMap<>();
+    private final Map<String, Live> live = new ConcurrentHashMap<>();
+    private final Set<String> deletedUids = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Instant> writableSince = new AtomicReference<>();
+    private final AtomicReference<FaultKind> current = new AtomicReference<>(FaultKind.AGENT_KILL9);
+    private final SoakTally tally = new SoakTally();
+    private final List<String> failures = new CopyOnWriteArrayList<>();
+    private final AtomicLong samples = new AtomicLong();
+    private volatile boolean sampling = true;
+    private int created;
+    /** When the last fault was lifted (the agent started again, writes allowed again, the API server started). */
+    private long liftedAt;
+
+    /** In the short version: the cgroup write faults (tens of ms each) eight times their weight, the rest 1. */
+    static int shortWeight(FaultKind k) {
+        return k.name().startsWith("CGROUP_WRITE_") ? 8 * k.weight() : 1;
+    }
+
+    /** Whether recovering from the fault starts a new agent process. */
+    static boolean restarts(FaultKind k) {
+        return switch (k) {
+            case CGROUP_WRITE_EBUSY, CGROUP_WRITE_ENOSPC, CGROUP_WRITE_EACCES, API_SERVER_RESTART, ETCD_RESTART ->
+                false;
+            default -> true;
+        };
+    }
+
+    @BeforeAll
+    static void crds(ControlPlane cp) {
+        cp.installCrds(GeneratedCrds.numaNodeStates());
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        sampling = false;
+        if (cp != null && !cp.apiServerRunning()) {
+            cp.startApiServer();
+        }
+        if (informer != null) {
+            informer.close();
+        }
+        if (agent != null) {
+            agent.close();
+        }
+        if (host != null) {
+            host.close();
+        }
+    }
+
+    @Test
+    void noInvariantBreaksUnderRandomFaultsOfAPodChurn(ControlPlane cp) throws Exception {
+        this.cp = cp;
+        host = KubeletLikeHost.create(CgroupDriverName.CGROUPFS);
+        Assumptions.assumeTrue(
+                host.cpus().equals(ALL), "written for a host with CPUs 0-1, this one has " + host.cpus());
+        Duration duration = Duration.parse(System.getProperty("podnuma.soak.duration", "PT20S"));
+        long seed = Long.getLong("podnuma.soak.seed", System.nanoTime());
+        System.out.println("FaultSoakIT seed " + seed + " duration " + duration + " (-Dpodnuma.soak.seed=" + seed
+                + " replays the draw)");
+        rnd = new Random(seed);
+        fingerprint = TopologyFingerprint.of(SysfsTopologyReader.host().read());
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        node = cp.ensureNode(
+                "soak-" + suffix,
+                Map.of("podnuma.io/policy", CrashTestSetup.POLICY),
+                Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
+        ns = "soak-" + suffix;
+        cp.kubectl("create", "namespace", ns).assertSuccess();
+        informer = cp.client().pods().inNamespace(ns).inform();
+        faultControl = dir.resolve("cgroup-write-fault");
+        agent = AgentProcess.withConfig(
+                dir.resolve("agent"), CrashTestSetup.agentConfig(node, host.root()), cp.kubeconfig());
+        agent.environment(FaultInjectingCgroupFiles.ENV, faultControl.toString());
+        startAndAwaitReady();
+        for (int i = 0; i < MIN_ALIVE; i++) {
+            create(i == 0 ? Kind.CPU_CONTAINER : Kind.BURSTABLE);
+        }
+        startContainersOfRunningPods(Duration.ofSeconds(20));
+
+        Thread sampler = Thread.ofPlatform().name("soak-sampler").daemon().start(this::sample);
+        // The short version favours the faults that need no agent restart (a restart is a JVM start, seconds).
+        boolean full = duration.compareTo(Duration.ofMinutes(2)) > 0 || Boolean.getBoolean("podnuma.soak.full");
+        FaultDraw draw = new FaultDraw(KINDS, k -> full ? k.weight() : shortWeight(k), rnd);
+        long deadline = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < deadline && failures.isEmpty()) {
+            for (int i = rnd.nextInt(3); i > 0; i--) {
+                churnStep();
+            }
+            FaultKind k = draw.next();
+            current.set(k);
+            Map<String, String> holdersBefore = exclusiveHolderNames();
+            inject(k);
+            tally.injected(k);
+            if (!awaitConverged()) {
+                failures.add(k + ": no convergence within " + CONVERGE_TIMEOUT + ":\n" + agent.logTail());
+                break;
+            }
+            tally.converged(k, Duration.ofNanos(System.nanoTime() - liftedAt));
+            checkRecords(k);
+            Map<String, String> holdersAfter = exclusiveHolderNames();
+            holdersBefore.forEach((uid, name) -> {
+                if (!holdersAfter.containsKey(uid) && !deletedUids.contains(uid)) {
+                    tally.placementChanged(
+                            k.name().toLowerCase() + ": " + name + " lost CPU 1 (rebuilt or re-admitted)");
+                }
+            });
+        }
+        sampling = false;
+        sampler.join(5_000);
+        System.out.printf(
+                "FaultSoakIT: %d injections in %s, %d pods created, %d samples (%.0f/s)%n%s",
+                tally.injections(),
+                duration,
+                created,
+                samples.get(),
+                samples.get() / (double) Math.max(1, duration.toSeconds()),
+                tally.render());
+        assertThat(failures).as("failures").isEmpty();
+        assertThat(tally.violations()).as("invariant violations").isEmpty();
+        assertThat(tally.injections()).isPositive();
+    }
+
+    // ---- the faults ----
+
+    private void inject(FaultKind k) throws Exception {
+        switch (k) {
+            case AGENT_KILL9 -> {
+                kill9();
+                for (int i = rnd.nextInt(3); i > 0; i--) {
+                    churnStep();
+                }
+                startAndAwaitReady();
+            }
+            case AGENT_KILL9_AT_START -> {
+                kill9();
+                agent.start();
+                TimeUnit.MILLISECONDS.sleep(rnd.nextInt(400));
+                kill9();
+                startAndAwaitReady();
+            }
+            case AGENT_KILL9_DURING_SYNC -> {
+                kill9();
+                agent.start();
+                // The full sync runs between the first pod list and /readyz: the NumaNodeState heartbeat of a new
+                // start is not written before it, so "alive, log shows the checkpoint read, not yet ready" is it.
+                awaitLog("checkpoint", Duration.ofSeconds(20));
+                TimeUnit.MILLISECONDS.sleep(rnd.nextInt(150));
+                kill9();
+                startAndAwaitReady();
+            }
+            case AGENT_KILL9_AFTER_CHECKPOINT -> killBetweenCheckpointAndCgroupWrite();
+            case AGENT_KILL9_DURING_SHUTDOWN -> {
+                writableSince.set(null);
+                ProcessHandle.of(agent.pid()).ifPresent(ProcessHandle::destroy);
+                TimeUnit.MILLISECONDS.sleep(rnd.nextInt(300));
+                agent.kill9();
+                startAndAwaitReady();
+            }
+            case AGENT_SIGTERM -> {
+                writableSince.set(null);
+                int exit = agent.terminate(Duration.ofSeconds(30));
+                if (exit != 143) {
+                    failures.add("SIGTERM: exit " + exit + "\n" + agent.logTail());
+                }
+                startAndAwaitReady();
+            }
+            case API_SERVER_RESTART -> {
+                cp.stopApiServer();
+                TimeUnit.MILLISECONDS.sleep(500 + rnd.nextInt(1500));
+                liftedAt = System.nanoTime();
+                cp.startApiServer();
+            }
+            case CGROUP_WRITE_EBUSY, CGROUP_WRITE_ENOSPC, CGROUP_WRITE_EACCES -> {
+                writableSince.set(null);
+                Files.writeString(faultControl, k.name().substring("CGROUP_WRITE_".length()));
+                churnStep();
+                TimeUnit.MILLISECONDS.sleep(20 + rnd.nextInt(200));
+                Files.writeString(faultControl, "");
+                liftedAt = System.nanoTime();
+                writableSince.set(Instant.now());
+            }
+            case CHECKPOINT_TRUNCATED -> {
+                kill9();
+                byte[] whole = Files.readAllBytes(agent.checkpoint());
+                Files.write(agent.checkpoint(), java.util.Arrays.copyOf(whole, rnd.nextInt(Math.max(1, whole.length))));
+                startAndAwaitReady();
+            }
+            case NODE_REBOOT -> reboot();
+            default -> throw new IllegalArgumentException("the process driver has no injector for " + k);
+        }
+    }
+
+    /**
+     * Lands a kill between a checkpoint write and the cgroup writes it decides: cgroup writes fail (EBUSY) while a
+     * Guaranteed pod is admitted, so once the checkpoint names it the cgroups are provably still unwritten (the
+     * sampler sees them wide), and the agent dies there; a crash in that gap leaves the same files.
+     */
+    private void killBetweenCheckpointAndCgroupWrite() throws Exception {
+        writableSince.set(null);
+        Files.writeString(faultControl, "EBUSY");
+        byte[] before = Files.readAllBytes(agent.checkpoint());
+        create(rnd.nextBoolean() ? Kind.CPU_CONTAINER : Kind.POD_BUDGET);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < until && java.util.Arrays.equals(before, Files.readAllBytes(agent.checkpoint()))) {
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+        agent.kill9();
+        Files.writeString(faultControl, "");
+        startAndAwaitReady();
+    }
+
+    /** Every container recreated with a new ID while the agent is down; the pod status names the new IDs. */
+    private void reboot() throws Exception {
+        kill9();
+        for (TestPod p : pods.values()) {
+            if (p.deleted || p.containers.isEmpty()) {
+                continue;
+            }
+            stopContainers(p);
+            Pod pod = cp.client().pods().inNamespace(ns).withName(p.name).get();
+            if (pod == null) {
+                continue;
+            }
+            pod.getStatus().getContainerStatuses().forEach(s -> s.setContainerID(newId()));
+            pod.getStatus().getInitContainerStatuses().forEach(s -> s.setContainerID(newId()));
+            cp.client().pods().inNamespace(ns).resource(pod).updateStatus();
+        }
+        startAndAwaitReady();
+        startContainersOfRunningPods(Duration.ofSeconds(20));
+    }
+
+    private static String newId() {
+        return PodContainer.CONTAINERD_PREFIX + (UUID.randomUUID().toString() + UUID.randomUUID()).replace("-", "");
+    }
+
+    private void kill9() throws InterruptedException {
+        writableSince.set(null);
+        agent.kill9();
+    }
+
+    private void startAndAwaitReady() throws Exception {
+        writableSince.set(null);
+        liftedAt = System.nanoTime();
+        if (!agent.isAlive()) {
+            agent.start();
+        }
+        agent.awaitReady(Duration.ofSeconds(90));
+        writableSince.set(Instant.now());
+    }
+
+    private void awaitLog(String text, Duration timeout) throws Exception {
+        long until = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < until) {
+            if (Files.exists(agent.log()) && agent.lastLog().contains(text)) {
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+    }
+
+    // ---- the churn ----
+
+    private void churnStep() throws Exception {
+        startContainersOfRunningPods(Duration.ZERO);
+        List<TestPod> alive = alive();
+        if (alive.size() < MIN_ALIVE || (alive.size() < MAX_ALIVE && rnd.nextInt(100) < 55)) {
+            Kind[] kinds = Kind.values();
+            create(rnd.nextBoolean() ? Kind.BURSTABLE : kinds[1 + rnd.nextInt(kinds.length - 1)]);
+        } else if (!alive.isEmpty()) {
+            delete(alive.get(rnd.nextInt(alive.size())));
+        }
+    }
+
+    private void create(Kind kind) {
+        String name = String.format("p-%05d", ++created);
+        Pod made = cp.client()
+                .pods()
+                .inNamespace(ns)
+                .resource(CrashTestSetup.pod(kind, node, name))
+                .create();
+        pods.put(name, new TestPod(name, kind, made.getMetadata().getUid()));
+    }
+
+    private void delete(TestPod p) throws Exception {
+        p.deleted = true;
+        deletedUids.add(p.uid);
+        stopContainers(p);
+        cp.client().pods().inNamespace(ns).withName(p.name).withGracePeriod(0).delete();
+        pods.remove(p.name);
+    }
+
+    /** Starts the containers of pods kwok reports Running, waiting up to {@code wait} for all of them. */
+    private void startContainersOfRunningPods(Duration wait) throws Exception {
+        long until = System.nanoTime() + wait.toNanos();
+        do {
+            boolean all = true;
+            for (TestPod p : alive()) {
+                if (!p.containers.isEmpty()) {
+                    continue;
+                }
+                Optional<Map<String, PodContainer>> cs =
+                        CrashTestSetup.containers(informer.getStore().getByKey(ns + "/" + p.name));
+                if (cs.isEmpty() || cs.get().values().stream().anyMatch(c -> stale(c))) {
+                    all = false;
+                    continue;
+                }
+                for (Map.Entry<String, PodContainer> e : cs.get().entrySet()) {
+                    long pid = host.startContainer(e.getValue());
+                    Live l = new Live(p.uid, e.getKey(), e.getValue(), pid);
+                    p.containers.put(e.getKey(), l);
+                    live.put(e.getValue().containerId(), l);
+                }
+            }
+            if (all) {
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        } while (System.nanoTime() < until);
+    }
+
+    /** The informer still shows an ID the soak has ended (a reboot's status update not seen yet). */
+    private final Set<String> endedIds = ConcurrentHashMap.newKeySet();
+
+    private boolean stale(PodContainer c) {
+        return endedIds.contains(c.containerId());
+    }
+
+    private void stopContainers(TestPod p) throws Exception {
+        for (Live l : p.containers.values()) {
+            live.remove(l.cgroup().containerId());
+            endedIds.add(l.cgroup().containerId());
+            host.stopContainer(l.cgroup());
+        }
+        p.containers.clear();
+    }
+
+    private List<TestPod> alive() {
+        return pods.values().stream()
+                .filter(p -> !p.deleted)
+                .sorted((a, b) -> a.name.compareTo(b.name))
+                .toList();
+    }
+
+    // ---- the sampler ----
+
+    private void sample() {
+        Map<String, Instant> offSince = new HashMap<>();
+        Map<String, CpuList> exclusive = Map.of();
+        Set<String> everHeld = new TreeSet<>();
+        while (sampling) {
+            try {
+                Optional<NodeState> state = checkpointIfReadable();
+                Map<Record, Set<String>> records = new EnumMap<>(Record.class);
+                if (state.isPresent()) {
+                    exclusive = exclusiveByContainer(state.get());
+                    records.put(Record.CHECKPOINT, state.get().pods().keySet());
+                }
+                List<ContainerSample> cs = new ArrayList<>();
+                for (Live l : List.copyOf(live.values())) {
+                    try {
+                        CpuList cpuset = host.cpusetOf(l.cgroup());
+                        CpuList affinity = KubeletLikeHost.allowedCpus(l.pid());
+                        if (live.containsKey(l.cgroup().containerId())) {
+                            cs.add(new ContainerSample(
+                                    l.podUid(), l.name(), l.cgroup().containerId(), cpuset, List.of(affinity)));
+                        }
+                    } catch (IOException e) {
+                        // stopped between the listing and the read
+                    }
+                }
+                Set<String> livePods = new TreeSet<>();
+                pods.values().stream().filter(p -> !p.deleted).forEach(p -> livePods.add(p.uid));
+                state.ifPresent(s -> everHeld.addAll(s.pods().keySet()));
+                everHeld.removeAll(deletedUids);
+                FaultKind k = current.get();
+                if (k == FaultKind.CHECKPOINT_TRUNCATED) {
+                    // the fault itself takes the checkpoint away; the agent rebuilds and may re-admit
+                    everHeld.clear();
+                    state.ifPresent(s -> everHeld.addAll(s.pods().keySet()));
+                    records.remove(Record.CHECKPOINT);
+                }
+                Snapshot s = new Snapshot(
+                        Instant.now(),
+                        cs,
+                        exclusive,
+                        Optional.ofNullable(writableSince.get()),
+                        livePods,
+                        records,
+                        everHeld);
+                Invariants.Result r = Invariants.check(s, offSince, WINDOW);
+                offSince = new HashMap<>(r.offSince());
+                for (Violation v : r.violations()) {
+                    // a pod deleted since the listing is not a loss
+                    if (!v.subject().startsWith("pod ")
+                            || !deletedUids.contains(v.subject().substring(4))) {
+                        tally.violated(k, v);
+                        failures.add(k + ": " + v);
+                    }
+                }
+                samples.incrementAndGet();
+            } catch (Exception e) {
+                failures.add("sampler: " + e);
+                return;
+            }
+        }
+    }
+
+    private Optional<NodeState> checkpointIfReadable() {
+        try {
+            return Optional.of(CheckpointCodec.decode(Files.readAllBytes(agent.checkpoint()), fingerprint)
+                    .state());
+        } catch (Exception e) {
+            return Optional.empty(); // missing, truncated by the soak, or the rename not done
+        }
+    }
+
+    /** {@code podUid/container} → its exclusive CPUs, for containers the checkpoint gives exclusive CPUs. */
+    private static Map<String, CpuList> exclusiveByContainer(NodeState state) {
+        Map<String, CpuList> out = new TreeMap<>();
+        for (PodAssignment p : state.pods().values()) {
+            if (p.exclusiveCpus().isEmpty()) {
+                continue;
+            }
+            for (ContainerAssignment c : p.containers()) {
+                if (c.kind() != AssignmentKind.NODE_SHARED) {
+                    out.put(
+                            p.ref().uid() + "/" + c.name(),
+                            cpuList(c.cpus().stream().boxed().toList()));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static CpuList cpuList(List<Integer> ids) {
+        return new CpuList(new TreeSet<>(ids));
+    }
+
+    // ---- convergence and the records ----
+
+    private Map<String, String> exclusiveHolderNames() {
+        Map<String, String> out = new TreeMap<>();
+        checkpointIfReadable()
+                .ifPresent(s -> s.pods().values().forEach(p -> {
+                    if (!p.exclusiveCpus().isEmpty()) {
+                        out.put(p.ref().uid(), p.ref().name());
+                    }
+                }));
+        return out;
+    }
+
+    /** Every running container on its wanted set and NumaNodeState naming every pod the checkpoint holds. */
+    private boolean awaitConverged() throws Exception {
+        long until = System.nanoTime() + CONVERGE_TIMEOUT.toNanos();
+        while (System.nanoTime() < until) {
+            startContainersOfRunningPods(Duration.ZERO);
+            if (converged()) {
+                return true;
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        return false;
+    }
+
+    private boolean converged() throws Exception {
+        if (!agent.isAlive() || !cp.apiServerRunning()) {
+            return false;
+        }
+        Optional<NodeState> state = checkpointIfReadable();
+        if (state.isEmpty()) {
+            return false;
+        }
+        Map<String, CpuList> exclusive = exclusiveByContainer(state.get());
+        CpuList shared = exclusive.isEmpty() ? ALL : RESERVED;
+        for (TestPod p : alive()) {
+            if (p.containers.isEmpty()) {
+                return false;
+            }
+            for (Live l : p.containers.values()) {
+                CpuList want = exclusive.getOrDefault(p.uid + "/" + l.name(), shared);
+                if (!host.cpusetOf(l.cgroup()).equals(want)
+                        || !KubeletLikeHost.allowedCpus(l.pid()).equals(want)) {
+                    return false;
+                }
+            }
+        }
+        NumaNodeState nns =
+                cp.client().resources(NumaNodeState.class).withName(node).get();
+        if (nns == null || nns.getStatus() == null) {
+            return false;
+        }
+        Set<String> names = new TreeSet<>();
+        allocations(nns).stream().map(PodAllocation::name).forEach(names::add);
+        Set<String> want = new TreeSet<>();
+        state.get().pods().values().forEach(p -> want.add(p.ref().name()));
+        return names.equals(want);
+    }
+
+    /** The allocations of a NumaNodeState; the API leaves the list out when it is empty. */
+    private static List<PodAllocation> allocations(NumaNodeState nns) {
+        return nns == null || nns.getStatus() == null || nns.getStatus().allocations() == null
+                ? List.of()
+                : nns.getStatus().allocations();
+    }
+
+    /** After convergence: every live pod the checkpoint holds is in NumaNodeState and PodResources. */
+    private void checkRecords(FaultKind k) throws Exception {
+        Optional<NodeState> state = checkpointIfReadable();
+        if (state.isEmpty()) {
+            return;
+        }
+        Map<String, String> nameToUid = new HashMap<>();
+        state.get()
+                .pods()
+                .values()
+                .forEach(p -> nameToUid.put(p.ref().name(), p.ref().uid()));
+        Set<String> nns = new TreeSet<>();
+        allocations(cp.client().resources(NumaNodeState.class).withName(node).get()).stream()
+                .map(a -> nameToUid.getOrDefault(a.name(), a.name()))
+                .forEach(nns::add);
+        Set<String> podResources = new TreeSet<>();
+        ManagedChannel channel = DomainSocketChannels.open(agent.socket());
+        try {
+            for (PodResources r : PodResourcesListerGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .list(ListPodResourcesRequest.getDefaultInstance())
+                    .getPodResourcesList()) {
+                podResources.add(nameToUid.getOrDefault(r.getName(), r.getName()));
+            }
+        } finally {
+            channel.shutdownNow();
+        }
+        Set<String> livePods = new TreeSet<>();
+        alive().forEach(p -> livePods.add(p.uid));
+        Snapshot s = new Snapshot(
+                Instant.now(),
+                List.of(),
+                Map.of(),
+                Optional.empty(),
+                livePods,
+                Map.of(
+                        Record.CHECKPOINT,
+                        state.get().pods().keySet(),
+                        Record.NUMA_NODE_STATE,
+                        nns,
+                        Record.POD_RESOURCES,
+                        podResources),
+                state.get().pods().keySet());
+        for (Violation v : Invariants.allocationsLost(s)) {
+            tally.violated(k, v);
+            failures.add(k + " (after convergence): " + v);
+        }
+    }
+}
