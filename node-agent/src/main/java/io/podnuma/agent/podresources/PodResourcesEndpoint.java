@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
@@ -14,7 +15,8 @@ import java.util.Set;
 /**
  * The PodResources service on its unix socket, behind the rate limit. Calls run on the socket's event loop
  * when the service never waits (no kubelet to ask for devices), else on gRPC's executor. The socket's parent directory is created
- * if missing; the socket's permissions are set right after bind (0600 by default: only root, like the kubelet's
+ *
+ * if missing, rwx for its owner only (0700 for the 0600 socket); the socket's permissions are set right after bind (0600 by default: only root, like the kubelet's
  * socket, may read what runs where). {@link #close()} stops the server and removes the socket file.
  */
 public final class PodResourcesEndpoint implements AutoCloseable {
@@ -60,8 +62,11 @@ public final class PodResourcesEndpoint implements AutoCloseable {
         TokenBucket bucket = new TokenBucket(settings.qps(), settings.burst());
         Path socket = settings.socket().toAbsolutePath();
         Path parent = socket.getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
+        if (parent != null && !Files.isDirectory(parent)) {
+            // The socket is as open as the umask allows until its mode is set below; a directory only its owner
+            // (and the socket's group) can enter closes that window. An existing directory is not ours to change.
+            Files.createDirectories(
+                    parent, PosixFilePermissions.asFileAttribute(permissions(directoryMode(settings.mode()))));
         }
         DomainSocketServer server = DomainSocketServer.start(
                 socket,
@@ -85,6 +90,20 @@ public final class PodResourcesEndpoint implements AutoCloseable {
 
     public Path socket() {
         return server.socket();
+    }
+
+    /**
+     * The mode of a directory made for a socket of {@code socketMode}: rwx for the owner, r-x for a class the socket
+     * lets in (so it can reach the socket but never replace it), nothing for the others: 0600 gives 0700, 0660 0750.
+     */
+    static int directoryMode(int socketMode) {
+        int out = 0;
+        for (int shift = 6; shift >= 0; shift -= 3) {
+            if (((socketMode >> shift) & 07) != 0) {
+                out |= (shift == 6 ? 07 : 05) << shift;
+            }
+        }
+        return out;
     }
 
     /** POSIX permission bits (e.g. {@code 0640}) as the permission set. */

@@ -231,7 +231,6 @@ public final class AgentDaemon implements AutoCloseable {
                 ? new KubeletDeviceSource(config.kubeletPodResourcesSocket().get(), config.kubeletCallTimeout())
                 : DeviceSource.NONE;
         closeables.add(devices);
-        Files.createDirectories(config.podResourcesSocket().getParent());
         podResources = PodResourcesEndpoint.start(
                 new PodResourcesEndpoint.Settings(
                         config.podResourcesSocket(),

@@ -54,7 +54,12 @@ class PodResourcesEndpointTest {
         try (PodResourcesEndpoint endpoint =
                 PodResourcesEndpoint.start(PodResourcesEndpoint.Settings.defaults(socket), service())) {
             assertThat(endpoint.socket()).isEqualTo(socket);
-            assertThat(Files.isDirectory(socket.getParent())).isTrue();
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket.getParent())))
+                    .as("a directory it makes is root-only, so the socket is never reachable before its chmod")
+                    .isEqualTo("rwx------");
+            assertThat(PosixFilePermissions.toString(
+                            Files.getPosixFilePermissions(socket.getParent().getParent())))
+                    .isEqualTo("rwx------");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)))
                     .isEqualTo("rw-------");
             assertThat(client(socket)
@@ -64,6 +69,26 @@ class PodResourcesEndpointTest {
                     .isEqualTo("classic");
         }
         assertThat(socket).doesNotExist();
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"0600, 0700", "0660, 0750", "0640, 0750", "0664, 0755", "0000, 0000"})
+    void aDirectoryMadeForTheSocketLetsInWhomTheSocketDoesAndOnlyTheOwnerWrite(String socket, String directory) {
+        assertThat(PodResourcesEndpoint.directoryMode(Integer.parseInt(socket, 8)))
+                .isEqualTo(Integer.parseInt(directory, 8));
+    }
+
+    @Test
+    void anExistingDirectoryIsLeftAsItIs() throws Exception {
+        Path shared = Files.createDirectory(dir.resolve("shared"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxr-xr-x"));
+        try (PodResourcesEndpoint ignored = PodResourcesEndpoint.start(
+                PodResourcesEndpoint.Settings.defaults(shared.resolve("s.sock")), service())) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(shared)))
+                    .isEqualTo("rwxr-xr-x");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(shared.resolve("s.sock"))))
+                    .isEqualTo("rw-------");
+        }
     }
 
     @Test

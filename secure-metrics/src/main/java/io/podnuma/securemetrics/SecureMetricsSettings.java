@@ -1,0 +1,35 @@
+package io.podnuma.securemetrics;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the HTTPS metrics endpoint gets its certificate and how long it reuses a decision.
+ *
+ * @param certFile with {@code keyFile}, a PEM pair (a mounted {@code kubernetes.io/tls} Secret), reloaded when it
+ *     changes; both empty: a self-signed certificate made at start
+ * @param cacheTtl how long an allowed or forbidden decision for one token is reused
+ */
+public record SecureMetricsSettings(Optional<Path> certFile, Optional<Path> keyFile, Duration cacheTtl) {
+
+    public static final Duration MAX_TTL = Duration.ofMinutes(10);
+
+    public SecureMetricsSettings {
+        Objects.requireNonNull(certFile, "certFile");
+        Objects.requireNonNull(keyFile, "keyFile");
+        Objects.requireNonNull(cacheTtl, "cacheTtl");
+        if (certFile.isPresent() != keyFile.isPresent()) {
+            throw new IllegalArgumentException("metricsCertFile and metricsKeyFile go together: set both (a"
+                    + " certificate and its key) or neither (a self-signed certificate made at start)");
+        }
+        if (cacheTtl.isNegative() || cacheTtl.compareTo(MAX_TTL) > 0) {
+            throw new IllegalArgumentException("metricsAuthCacheTtl " + cacheTtl + ": allowed 0s to 10m");
+        }
+    }
+
+    public static SecureMetricsSettings selfSigned() {
+        return new SecureMetricsSettings(Optional.empty(), Optional.empty(), MetricsGate.DEFAULT_TTL);
+    }
+}

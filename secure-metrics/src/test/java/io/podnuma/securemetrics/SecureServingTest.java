@@ -1,0 +1,176 @@
+package io.podnuma.securemetrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpsServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The whole path on a real HTTPS server with a self-signed certificate; the reviews are faked here (see the IT). */
+class SecureServingTest {
+
+    private final FakeReviews reviews = new FakeReviews();
+    private SecureServing serving;
+    private HttpsServer server;
+    private String url;
+    private X509Certificate cert;
+
+    @BeforeEach
+    void start() throws IOException {
+        serving = SecureServing.create(
+                SecureMetricsSettings.selfSigned(),
+                reviews,
+                "podnuma-test",
+                List.of("localhost", "127.0.0.1"),
+                Clock.systemUTC());
+        server = serving.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        server.createContext("/metrics", serving.guard(ex -> {
+            byte[] body = "podnuma_up 1\n".getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, body.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(body);
+            }
+        }));
+        server.start();
+        url = "https://127.0.0.1:" + server.getAddress().getPort() + "/metrics";
+        cert = selfSignedLeaf();
+    }
+
+    private X509Certificate selfSignedLeaf() {
+        try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) trustAll()
+                .getSocketFactory()
+                .createSocket("127.0.0.1", server.getAddress().getPort())) {
+            s.startHandshake();
+            return (X509Certificate) s.getSession().getPeerCertificates()[0];
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    @ParameterizedTest(name = "[{0}] -> {1}")
+    @CsvSource(
+            nullValues = "NULL",
+            value = {
+                "NULL, 401, unauthenticated: no Authorization header",
+                "Bearer forged, 401, the API server does not accept this token",
+                "Bearer stranger, 403, may not get /metrics",
+                "Bearer down, 503, cannot check the token",
+                "Bearer reader, 200, podnuma_up 1",
+            })
+    void answersEachKindOfScrape(String authorization, int status, String body) throws Exception {
+        HttpResponse<String> r = TlsClients.get(TlsClients.trusting(cert), url, authorization);
+        assertThat(r.statusCode()).isEqualTo(status);
+        assertThat(r.body()).contains(body);
+        if (status == 401) {
+            assertThat(r.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"podnuma\"");
+        }
+    }
+
+    @Test
+    void theSelfSignedCertificateNamesTheAddressesAndServesOnlyTls12And13() throws Exception {
+        assertThat(cert.getSubjectX500Principal().getName()).isEqualTo("CN=podnuma-test");
+        assertThat(cert.getSubjectAlternativeNames())
+                .extracting(l -> (Object) l.get(1))
+                .containsExactly("localhost", "127.0.0.1");
+        assertThat(cert.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1");
+        assertThat(cert.getBasicConstraints()).isEqualTo(-1);
+        cert.verify(cert.getPublicKey());
+        assertThat(Duration.between(
+                        cert.getNotBefore().toInstant(), cert.getNotAfter().toInstant()))
+                .isEqualTo(SelfSignedCertificate.VALIDITY.plusHours(1));
+        // Hostname verification passes for the IP SAN (the client trusts only this certificate).
+        assertThat(TlsClients.get(TlsClients.trusting(cert), url, "Bearer reader")
+                        .statusCode())
+                .isEqualTo(200);
+
+        SSLContext tls11 = SSLContext.getInstance("TLSv1.1");
+        tls11.init(null, new javax.net.ssl.TrustManager[] {trustAllManager()}, null);
+        try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) tls11.getSocketFactory()
+                .createSocket("127.0.0.1", server.getAddress().getPort())) {
+            s.setEnabledProtocols(new String[] {"TLSv1.1"});
+            assertThatThrownBy(s::startHandshake).isInstanceOf(IOException.class);
+        }
+    }
+
+    @Test
+    void anUntrustedCertificateFailsTheHandshake() {
+        X509Certificate other = SelfSignedCertificate.create("other", List.of("127.0.0.1"), java.time.Instant.now())
+                .leaf();
+        assertThatThrownBy(() -> TlsClients.get(TlsClients.trusting(other), url, "Bearer reader"))
+                .isInstanceOf(SSLHandshakeException.class);
+    }
+
+    @Test
+    void plainHttpToTheTlsPortGetsNoHttpAnswer() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", server.getAddress().getPort())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            out.write("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer reader\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = s.getInputStream();
+            byte[] got = readAll(in);
+            assertThat(new String(got, StandardCharsets.ISO_8859_1))
+                    .doesNotContain("HTTP/1.1")
+                    .doesNotContain("podnuma_up");
+        }
+        assertThat(reviews.tokenReviews).hasValue(0);
+    }
+
+    private static byte[] readAll(InputStream in) throws IOException {
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        byte[] b = new byte[4096];
+        try {
+            for (int n; (n = in.read(b)) > 0; ) {
+                buf.write(b, 0, n);
+            }
+        } catch (java.net.SocketException reset) {
+            // a reset is a refusal too
+        }
+        return buf.toByteArray();
+    }
+
+    private static SSLContext trustAll() throws Exception {
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(null, new javax.net.ssl.TrustManager[] {trustAllManager()}, null);
+        return ctx;
+    }
+
+    private static javax.net.ssl.X509TrustManager trustAllManager() {
+        return new javax.net.ssl.X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        };
+    }
+}
