@@ -53,19 +53,7 @@ class AgentAdmissionPolicyIT {
         nodeA = nodes.get(0);
         nodeB = nodes.get(1);
         plane.installCrds(GeneratedCrds.nodeResourceTopologies());
-        plane.helm(
-                        "install",
-                        RELEASE,
-                        ChartFiles.chart().toString(),
-                        "--namespace",
-                        NAMESPACE,
-                        "--create-namespace",
-                        "--set",
-                        "operator.replicas=0,nodeResourceTopology.enabled=true",
-                        "--wait",
-                        "--timeout",
-                        "120s")
-                .assertSuccess();
+        ChartFiles.install(plane, RELEASE, NAMESPACE, "operator.replicas=0,nodeResourceTopology.enabled=true", "120s");
         plane.client().resource(agentPod("agent-a", nodeA)).create();
         plane.client().resource(agentPod("agent-b", nodeB)).create();
     }

@@ -3,6 +3,7 @@ package io.podnuma.helm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.testkit.Repository;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,6 +22,26 @@ public final class ChartFiles {
     /** The chart directory, {@code helm/podnuma}. */
     public static Path chart() {
         return Repository.resolve("helm/podnuma");
+    }
+
+    /**
+     * {@code helm install} of the chart from the repository into {@code namespace} (created), with {@code --set
+     * values}, waiting up to {@code timeout} for the release to be ready.
+     */
+    public static void install(ControlPlane plane, String release, String namespace, String values, String timeout) {
+        plane.helm(
+                        "install",
+                        release,
+                        chart().toString(),
+                        "--namespace",
+                        namespace,
+                        "--create-namespace",
+                        "--set",
+                        values,
+                        "--wait",
+                        "--timeout",
+                        timeout)
+                .assertSuccess();
     }
 
     public static Path file(String relative) {

@@ -37,19 +37,12 @@ class ChartInstallIT {
         String release = "inst";
         String namespace = "podnuma-install-it";
 
-        plane.helm(
-                        "install",
-                        release,
-                        ChartFiles.chart().toString(),
-                        "--namespace",
-                        namespace,
-                        "--create-namespace",
-                        "--set",
-                        "nodeResourceTopology.enabled=true,nodeResourceTopology.installCrd=true",
-                        "--wait",
-                        "--timeout",
-                        "180s")
-                .assertSuccess();
+        ChartFiles.install(
+                plane,
+                release,
+                namespace,
+                "nodeResourceTopology.enabled=true,nodeResourceTopology.installCrd=true",
+                "180s");
 
         Deployment operator = client.apps()
                 .deployments()

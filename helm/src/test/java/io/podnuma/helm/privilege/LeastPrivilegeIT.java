@@ -52,19 +52,7 @@ class LeastPrivilegeIT {
         nodeA = plane.ensureNodes(1).getFirst();
         plane.installCrds(GeneratedCrds.nodeResourceTopologies());
         plane.ensureNamespace(OTHER);
-        plane.helm(
-                        "install",
-                        RELEASE,
-                        ChartFiles.chart().toString(),
-                        "--namespace",
-                        NAMESPACE,
-                        "--create-namespace",
-                        "--set",
-                        "operator.replicas=0,nodeResourceTopology.enabled=true",
-                        "--wait",
-                        "--timeout",
-                        "120s")
-                .assertSuccess();
+        ChartFiles.install(plane, RELEASE, NAMESPACE, "operator.replicas=0,nodeResourceTopology.enabled=true", "120s");
         plane.client()
                 .resource(AgentTokens.agentPod("agent-a", NAMESPACE, AGENT_SA, nodeA))
                 .create();

@@ -22,6 +22,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.crds.yaml.YamlProblems;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -155,13 +156,14 @@ final class AgentConfigFile {
                     : " (line " + e.getLocation().getLineNr() + ", column "
                             + e.getLocation().getColumnNr() + ")";
             throw new AgentConfigException(
-                    List.of(fileName + ": not valid YAML: " + yamlProblem(e.getOriginalMessage()) + where));
+                    List.of(fileName + ": not valid YAML: " + YamlProblems.oneLine(e.getOriginalMessage()) + where));
         } catch (IOException | RuntimeException e) {
             // SnakeYAML reports some malformed input (bad escapes, bad indentation in flow style) unchecked.
             if (e instanceof AgentConfigException ace) {
                 throw ace;
             }
-            throw new AgentConfigException(List.of(fileName + ": not valid YAML: " + yamlProblem(e.getMessage())));
+            throw new AgentConfigException(
+                    List.of(fileName + ": not valid YAML: " + YamlProblems.oneLine(e.getMessage())));
         }
         if (root == null || root.isMissingNode() || root.isNull()) {
             throw new AgentConfigException(List.of(fileName + ": the file is empty; it needs at least apiVersion: "
@@ -357,20 +359,6 @@ final class AgentConfigFile {
     private static String show(Object v) {
         String s = v instanceof JsonNode n ? (n.isTextual() ? n.textValue() : n.toString()) : String.valueOf(v);
         return "\"" + s + "\"";
-    }
-
-    /**
-     * SnakeYAML's messages put a context line, an excerpt with a caret, and the problem on separate lines; keep
-     * the unindented lines (context and problem) on one line. The location is added by the caller.
-     */
-    private static String yamlProblem(String message) {
-        if (message == null) {
-            return "unknown error";
-        }
-        return Arrays.stream(message.split("\n"))
-                .filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
-                .map(String::strip)
-                .collect(Collectors.joining(": "));
     }
 
     private static String firstLine(String s) {

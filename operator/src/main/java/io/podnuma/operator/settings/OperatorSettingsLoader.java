@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.crds.yaml.YamlProblems;
 import io.podnuma.operator.render.AgentHostPaths;
 import io.podnuma.operator.render.AgentPinning;
 import io.podnuma.operator.render.AgentRollout;
@@ -210,11 +211,11 @@ public final class OperatorSettingsLoader {
                     ? ""
                     : " (line " + e.getLocation().getLineNr() + ", column "
                             + e.getLocation().getColumnNr() + ")";
-            problems.add(fileName + ": not valid YAML: " + yamlProblem(e.getOriginalMessage()) + where);
+            problems.add(fileName + ": not valid YAML: " + YamlProblems.oneLine(e.getOriginalMessage()) + where);
             return out;
         } catch (IOException | RuntimeException e) {
             // SnakeYAML reports some malformed input unchecked.
-            problems.add(fileName + ": not valid YAML: " + yamlProblem(e.getMessage()));
+            problems.add(fileName + ": not valid YAML: " + YamlProblems.oneLine(e.getMessage()));
             return out;
         }
         if (root == null || root.isNull() || root.isMissingNode()) {
@@ -238,20 +239,6 @@ public final class OperatorSettingsLoader {
             }
         }
         return out;
-    }
-
-    /**
-     * SnakeYAML puts its context, an excerpt with a caret and the problem on separate lines; keep the unindented
-     * lines (context and problem) on one line. The location is added by the caller.
-     */
-    private static String yamlProblem(String message) {
-        if (message == null) {
-            return "unknown error";
-        }
-        return Arrays.stream(message.split("\n"))
-                .filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
-                .map(String::strip)
-                .collect(Collectors.joining(": "));
     }
 
     private static void checkFlags(Map<String, String> flags, List<String> problems) {
