@@ -94,7 +94,7 @@ class RejectedCheckpointFilesTest {
                     "the kubelet's cpu_manager_state where the agent's file belongs (state directory pointed at the"
                             + " kubelet's)",
                     RejectReason.MALFORMED,
-                    "kind is null, expected \"podnuma.io/node-checkpoint\": not a podnuma checkpoint"),
+                    "kind is nothing (the field is missing), expected \"podnuma.io/node-checkpoint\": not a podnuma checkpoint"),
             new Case(
                     "v1/multi-numa.json",
                     "a valid file of the 80-CPU machine read on the 12-CPU one (the disk moved, or the BIOS changed"
