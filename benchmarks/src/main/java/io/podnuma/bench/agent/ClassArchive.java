@@ -15,8 +15,8 @@ public enum ClassArchive {
         /**
          * Mapped where it was dumped (the diagnostic {@code ArchiveRelocationMode=0}; the default since JDK 20 maps at
          * a random address and patches every pointer, which turns the archive's pages into private anonymous copies):
-         * the archived classes then stay clean file pages. Measured with 110 pods (quick bench, one run): RssAnon 98 MiB
-         * relocated, 75 MiB in place, VmRSS the same (130 MiB). The cost is the archive's fixed address (less address
+         * the archived classes then stay clean file pages. Measured with 110 pods (quick bench, one run): RssAnon 96 MiB
+         * relocated, 74 MiB in place, VmRSS the same (130 MiB). The cost is the archive's fixed address (less address
          * randomisation); when that address is taken the JVM relocates anyway.
          */
         @Override
