@@ -16,6 +16,8 @@ import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import io.podnuma.testkit.GeneratedCrds;
 import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.agent.AgentRuntime;
+import io.podnuma.testkit.agent.ClassCacheTraining;
 import io.podnuma.testkit.agent.JvmFlags;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.cpu.CpuList;
@@ -27,7 +29,6 @@ import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PromHistogram;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -427,56 +428,25 @@ public final class AgentBench {
      */
     public List<String> trainClassArchive(ClassArchive archive) throws Exception {
         Path cache = workDir.resolve(archive.file());
-        cp.installCrds(GeneratedCrds.numaNodeStates());
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        String ns = "bench-aot-" + suffix;
-        String node = null;
-        try (KubeletLikeHost host = KubeletLikeHost.create(CgroupDriverName.SYSTEMD, "bench")) {
-            Map<String, String> allocatable = Map.of(
-                    "cpu", String.valueOf(host.cpus().size()), "memory", "8Gi", "pods", String.valueOf(s.pods()));
-            node = cp.ensureNode("bench-aot-" + suffix, Map.of("podnuma.io/policy", POLICY), allocatable);
-            cp.kubectl("create", "namespace", ns).assertSuccess();
-            List<Pod> pods = runningPods(cp, ns, SamplePods.benchNode(node, s.pods(), s.containersPerPod()));
-            for (Pod p : pods) {
-                host.createPod(RunningPods.qos(p), p.getMetadata().getUid());
-            }
-            try (AgentProcess agent =
-                    AgentProcess.withConfig(workDir.resolve("agent"), config(node, host), cp.kubeconfig())) {
-                List<String> flags = new ArrayList<>(withoutArchive(s.jvmFlags()));
-                flags.addAll(archive.trainingFlags(cache));
-                long t0 = System.nanoTime();
-                agent.start(flags);
-                agent.awaitReady(Duration.ofSeconds(120));
-                ManagedChannel channel = DomainSocketChannels.open(agent.socket());
-                try {
-                    var stub = PodResourcesListerGrpc.newBlockingStub(channel);
-                    for (int i = 0; i < 500; i++) {
-                        stub.withDeadlineAfter(5, TimeUnit.SECONDS).list(ListPodResourcesRequest.getDefaultInstance());
-                        stub.withDeadlineAfter(5, TimeUnit.SECONDS)
-                                .getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance());
-                    }
-                } finally {
-                    channel.shutdownNow();
-                }
-                agent.metrics();
-                int exit = agent.terminate(Duration.ofMinutes(3));
-                log.printf(
-                        "%s trained in %d ms (agent exit %d): %s, %d bytes%n",
-                        archive,
-                        Duration.ofNanos(System.nanoTime() - t0).toMillis(),
-                        exit,
-                        cache,
-                        Files.isRegularFile(cache) ? Files.size(cache) : -1);
-                if (!Files.isRegularFile(cache)) {
-                    throw new IllegalStateException("the training run wrote no " + archive + " at " + cache
-                            + "; its log: " + agent.log() + "\n" + agent.logTail());
-                }
-            }
-        } finally {
-            cp.kubectl("delete", "namespace", ns, "--wait=false", "--ignore-not-found");
-            if (node != null) {
-                cp.kubectl("delete", "node", node, "--wait=false", "--ignore-not-found");
-            }
+        List<String> flags = new ArrayList<>(withoutArchive(s.jvmFlags()));
+        flags.addAll(archive.trainingFlags(cache));
+        ClassCacheTraining.Result trained = ClassCacheTraining.run(
+                cp,
+                AgentRuntime.current(),
+                flags,
+                new ClassCacheTraining.Workload(s.pods(), s.containersPerPod(), 500),
+                POLICY,
+                workDir);
+        log.printf(
+                "%s trained in %d ms (agent exit %d): %s, %d bytes%n",
+                archive,
+                trained.took().toMillis(),
+                trained.exitCode(),
+                cache,
+                Files.isRegularFile(cache) ? Files.size(cache) : -1);
+        if (!Files.isRegularFile(cache)) {
+            throw new IllegalStateException("the training run wrote no " + archive + " at " + cache
+                    + " (the agent's logs are under " + workDir.resolve("agent") + ")");
         }
         List<String> measured = new ArrayList<>(s.jvmFlags());
         measured.addAll(archive.runFlags(cache));
@@ -571,13 +541,7 @@ public final class AgentBench {
      * reserved, pod-level resources, systemd cgroup names, and the PodResources limiter out of the way.
      */
     static NodeAgentConfig config(String node, KubeletLikeHost host) {
-        return SampleConfigs.podScope(node, SampleConfigs.reservedCpus("0"))
-                .policyName(POLICY)
-                .kubeletCgroupRoot(host.kubeletCgroupRoot())
-                .cgroupDriver("systemd")
-                .podResourcesQps(BigDecimal.valueOf(1_000_000))
-                .podResourcesBurst(1_000_000)
-                .build();
+        return SampleConfigs.benchNode(node, POLICY, host);
     }
 
     /** The agent's form of a CPU list the kit read from the kernel. */
@@ -585,31 +549,11 @@ public final class AgentBench {
         return CpuSet.parse(cpus.toString());
     }
 
-    /** Creates the pods and waits until kwok has them Running with every container ID in their status. */
+    /** Creates the pods and waits until kwok has them Running; the pinned pods first. */
     static List<Pod> runningPods(ControlPlane cp, String ns, List<Pod> pods) throws InterruptedException {
-        for (Pod p : pods) {
-            cp.client().pods().inNamespace(ns).resource(p).create();
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (true) {
-            List<Pod> now = cp.client()
-                    .pods()
-                    .inNamespace(ns)
-                    .withLabel(SamplePods.BENCH_LABEL)
-                    .list()
-                    .getItems();
-            long running = now.stream().filter(RunningPods::runningWithIds).count();
-            if (running == pods.size()) {
-                List<Pod> sorted = new ArrayList<>(now);
-                sorted.sort((a, b) -> Boolean.compare(SamplePods.isBenchPinned(b), SamplePods.isBenchPinned(a)));
-                return sorted;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("only " + running + " of " + pods.size()
-                        + " bench pods were Running with container IDs after 180 s (is kwok running?)");
-            }
-            TimeUnit.MILLISECONDS.sleep(500);
-        }
+        List<Pod> sorted = new ArrayList<>(RunningPods.createAllRunning(cp, ns, pods));
+        sorted.sort((a, b) -> Boolean.compare(SamplePods.isBenchPinned(b), SamplePods.isBenchPinned(a)));
+        return sorted;
     }
 
     /** The pinned pod's CPUs as the agent reports them (pod-level {@code cpu_ids}). */

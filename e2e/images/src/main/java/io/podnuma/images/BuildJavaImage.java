@@ -39,23 +39,26 @@ public final class BuildJavaImage {
          * Runs as root: the agent writes cgroup files that root owns ({@code cpuset.cpus}, {@code cpuset.mems} under
          * {@code /sys/fs/cgroup}) and reads the kubelet's state and PodResources socket, which are root's.
          */
-        NODE_AGENT("node-agent", PodnumaImage.NODE_AGENT, ImageUser.ROOT, List.of()),
+        NODE_AGENT("node-agent", PodnumaImage.NODE_AGENT, ImageUser.ROOT, List.of(), true),
         /**
          * Runs as an unprivileged user: it only talks to the API server. Two malloc arenas: glibc's default of eight per
          * core for a JVM's threads cost the operator tens of MiB of RSS (the scale bench).
          */
-        OPERATOR("operator", PodnumaImage.OPERATOR, ImageUser.NONROOT, List.of("MALLOC_ARENA_MAX=2"));
+        OPERATOR("operator", PodnumaImage.OPERATOR, ImageUser.NONROOT, List.of("MALLOC_ARENA_MAX=2"), false);
 
         private final String id;
         private final PodnumaImage image;
         private final ImageUser user;
         private final List<String> env;
+        /** Whether its image carries an AOT cache ({@link AgentClassCache}): the agent's, whose footprint each node pays. */
+        private final boolean classCache;
 
-        Component(String id, PodnumaImage image, ImageUser user, List<String> env) {
+        Component(String id, PodnumaImage image, ImageUser user, List<String> env, boolean classCache) {
             this.id = id;
             this.image = image;
             this.user = user;
             this.env = env;
+            this.classCache = classCache;
         }
 
         /** Where the jar is in the image: {@code /opt/podnuma/<component>.jar}. */
@@ -83,7 +86,7 @@ public final class BuildJavaImage {
 
     private BuildJavaImage() {}
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws Exception {
         if (args.length != 5) {
             throw new IllegalArgumentException(
                     "usage: BuildJavaImage <node-agent|operator> <runnable jar> <jvm.flags> <output dir> <tag>");
@@ -99,6 +102,9 @@ public final class BuildJavaImage {
         List<String> modules = modulesOf(jar);
         Path runtime = jlink(modules, out.resolve(component.id + "-runtime"));
         Path classArchive = dumpClassArchive(runtime, flags);
+        AgentClassCache.Outcome cache = component.classCache
+                ? AgentClassCache.train(runtime, jar, flags, out.resolve(component.id + "-cache-training"))
+                : new AgentClassCache.Outcome.Skipped("the " + component.id + " image has none");
         List<LayerEntry> entries = new ArrayList<>(runtimeEntries(runtime));
         for (Path library : HostLibraries.of(HostLibraries.elfFiles(runtime), runtime)) {
             // The loader is the one file of these that is executed (it is every ELF's interpreter), not only mapped.
@@ -107,6 +113,9 @@ public final class BuildJavaImage {
             entries.add(new LayerEntry.HostFile(LayerPath.of(library.toString()), library, mode));
         }
         entries.add(new LayerEntry.HostFile(component.jar(), jar, FileMode.REGULAR));
+        if (cache instanceof AgentClassCache.Outcome.Trained trained) {
+            entries.add(new LayerEntry.HostFile(AgentClassCache.IN_IMAGE, trained.file(), FileMode.REGULAR));
+        }
         entries.add(new LayerEntry.Directory(LayerPath.of("/tmp"), FileMode.STICKY_SCRATCH));
         // Who root and the unprivileged user are, and how names resolve, for the JVM's user.name and the API server's
         // host name.
@@ -120,6 +129,9 @@ public final class BuildJavaImage {
         List<String> entrypoint = new ArrayList<>();
         entrypoint.add(JAVA_HOME.resolve("bin/java").absolute());
         entrypoint.addAll(flags.flags());
+        if (cache instanceof AgentClassCache.Outcome.Trained) {
+            entrypoint.addAll(AgentClassCache.runFlags(AgentClassCache.IN_IMAGE.absolute()));
+        }
         entrypoint.add("-jar");
         entrypoint.add(component.jar().absolute());
         ImageSpec spec = new ImageSpec(
@@ -136,14 +148,27 @@ public final class BuildJavaImage {
                 component.user());
         OciArchive archive = new OciLayoutWriter().write(spec, component.image.tarIn(out));
         System.out.printf(
-                "podnuma images: %s → %s (%,d bytes; modules %s; class archive %s, %,d bytes; %d s)%n",
+                "podnuma images: %s → %s (%,d bytes; modules %s; class archive %s, %,d bytes; %s; %d s)%n",
                 archive.name(),
                 archive.file(),
                 archive.size(),
                 String.join(",", modules),
                 classArchive.getFileName(),
                 Files.size(classArchive),
+                describe(cache),
                 (System.nanoTime() - start) / 1_000_000_000L);
+    }
+
+    private static String describe(AgentClassCache.Outcome cache) throws IOException {
+        return switch (cache) {
+            case AgentClassCache.Outcome.Trained t ->
+                String.format(
+                        "AOT cache %s, %,d bytes, trained in %d s",
+                        AgentClassCache.IN_IMAGE.absolute(),
+                        Files.size(t.file()),
+                        t.took().toSeconds());
+            case AgentClassCache.Outcome.Skipped s -> "no AOT cache: " + s.reason();
+        };
     }
 
     static List<String> modulesOf(Path jar) {
@@ -231,7 +256,7 @@ public final class BuildJavaImage {
         return entries;
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

@@ -37,8 +37,9 @@ class AgentImageIT {
         assertThat(BuiltImages.imageName(outer))
                 .isEqualTo(PodnumaImage.NODE_AGENT.name(BuiltImages.tag()).reference());
         JsonNode process = BuiltImages.config(outer).path("config");
-        List<String> expected =
-                BuiltImages.expectedEntrypoint(Path.of("../../node-agent/jvm.flags"), "/opt/podnuma/node-agent.jar");
+        List<String> cache = hasClassCache() ? AgentClassCache.runFlags("/opt/podnuma/node-agent.aot") : List.of();
+        List<String> expected = BuiltImages.expectedEntrypoint(
+                Path.of("../../node-agent/jvm.flags"), cache, "/opt/podnuma/node-agent.jar");
         assertThat(BuiltImages.strings(process.path("Entrypoint"))).containsExactlyElementsOf(expected);
         assertThat(expected).contains("-XX:+UseSerialGC", "-Xmx64m");
         assertThat(BuiltImages.strings(process.path("Cmd"))).containsExactly("run");
@@ -77,16 +78,38 @@ class AgentImageIT {
     }
 
     @Test
-    void theImagesJvmMapsTheRuntimesClassArchiveUnderTheEntrypointsFlags() throws Exception {
+    void theImagesJvmMapsTheAgentsAotCacheFromTheImagesOwnRoot() throws Exception {
         assumeThat(BuiltImages.isRoot()).as("chroot into the image needs root").isTrue();
-        // jlink writes no archive of the JDK's classes; the build dumps one for the entrypoint's flags (compact object
-        // headers open classes_coh.jsa). -Xshare:on fails the start when it cannot be mapped, where the default would
-        // silently parse every JDK class instead.
-        assertThat(layer.names()).contains("opt/podnuma/jre/lib/server/classes_coh.jsa");
+        assumeThat(hasClassCache())
+                .as("the build printed why the image has no AOT cache (training needs root and the local control"
+                        + " plane's binaries)")
+                .isTrue();
+        assertThat(layer.get("opt/podnuma/node-agent.aot").mode()).isEqualTo(0644);
+        // AOTMode=on fails the start when the cache cannot be used: another runtime, another jar (size or
+        // modification time), other GC or header flags. The default (auto) would silently load the jar instead.
         List<String> command = new ArrayList<>(
                 BuiltImages.strings(BuiltImages.config(outer).path("config").path("Entrypoint")));
-        int jar = command.indexOf("-jar");
-        List<String> jvm = new ArrayList<>(command.subList(0, jar));
+        command.addAll(command.indexOf("-jar"), List.of("-XX:AOTMode=on", "-Xlog:aot=info"));
+        command.add("--version");
+        BuiltImages.Run run = BuiltImages.runReadOnly(root, "", command);
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("/opt/podnuma/node-agent.aot");
+    }
+
+    private static boolean hasClassCache() {
+        return layer.names().contains("opt/podnuma/node-agent.aot");
+    }
+
+    @Test
+    void theImagesJvmMapsTheRuntimesClassArchiveUnderTheAgentsJvmFlags() throws Exception {
+        assumeThat(BuiltImages.isRoot()).as("chroot into the image needs root").isTrue();
+        // jlink writes no archive of the JDK's classes; the build dumps one for jvm.flags (compact object headers open
+        // classes_coh.jsa): what the JVM maps when it runs without the AOT cache (an image built where no cache could
+        // be trained, or a pod that replaces the entrypoint). -Xshare:on fails the start when it cannot be mapped,
+        // where the default would silently parse every JDK class instead.
+        assertThat(layer.names()).contains("opt/podnuma/jre/lib/server/classes_coh.jsa");
+        List<String> jvm = new ArrayList<>(BuiltImages.expectedEntrypoint(Path.of("../../node-agent/jvm.flags"), ""));
+        jvm.subList(jvm.indexOf("-jar"), jvm.size()).clear();
         jvm.addAll(List.of("-Xshare:on", "-Xlog:cds", "-version"));
         BuiltImages.Run run = BuiltImages.runReadOnly(root, "", jvm);
         assertThat(run.exitCode()).as(run.output()).isZero();

@@ -9,6 +9,7 @@ import io.podnuma.oci.TarEntries;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -114,6 +115,11 @@ final class BuiltImages {
      * its jar.
      */
     static List<String> expectedEntrypoint(Path flagsFile, String jar) throws IOException {
+        return expectedEntrypoint(flagsFile, List.of(), jar);
+    }
+
+    /** The entrypoint: java, the flags file's flags, {@code more} flags, {@code -jar jar}. */
+    static List<String> expectedEntrypoint(Path flagsFile, List<String> more, String jar) throws IOException {
         List<String> expected = new ArrayList<>();
         expected.add("/opt/podnuma/jre/bin/java");
         for (String line : Files.readAllLines(flagsFile)) {
@@ -122,6 +128,7 @@ final class BuiltImages {
                 expected.add(flag);
             }
         }
+        expected.addAll(more);
         expected.addAll(List.of("-jar", jar));
         return expected;
     }
@@ -152,6 +159,8 @@ final class BuiltImages {
                     Files.createDirectories(target.getParent());
                     Files.write(target, e.content());
                     Files.setPosixFilePermissions(target, permissions(e.mode()));
+                    // as containerd unpacks it: a class cache is only used for a jar of the time it was trained for
+                    Files.setLastModifiedTime(target, FileTime.fromMillis(e.mtime() * 1000));
                 }
                 default -> throw new AssertionError("unexpected entry type " + e.type() + " of " + e.name());
             }

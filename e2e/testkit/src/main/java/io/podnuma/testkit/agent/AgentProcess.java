@@ -117,7 +117,12 @@ public final class AgentProcess implements AutoCloseable {
     }
 
     /** Starts the process with other JVM flags than the DaemonSet's (the benchmarks compare flag sets). */
-    public synchronized void start(List<String> jvmFlags) throws IOException {
+    public void start(List<String> jvmFlags) throws IOException {
+        start(AgentRuntime.current(), jvmFlags);
+    }
+
+    /** Starts {@code runtime}'s java and jar with {@code jvmFlags} (an image's runtime, for its class cache). */
+    public synchronized void start(AgentRuntime runtime, List<String> jvmFlags) throws IOException {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("the agent already runs as pid " + process.pid());
         }
@@ -131,11 +136,11 @@ public final class AgentProcess implements AutoCloseable {
             }
         }
         List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(runtime.java().toString());
         cmd.addAll(jvmFlags);
         cmd.addAll(List.of(
                 "-jar",
-                AgentCliJar.locate().toString(),
+                runtime.jar().toString(),
                 "run",
                 "--config",
                 configFile().toString()));

@@ -10,6 +10,8 @@ import io.podnuma.crds.v1alpha1.policy.PodLevelResources;
 import io.podnuma.crds.v1alpha1.policy.TopologyManager;
 import io.podnuma.crds.v1alpha1.policy.TopologyManagerPolicy;
 import io.podnuma.crds.v1alpha1.policy.TopologyManagerScope;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import java.math.BigDecimal;
 
 /**
  * The agent configuration (a {@link NodeAgentConfig}) most runtime tests and the bench use: single-numa-node at pod
@@ -44,7 +46,6 @@ public final class SampleConfigs {
                 exportNodeResourceTopology);
     }
 
-    /** A file for {@code node} with the pod-scope policy (admission Warn, no NodeResourceTopology). */
     /** {@code spec} selecting the nodes labelled {@code key=value} (and nothing else changed). */
     public static NumaResourcePolicySpec selecting(NumaResourcePolicySpec spec, String key, String value) {
         return new NumaResourcePolicySpec(
@@ -58,7 +59,23 @@ public final class SampleConfigs {
                 spec.exportNodeResourceTopology());
     }
 
+    /** A file for {@code node} with the pod-scope policy (admission Warn, no NodeResourceTopology). */
     public static NodeAgentConfig.Builder podScope(String node, CpuManager cpuManager) {
         return NodeAgentConfig.builder(node, podScopePolicy(cpuManager, AdmissionAction.WARN, false));
+    }
+
+    /**
+     * The bench's agent (and its class cache's training run): the pod-scope policy named {@code policy} with CPU 0
+     * reserved, on {@code host}'s systemd cgroups, and no PodResources rate limit to speak of (the bench calls
+     * {@code List} as fast as it can).
+     */
+    public static NodeAgentConfig benchNode(String node, String policy, KubeletLikeHost host) {
+        return podScope(node, reservedCpus("0"))
+                .policyName(policy)
+                .kubeletCgroupRoot(host.kubeletCgroupRoot())
+                .cgroupDriver("systemd")
+                .podResourcesQps(BigDecimal.valueOf(1_000_000))
+                .podResourcesBurst(1_000_000)
+                .build();
     }
 }

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 public final class RunningPods {
 
     static final Duration TIMEOUT = Duration.ofSeconds(60);
+    static final Duration MANY_TIMEOUT = Duration.ofMinutes(3);
 
     private RunningPods() {}
 
@@ -40,6 +41,41 @@ public final class RunningPods {
         }
         throw new IllegalStateException("pod " + namespace + "/" + name + " was not Running with container IDs within "
                 + TIMEOUT + " (is kwok running?); last status: " + (now == null ? "none" : now.getStatus()));
+    }
+
+    /**
+     * Creates every pod (all in {@code namespace}) and waits until kwok reports each Running with its container IDs.
+     *
+     * @return the pods as the API server has them then, in the order given
+     * @throws IllegalStateException naming how many were Running when three minutes are up
+     */
+    public static List<Pod> createAllRunning(ControlPlane cp, String namespace, List<Pod> pods)
+            throws InterruptedException {
+        for (Pod p : pods) {
+            cp.client().pods().inNamespace(namespace).resource(p).create();
+        }
+        long deadline = System.nanoTime() + MANY_TIMEOUT.toNanos();
+        while (true) {
+            Map<String, Pod> byName = new LinkedHashMap<>();
+            for (Pod p : cp.client().pods().inNamespace(namespace).list().getItems()) {
+                byName.put(p.getMetadata().getName(), p);
+            }
+            List<Pod> now = new ArrayList<>();
+            for (Pod p : pods) {
+                Pod current = byName.get(p.getMetadata().getName());
+                if (current != null && runningWithIds(current)) {
+                    now.add(current);
+                }
+            }
+            if (now.size() == pods.size()) {
+                return now;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("only " + now.size() + " of " + pods.size() + " pods in " + namespace
+                        + " were Running with container IDs after " + MANY_TIMEOUT + " (is kwok running?)");
+            }
+            TimeUnit.MILLISECONDS.sleep(500);
+        }
     }
 
     /**
