@@ -455,7 +455,7 @@ public final class AgentBench {
 
     /** The flags without a class archive: the idle JVM's (another class path) and a training run's. */
     static List<String> withoutArchive(List<String> flags) {
-        return flags.stream().filter(f -> !ClassArchive.isArchiveFlag(f)).toList();
+        return JvmFlags.withoutClassCache(flags);
     }
 
     /** Process start → {@code /readyz} 200. */

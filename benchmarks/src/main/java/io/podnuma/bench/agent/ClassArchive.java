@@ -1,5 +1,6 @@
 package io.podnuma.bench.agent;
 
+import io.podnuma.testkit.agent.JvmFlags;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -12,16 +13,10 @@ public enum ClassArchive {
             return List.of("-XX:AOTCacheOutput=" + file);
         }
 
-        /**
-         * Mapped where it was dumped (the diagnostic {@code ArchiveRelocationMode=0}; the default since JDK 20 maps at
-         * a random address and patches every pointer, which turns the archive's pages into private anonymous copies):
-         * the archived classes then stay clean file pages. Measured with 110 pods (quick bench, one run): RssAnon 96 MiB
-         * relocated, 74 MiB in place, VmRSS the same (130 MiB). The cost is the archive's fixed address (less address
-         * randomisation); when that address is taken the JVM relocates anyway.
-         */
+        /** Mapped in place, as the agent image maps its own ({@link JvmFlags#mappingAotCache}). */
         @Override
         List<String> runFlags(Path file) {
-            return List.of("-XX:AOTCache=" + file, "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+            return JvmFlags.mappingAotCache(file.toString());
         }
     },
     /**
@@ -53,13 +48,4 @@ public enum ClassArchive {
     abstract List<String> trainingFlags(Path file);
 
     abstract List<String> runFlags(Path file);
-
-    static boolean isArchiveFlag(String flag) {
-        // the unlock goes with the relocation mode it is there for (the DaemonSet's flags have no diagnostic flag)
-        return flag.startsWith("-XX:AOTCache")
-                || flag.startsWith("-XX:ArchiveRelocationMode=")
-                || flag.equals("-XX:+UnlockDiagnosticVMOptions")
-                || flag.equals("-XX:+AutoCreateSharedArchive")
-                || flag.startsWith("-XX:SharedArchiveFile=");
-    }
 }

@@ -6,6 +6,7 @@ import io.podnuma.oci.LayerPath;
 import io.podnuma.oci.OciLayoutWriter;
 import io.podnuma.testkit.agent.AgentRuntime;
 import io.podnuma.testkit.agent.ClassCacheTraining;
+import io.podnuma.testkit.agent.JvmFlags;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,20 +34,17 @@ final class AgentClassCache {
     /** Where the cache lies in the image. */
     static final LayerPath IN_IMAGE = BuildJavaImage.HOME.resolve("node-agent.aot");
 
+    /** {@code -Dpodnuma.images.agentCache=off} builds the image without the cache (a faster build, a baseline). */
+    static final String PROPERTY = "podnuma.images.agentCache";
+
     /** The policy name of the training node. */
     static final String TRAINING_POLICY = "image-training";
 
     private AgentClassCache() {}
 
-    /**
-     * The JVM flags that map the cache at {@code file}, in place: the diagnostic {@code ArchiveRelocationMode=0} maps
-     * it at the address it was dumped for, where the default since JDK 20 maps it at a random address and patches
-     * every pointer, which turns its pages into private anonymous copies charged to the agent's memory cgroup
-     * (measured with 110 pods: RssAnon 96 MiB relocated, 74 MiB in place). The cost is the archive's fixed address
-     * (less address-space randomisation for the class metadata); when that address is taken the JVM relocates anyway.
-     */
+    /** The JVM flags that map the cache at {@code file} in place ({@link io.podnuma.testkit.agent.JvmFlags#mappingAotCache}). */
     static List<String> runFlags(String file) {
-        return List.of("-XX:AOTCache=" + file, "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+        return JvmFlags.mappingAotCache(file);
     }
 
     /** What the training gave: the cache, or why this machine cannot train one (printed by the build). */
@@ -61,7 +59,14 @@ final class AgentClassCache {
      *
      * @return the cache file, or why this machine cannot train one (not root, no control-plane binaries)
      */
-    static Outcome train(Path runtime, Path jar, JvmFlags flags, Path workDir) throws Exception {
+    static Outcome train(Path runtime, Path jar, List<String> flags, Path workDir) throws Exception {
+        String setting = System.getProperty(PROPERTY, "on");
+        if (setting.equals("off")) {
+            return new Outcome.Skipped("turned off by -D" + PROPERTY + "=off");
+        }
+        if (!setting.equals("on")) {
+            throw new IllegalArgumentException("-D" + PROPERTY + "=" + setting + ": allowed on (the default) or off");
+        }
         if (!isRoot()) {
             return new Outcome.Skipped("training needs root (the training node's cgroups are real)");
         }
@@ -78,7 +83,7 @@ final class AgentClassCache {
         Files.setLastModifiedTime(staged, FileTime.fromMillis(TimeUnit.SECONDS.toMillis(OciLayoutWriter.EPOCH)));
         Path cache = workDir.resolve("node-agent.aot");
         AgentRuntime agent = new AgentRuntime(runtime.resolve("bin/java"), staged);
-        List<String> training = new ArrayList<>(flags.flags());
+        List<String> training = new ArrayList<>(flags);
         training.add("-XX:AOTCacheOutput=" + cache);
         try (LocalControlPlane plane = LocalControlPlane.start(binaries, workDir.resolve("plane"))) {
             ClassCacheTraining.Result result = ClassCacheTraining.run(
@@ -93,10 +98,10 @@ final class AgentClassCache {
     }
 
     /** The runtime maps the cache for the staged jar, or the build fails with what the JVM said. */
-    private static void checkMaps(AgentRuntime agent, JvmFlags flags, Path cache) throws IOException {
+    private static void checkMaps(AgentRuntime agent, List<String> flags, Path cache) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(agent.java().toString());
-        cmd.addAll(flags.flags());
+        cmd.addAll(flags);
         cmd.addAll(runFlags(cache.toString()));
         cmd.addAll(List.of("-XX:AOTMode=on", "-jar", agent.jar().toString(), "--version"));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

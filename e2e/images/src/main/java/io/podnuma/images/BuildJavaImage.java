@@ -8,6 +8,7 @@ import io.podnuma.oci.LayerEntry;
 import io.podnuma.oci.LayerPath;
 import io.podnuma.oci.OciArchive;
 import io.podnuma.oci.OciLayoutWriter;
+import io.podnuma.testkit.agent.JvmFlags;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,7 +94,7 @@ public final class BuildJavaImage {
         }
         Component component = Component.of(args[0]);
         Path jar = Path.of(args[1]);
-        JvmFlags flags = JvmFlags.read(Path.of(args[2]));
+        List<String> flags = JvmFlags.read(Path.of(args[2]));
         Path out = Path.of(args[3]);
         ImageName name = component.image.name(args[4]);
         Files.createDirectories(out);
@@ -128,7 +129,7 @@ public final class BuildJavaImage {
 
         List<String> entrypoint = new ArrayList<>();
         entrypoint.add(JAVA_HOME.resolve("bin/java").absolute());
-        entrypoint.addAll(flags.flags());
+        entrypoint.addAll(flags);
         if (cache instanceof AgentClassCache.Outcome.Trained) {
             entrypoint.addAll(AgentClassCache.runFlags(AgentClassCache.IN_IMAGE.absolute()));
         }
@@ -207,10 +208,10 @@ public final class BuildJavaImage {
      * (shared, and ready faster); and which archive file the JVM opens depends on its flags (compact object headers
      * look for {@code classes_coh.jsa}), so it is dumped with the flags the entrypoint passes.
      */
-    static Path dumpClassArchive(Path runtime, JvmFlags flags) throws IOException {
+    static Path dumpClassArchive(Path runtime, List<String> flags) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(runtime.resolve("bin/java").toString());
-        cmd.addAll(flags.flags());
+        cmd.addAll(flags);
         cmd.add("-Xshare:dump");
         cmd.add("-Xlog:cds=off");
         cmd.add("-Xlog:cds+map=off");

@@ -3,6 +3,7 @@ package io.podnuma.e2e.footprint;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.podnuma.testkit.agent.JvmFlags;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,9 @@ final class IdleJvmPod {
 
     /**
      * The agent's command line with {@code -jar <jar> <args...>} replaced by {@code -cp MOUNT IdleMain}: the java
-     * binary and every JVM option before {@code -jar} stay.
+     * binary and every JVM option before {@code -jar} stay, except the agent's AOT cache (trained for the agent's jar,
+     * it cannot be used with another class path; the JVM would then map no archive at all, not even the runtime's
+     * archive of the JDK's classes that an idle JVM maps).
      *
      * @throws IllegalArgumentException when the command line runs no jar (not the image's entrypoint)
      */
@@ -30,7 +33,7 @@ final class IdleJvmPod {
         if (jar < 1) {
             throw new IllegalArgumentException("the agent's command line runs no -jar: " + agentCmdline);
         }
-        List<String> command = new ArrayList<>(agentCmdline.subList(0, jar));
+        List<String> command = new ArrayList<>(JvmFlags.withoutClassCache(agentCmdline.subList(0, jar)));
         command.addAll(List.of("-cp", MOUNT, IdleMain.class.getName()));
         return command;
     }

@@ -37,4 +37,20 @@ class JvmFlagsTest {
                 .hasMessageContaining("not one flag");
         assertThatThrownBy(() -> JvmFlags.parse(List.of("#", "Xmx64m"), "f")).hasMessageContaining("f line 2");
     }
+
+    @Test
+    void withoutTheClassCacheEveryFlagThatNamesOrMapsOneIsGone() {
+        List<String> flags = new java.util.ArrayList<>(List.of("-XX:+UseSerialGC", "-Xmx64m"));
+        flags.addAll(JvmFlags.mappingAotCache("/opt/podnuma/node-agent.aot"));
+        flags.addAll(List.of(
+                "-XX:AOTMode=on",
+                "-XX:AOTCacheOutput=/w/a.aot",
+                "-XX:+AutoCreateSharedArchive",
+                "-XX:SharedArchiveFile=/w/a.jsa",
+                "-Xss512k"));
+        assertThat(JvmFlags.mappingAotCache("/c.aot"))
+                .containsExactly(
+                        "-XX:AOTCache=/c.aot", "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+        assertThat(JvmFlags.withoutClassCache(flags)).containsExactly("-XX:+UseSerialGC", "-Xmx64m", "-Xss512k");
+    }
 }
