@@ -434,7 +434,7 @@ public final class AgentBench {
                 cp,
                 AgentRuntime.current(),
                 flags,
-                new ClassCacheTraining.Workload(s.pods(), s.containersPerPod(), 500),
+                new ClassCacheTraining.Workload(s.pods(), s.containersPerPod(), 500, ClassCacheTraining.Pinning.CGROUP),
                 POLICY,
                 workDir);
         log.printf(
@@ -541,7 +541,7 @@ public final class AgentBench {
      * reserved, pod-level resources, systemd cgroup names, and the PodResources limiter out of the way.
      */
     static NodeAgentConfig config(String node, KubeletLikeHost host) {
-        return SampleConfigs.benchNode(node, POLICY, host);
+        return SampleConfigs.benchNode(node, POLICY, host).build();
     }
 
     /** The agent's form of a CPU list the kit read from the kernel. */

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * The node agent image's AOT cache (JDK 25, JEP 483/514/515): the agent's classes loaded and linked, with their method
  * profiles, in a file the image's JVM maps at start instead of reading, parsing and linking the jar's classes into its
  * own memory. Trained at image build by the image's own jlinked runtime on the workload of a node
- * ({@link ClassCacheTraining}: a local control plane, kwok, 110 pods, full sync, PodResources calls).
+ * ({@link ClassCacheTraining}: a local control plane, kwok, 110 pods of 3 containers, full sync, the NRI plugin's
+ * paths, PodResources calls).
  *
  * <p>A cache is only used by the runtime that wrote it and for the same class path jar: same size and modification
  * time (its path may differ). So the jar is trained as it will lie in the image: a copy with the layer's modification
@@ -92,6 +93,9 @@ final class AgentClassCache {
                 throw new IllegalStateException("the training run (agent exit " + result.exitCode()
                         + ") wrote no AOT cache at " + cache + "; the agent's logs are under " + workDir);
             }
+            result.nriLeftOut()
+                    .ifPresent(why -> System.out.println(
+                            "podnuma images: the agent's AOT cache is trained without the NRI path (" + why + ")"));
             checkMaps(agent, flags, cache);
             return new Outcome.Trained(cache, result.took());
         }

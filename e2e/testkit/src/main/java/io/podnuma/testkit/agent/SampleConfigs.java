@@ -69,13 +69,12 @@ public final class SampleConfigs {
      * reserved, on {@code host}'s systemd cgroups, and no PodResources rate limit to speak of (the bench calls
      * {@code List} as fast as it can).
      */
-    public static NodeAgentConfig benchNode(String node, String policy, KubeletLikeHost host) {
+    public static NodeAgentConfig.Builder benchNode(String node, String policy, KubeletLikeHost host) {
         return podScope(node, reservedCpus("0"))
                 .policyName(policy)
                 .kubeletCgroupRoot(host.kubeletCgroupRoot())
                 .cgroupDriver("systemd")
                 .podResourcesQps(BigDecimal.valueOf(1_000_000))
-                .podResourcesBurst(1_000_000)
-                .build();
+                .podResourcesBurst(1_000_000);
     }
 }
