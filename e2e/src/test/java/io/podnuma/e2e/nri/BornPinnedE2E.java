@@ -46,9 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
 class BornPinnedE2E {
 
     private static final String NS = "born";
-    // 5 pods (100 starts a path) in the test run, to keep CI's warm run under 20 minutes; the born bench
+    // 3 pods (60 starts a path) in the test run, to keep CI's warm run under 20 minutes; the born bench
     // (BENCH_ONLY=born scripts/bench) passes its own count, 10 by default.
-    private static final int PODS = Integer.getInteger("podnuma.born.pods", 5);
+    private static final int PODS = Integer.getInteger("podnuma.born.pods", 3);
     private static final int INITS = Integer.getInteger("podnuma.born.inits", 1);
     private static final int SHORTS = Integer.getInteger("podnuma.born.shorts", 18);
     private static final Duration CONNECTED = Duration.ofSeconds(60);
