@@ -1,0 +1,39 @@
+package io.podnuma.operator.render;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The agents serve {@code /metrics} over HTTPS with a token check (their {@code metricsSecurity: https}).
+ *
+ * @param certSecret a {@code kubernetes.io/tls} Secret in the operator's namespace, mounted into the agent and read
+ *     as its serving certificate ({@code tls.crt}, {@code tls.key}); empty: each agent makes a self-signed one
+ * @param cacheTtl how long an agent reuses the answer for one scrape token; empty: the agent's default (1m)
+ */
+public record AgentSecureMetrics(Optional<String> certSecret, Optional<Duration> cacheTtl) {
+
+    public static final Duration MAX_CACHE_TTL = Duration.ofMinutes(10);
+
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    public AgentSecureMetrics {
+        Objects.requireNonNull(certSecret, "certSecret");
+        Objects.requireNonNull(cacheTtl, "cacheTtl");
+        certSecret
+                .filter(s -> s.length() > 253 || !DNS_SUBDOMAIN.matcher(s).matches())
+                .ifPresent(s -> {
+                    throw new IllegalArgumentException("certSecret '" + s + "': allowed a Secret name (DNS subdomain)");
+                });
+        cacheTtl.filter(d -> d.isNegative() || d.compareTo(MAX_CACHE_TTL) > 0).ifPresent(d -> {
+            throw new IllegalArgumentException("cacheTtl " + d.toMillis() + "ms: allowed 0s..10m");
+        });
+    }
+
+    /** Self-signed certificates and the agent's default cache. */
+    public static AgentSecureMetrics selfSigned() {
+        return new AgentSecureMetrics(Optional.empty(), Optional.empty());
+    }
+}
