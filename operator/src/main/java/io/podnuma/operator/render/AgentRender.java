@@ -70,7 +70,7 @@ public final class AgentRender {
     static final String TMP = "/tmp";
 
     /** Where the agent reads the serving certificate of {@code /metrics} over https, when a Secret is given. */
-    static final String METRICS_TLS_DIR = "/etc/podnuma/metrics-tls";
+    static final String METRICS_TLS_DIR = "/run/podnuma/metrics-tls";
 
     /** The token Prometheus sends when it scrapes an https agent: its own ServiceAccount's. */
     static final String SCRAPER_TOKEN_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/token";
@@ -417,8 +417,9 @@ public final class AgentRender {
     }
 
     /**
-     * Plain: the port and path. Secure: https with the scraping Prometheus's own ServiceAccount token (bound to the
-     * chart's metrics-reader ClusterRole); a self-signed agent certificate cannot be verified, so it is only
+     * Plain: the port and path. Secure: https with the token of the scrape token Secret (the chart's metrics-scraper
+     * ServiceAccount, bound to its metrics-reader ClusterRole), else Prometheus's own ServiceAccount token; a
+     * self-signed agent certificate cannot be verified, so it is only
      * encrypted, while a Secret's certificate is verified against the Secret's {@code ca.crt} for the name
      * {@code podnuma-agent.<namespace>.svc}.
      */
@@ -428,7 +429,13 @@ public final class AgentRender {
         e.put("path", "/metrics");
         if (rollout.secureMetrics().isPresent()) {
             e.put("scheme", "https");
-            e.put("bearerTokenFile", SCRAPER_TOKEN_FILE);
+            rollout.secureMetrics()
+                    .flatMap(AgentSecureMetrics::scrapeTokenSecret)
+                    .ifPresentOrElse(
+                            secret -> e.put(
+                                    "authorization",
+                                    Map.of("type", "Bearer", "credentials", Map.of("name", secret, "key", "token"))),
+                            () -> e.put("bearerTokenFile", SCRAPER_TOKEN_FILE));
             e.put(
                     "tlsConfig",
                     certSecret(rollout)

@@ -227,6 +227,12 @@ public enum OperatorSetting {
             "a kubernetes.io/tls Secret in the operator's namespace mounted into the agents as their /metrics"
                     + " certificate (with agentMetricsSecurity https); empty: each agent makes a self-signed one",
             OperatorSetting::optionalDnsSubdomain),
+    AGENT_METRICS_SCRAPE_TOKEN_SECRET(
+            "agentMetricsScrapeTokenSecret",
+            "",
+            "a ServiceAccount token Secret (key token) in the operator's namespace the agents' ServiceMonitors send"
+                    + " with agentMetricsSecurity https; empty: Prometheus's own ServiceAccount token",
+            OperatorSetting::optionalDnsSubdomain),
     AGENT_METRICS_AUTH_CACHE_TTL(
             "agentMetricsAuthCacheTtl",
             "",

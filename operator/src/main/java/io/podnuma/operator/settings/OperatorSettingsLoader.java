@@ -206,7 +206,8 @@ public final class OperatorSettingsLoader {
         if (v.get(OperatorSetting.AGENT_METRICS_SECURITY) == MetricsSecurity.HTTPS) {
             b.secureMetrics(Optional.of(new AgentSecureMetrics(
                     (Optional<String>) v.get(OperatorSetting.AGENT_METRICS_CERT_SECRET),
-                    (Optional<Duration>) v.get(OperatorSetting.AGENT_METRICS_AUTH_CACHE_TTL))));
+                    (Optional<Duration>) v.get(OperatorSetting.AGENT_METRICS_AUTH_CACHE_TTL),
+                    (Optional<String>) v.get(OperatorSetting.AGENT_METRICS_SCRAPE_TOKEN_SECRET))));
         }
         ((Optional<ApiServerEndpoint>) v.get(OperatorSetting.API_SERVER)).ifPresent(b::apiServer);
         AgentRollout rollout = b.build();
