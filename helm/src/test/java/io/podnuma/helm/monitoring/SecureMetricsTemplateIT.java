@@ -163,16 +163,6 @@ class SecureMetricsTemplateIT {
                 .containsExactly(NAMESPACE + "/" + SCRAPER, "monitoring/prometheus");
     }
 
-    @Test
-    void aBadCacheTtlOrSecretNameIsRefusedByTheSchema() {
-        assertThat(Helm.template(plane, "r", NAMESPACE, "--set", "metrics.secure.authCacheTtl=1 minute")
-                        .stderr())
-                .contains("metrics.secure.authCacheTtl");
-        assertThat(Helm.template(plane, "r", NAMESPACE, "--set", "metrics.secure.certSecret=Not_A_Name")
-                        .stderr())
-                .contains("metrics.secure.certSecret");
-    }
-
     private static List<PolicyRule> reviewRules(ClusterRole role) {
         return role.getRules().stream()
                 .filter(rule -> rule.getResources() != null
