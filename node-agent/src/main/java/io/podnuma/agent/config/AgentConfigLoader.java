@@ -91,10 +91,15 @@ public final class AgentConfigLoader {
         AgentConfigFile.Read file = AgentConfigFile.read(yaml, fileName, overridden);
         problems.addAll(file.headerProblems());
         Map<Setting, Object> values = new EnumMap<>(Setting.class);
+        Set<Setting> unreadable = EnumSet.noneOf(Setting.class);
         for (Setting s : Setting.values()) {
+            int before = problems.size();
             resolve(s, file, fileName, flags, env, problems).ifPresent(v -> values.put(s, v));
+            if (problems.size() > before) {
+                unreadable.add(s);
+            }
         }
-        crossCheck(values, problems);
+        crossCheck(values, unreadable, problems);
         problems.addAll(file.policyProblems());
         NumaResourcePolicySpec policy = file.config().policy();
         NodeConfigMapper.Mapped mapped = null;
@@ -252,7 +257,10 @@ public final class AgentConfigLoader {
      * The certificate and its key go together, and only with https: a pair set for plain http would look secured
      * while anyone may scrape. Checked only when the settings involved could be read.
      */
-    private static Optional<String> metricsTlsProblem(Map<Setting, Object> values) {
+    private static Optional<String> metricsTlsProblem(Map<Setting, Object> values, Set<Setting> unreadable) {
+        if (unreadable.contains(Setting.METRICS_CERT_FILE) || unreadable.contains(Setting.METRICS_KEY_FILE)) {
+            return Optional.empty();
+        }
         boolean cert = values.get(Setting.METRICS_CERT_FILE) != null;
         boolean key = values.get(Setting.METRICS_KEY_FILE) != null;
         if (cert != key) {
@@ -268,7 +276,7 @@ public final class AgentConfigLoader {
         return Optional.empty();
     }
 
-    private static void crossCheck(Map<Setting, Object> values, List<String> problems) {
+    private static void crossCheck(Map<Setting, Object> values, Set<Setting> unreadable, List<String> problems) {
         Object metrics = values.get(Setting.METRICS_PORT);
         if (metrics != null && metrics.equals(values.get(Setting.HEALTH_PORT))) {
             problems.add("metricsPort and healthPort are both " + metrics + ": they must differ");
@@ -278,7 +286,7 @@ public final class AgentConfigLoader {
             problems.add("podResourcesSocket and kubeletPodResourcesSocket are both " + ours
                     + ": the kubelet's socket must be a different one (the agent would merge its own answers)");
         }
-        metricsTlsProblem(values).ifPresent(problems::add);
+        metricsTlsProblem(values, unreadable).ifPresent(problems::add);
         Object nri = values.get(Setting.NRI_SOCKET);
         if (ours != null && ours.equals(nri)) {
             problems.add("podResourcesSocket and nriSocket are both " + ours
