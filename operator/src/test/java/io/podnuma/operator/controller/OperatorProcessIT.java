@@ -12,8 +12,11 @@ import io.podnuma.controlplane.KwokNodes;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.operator.render.AgentRender;
+import io.podnuma.testkit.metrics.MetricsScrapers;
+import io.podnuma.testkit.metrics.SecureScrape;
 import io.podnuma.testkit.operator.OperatorProcess;
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,6 +104,50 @@ class OperatorProcessIT {
                                 .withName("cli2")
                                 .get()
                         == null);
+    }
+
+    /**
+     * {@code metricsSecurity: https} end to end, under the operator's own ServiceAccount with the two review rules the
+     * chart adds for {@code metrics.secure}: no token 401, a token without the reader role 403, with it 200; plain
+     * HTTP to the TLS port gets nothing; the probes stay plain HTTP on the health port.
+     */
+    @Test
+    void httpsMetricsNeedATokenAllowedToGetMetrics(ControlPlane plane, @org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        try (MetricsScrapers scrapers = MetricsScrapers.create(admin, "operator-tls-it")) {
+            scrapers.allowReviews(OperatorFixture.NAMESPACE, OperatorFixture.SERVICE_ACCOUNT);
+            OperatorProcess op = OperatorProcess.start(
+                    dir,
+                    "op-tls",
+                    plane.kubeconfigFor(OperatorFixture.NAMESPACE, OperatorFixture.SERVICE_ACCOUNT),
+                    Map.of(
+                            "namespace", OperatorFixture.NAMESPACE,
+                            "agent-image", "podnuma/node-agent:it",
+                            "leader-election", "false",
+                            "metrics-security", "https",
+                            "metrics-auth-cache-ttl", "30s"));
+            replicas.add(op);
+            op.awaitReady(TIMEOUT);
+            int port = op.metricsPort();
+            assertThat(SecureScrape.certificate(port).getSubjectX500Principal().getName())
+                    .isEqualTo("CN=podnuma-operator");
+
+            assertThat(SecureScrape.get(port, null).statusCode()).isEqualTo(401);
+            HttpResponse<String> stranger = SecureScrape.get(port, scrapers.strangerToken());
+            assertThat(stranger.statusCode()).isEqualTo(403);
+            assertThat(stranger.body()).contains("user \"" + scrapers.strangerUser() + "\" may not get /metrics");
+            HttpResponse<String> reader = SecureScrape.get(port, scrapers.readerToken());
+            assertThat(reader.statusCode()).isEqualTo(200);
+            System.out.println(
+                    "operator https /metrics: " + reader.body().lines().limit(3).toList());
+            assertThat(reader.headers().firstValue("Content-Type"))
+                    .contains("text/plain; version=0.0.4; charset=utf-8");
+            assertThat(SecureScrape.plainHttp(port, scrapers.readerToken()))
+                    .as("plain HTTP to the TLS port")
+                    .doesNotContain("# TYPE")
+                    .doesNotStartWith("HTTP/1.1 200");
+            assertThat(op.health("/healthz")).isEqualTo(200);
+        }
     }
 
     private OperatorProcess start(String name, Path config, Path kubeconfig, Path dir) throws IOException {
