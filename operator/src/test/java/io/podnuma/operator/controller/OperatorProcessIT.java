@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.controlplane.KwokNodes;
+import io.podnuma.controlplane.PrometheusApi;
+import io.podnuma.controlplane.PrometheusServer;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.operator.render.AgentRender;
@@ -146,7 +148,42 @@ class OperatorProcessIT {
                     .doesNotContain("# TYPE")
                     .doesNotStartWith("HTTP/1.1 200");
             assertThat(op.health("/healthz")).isEqualTo(200);
+
+            // A real Prometheus with the scrape config docs/metrics.md gives: the reader's job is up, the
+            // stranger's is refused with 403, a plain-HTTP job gets no answer.
+            long t0 = System.nanoTime();
+            Files.writeString(dir.resolve("reader.token"), scrapers.readerToken());
+            Files.writeString(dir.resolve("stranger.token"), scrapers.strangerToken());
+            String target = "127.0.0.1:" + port;
+            try (PrometheusServer prometheus = PrometheusServer.start(
+                    plane,
+                    dir.resolve("prometheus"),
+                    "global: {scrape_interval: 1s, scrape_timeout: 1s}\nscrape_configs:\n"
+                            + secureJob("reader", target, dir.resolve("reader.token"))
+                            + secureJob("stranger", target, dir.resolve("stranger.token"))
+                            + "  - job_name: plain\n    static_configs: [{targets: ['" + target + "']}]\n")) {
+                await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() -> {
+                    Map<String, PrometheusApi.Target> byJob = new java.util.TreeMap<>();
+                    prometheus.activeTargets().forEach(t -> byJob.put(t.scrapePool(), t));
+                    assertThat(byJob.get("reader").health()).isEqualTo(PrometheusApi.TargetHealth.UP);
+                    assertThat(byJob.get("stranger").health()).isEqualTo(PrometheusApi.TargetHealth.DOWN);
+                    assertThat(byJob.get("stranger").lastError()).contains("403");
+                    assertThat(byJob.get("plain").health()).isEqualTo(PrometheusApi.TargetHealth.DOWN);
+                });
+                assertThat(prometheus.query("count({job=\"reader\", __name__=~\"operator_sdk_.+\"})"))
+                        .singleElement()
+                        .satisfies(sample -> assertThat(sample.value()).isPositive());
+            }
+            System.out.printf(
+                    "a real Prometheus scraped the https /metrics in %d ms%n",
+                    Duration.ofNanos(System.nanoTime() - t0).toMillis());
         }
+    }
+
+    private static String secureJob(String name, String target, Path tokenFile) {
+        return "  - job_name: " + name + "\n    scheme: https\n    tls_config: {insecure_skip_verify: true}\n"
+                + "    authorization: {type: Bearer, credentials_file: " + tokenFile + "}\n"
+                + "    static_configs: [{targets: ['" + target + "']}]\n";
     }
 
     private OperatorProcess start(String name, Path config, Path kubeconfig, Path dir) throws IOException {
