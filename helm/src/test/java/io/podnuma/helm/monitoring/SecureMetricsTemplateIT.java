@@ -52,6 +52,12 @@ class SecureMetricsTemplateIT {
         assertThat(settings.has("agentMetricsScrapeTokenSecret")).isFalse();
         assertThat(r.find(ClusterRole.class, READER)).isEmpty();
         assertThat(r.find(ServiceAccount.class, SCRAPER)).isEmpty();
+        assertThat(r.get(io.fabric8.kubernetes.api.model.Service.class, OPERATOR + "-metrics")
+                        .getSpec()
+                        .getPorts()
+                        .getFirst()
+                        .getAppProtocol())
+                .isNull();
         assertThat(reviewRules(r.get(ClusterRole.class, OPERATOR))).isEmpty();
         assertThat(reviewRules(r.get(ClusterRole.class, AGENT))).isEmpty();
         for (String kind : List.of("ServiceMonitor", "PodMonitor")) {
