@@ -134,4 +134,15 @@ agentPodAnnotations: {{- if $a.podAnnotations }}
 {{- if eq (int .Values.agent.healthPort) (int .Values.agent.metricsPort) }}
 {{- fail (printf "agent.healthPort and agent.metricsPort are both %d: they must differ" (int .Values.agent.healthPort)) }}
 {{- end }}
+{{- with .Values.metrics.secure }}
+{{- if and .certSecret (not .enabled) }}
+{{- fail "metrics.secure.certSecret is set but metrics.secure.enabled is false: set metrics.secure.enabled=true to serve /metrics over https, or leave certSecret empty" }}
+{{- end }}
+{{- $ttl := .authCacheTtl | toString }}
+{{- $n := regexFind "^[0-9]+" $ttl | int64 }}
+{{- $ms := ternary $n (ternary (mul $n 1000) (mul $n 60000) (hasSuffix "s" $ttl)) (hasSuffix "ms" $ttl) }}
+{{- if gt (int64 $ms) 600000 }}
+{{- fail (printf "metrics.secure.authCacheTtl is %s: allowed 0s to 10m (the processes reuse a token's answer at most that long)" $ttl) }}
+{{- end }}
+{{- end }}
 {{- end }}

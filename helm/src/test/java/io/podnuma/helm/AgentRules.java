@@ -14,6 +14,11 @@ final class AgentRules {
     private AgentRules() {}
 
     static List<PolicyRule> rules(boolean nodeResourceTopology) {
+        return rules(nodeResourceTopology, false);
+    }
+
+    /** With {@code secureMetrics}: the two reviews an https /metrics asks for each new scrape token. */
+    static List<PolicyRule> rules(boolean nodeResourceTopology, boolean secureMetrics) {
         List<PolicyRule> rules = new ArrayList<>(List.of(
                 rule("", List.of("pods"), "get", "list", "watch"),
                 rule("", List.of("pods/eviction"), "create"),
@@ -21,6 +26,10 @@ final class AgentRules {
                 rule("", List.of("nodes"), "get"),
                 rule("podnuma.io", List.of("numanodestates", "numanodestates/status"), "get", "create", "patch"),
                 rule("podnuma.io", List.of("numanodestates"), "delete")));
+        if (secureMetrics) {
+            rules.add(rule("authentication.k8s.io", List.of("tokenreviews"), "create"));
+            rules.add(rule("authorization.k8s.io", List.of("subjectaccessreviews"), "create"));
+        }
         if (nodeResourceTopology) {
             rules.add(rule(
                     "topology.node.k8s.io", List.of("noderesourcetopologies"), "get", "create", "patch", "delete"));

@@ -382,6 +382,10 @@ class ChartTemplateIT {
                         .get(ClusterRole.class, AGENT)
                         .getRules()))
                 .containsExactlyElementsOf(r(AgentRules.rules(true)));
+        assertThat(r(Helm.render(plane, "--set", "nodeResourceTopology.enabled=true,metrics.secure.enabled=true")
+                        .get(ClusterRole.class, AGENT)
+                        .getRules()))
+                .containsExactlyElementsOf(r(AgentRules.rules(true, true)));
         assertThat(Helm.render(plane).get(ClusterRoleBinding.class, AGENT).getSubjects())
                 .singleElement()
                 .satisfies(s -> assertThat(s.getKind() + ":" + s.getNamespace() + "/" + s.getName())

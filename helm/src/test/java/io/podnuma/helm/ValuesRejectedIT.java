@@ -82,6 +82,19 @@ class ValuesRejectedIT {
                         "--set",
                         "admissionPolicy.enable=false",
                         "at '/admissionPolicy': additional properties 'enable'" + " not allowed"),
+                bad("--set", "metrics.secure.enabled=yes", "at '/metrics/secure/enabled': got string, want boolean"),
+                bad(
+                        "--set",
+                        "metrics.secure.authCacheTtl=1 minute",
+                        "at '/metrics/secure/authCacheTtl': '1 minute' does not match"),
+                bad(
+                        "--set",
+                        "metrics.secure.certSecret=Not_A_Name",
+                        "at '/metrics/secure/certSecret': 'Not_A_Name' does not match"),
+                bad(
+                        "--set-json",
+                        "metrics.secure.readers=[{\"kind\":\"Robot\",\"name\":\"r\"}]",
+                        "at '/metrics/secure/readers/0/kind': value must be one of"),
                 // The chart's own checks.
                 bad(
                         "--set",
@@ -95,7 +108,16 @@ class ValuesRejectedIT {
                 bad(
                         "--set",
                         "agent.healthPort=9464",
-                        "agent.healthPort and agent.metricsPort are both 9464: they" + " must differ"));
+                        "agent.healthPort and agent.metricsPort are both 9464: they" + " must differ"),
+                bad(
+                        "--set",
+                        "metrics.secure.certSecret=podnuma-metrics-tls",
+                        "metrics.secure.certSecret is set but metrics.secure.enabled is false: set"
+                                + " metrics.secure.enabled=true to serve /metrics over https, or leave certSecret empty"),
+                bad(
+                        "--set",
+                        "metrics.secure.authCacheTtl=11m",
+                        "metrics.secure.authCacheTtl is 11m: allowed 0s to 10m"));
     }
 
     private static Arguments bad(String flag, String value, String message) {

@@ -264,6 +264,7 @@ class MonitoringTemplateIT {
                 metrics:
                   serviceMonitor: {enabled: true, labels: {release: kps}}
                   podMonitor: {enabled: true, labels: {release: kps}}
+                  secure: {enabled: true, certSecret: podnuma-metrics-tls, authCacheTtl: 30s, readers: [{kind: ServiceAccount, name: prometheus, namespace: monitoring}]}
                 prometheusRule: {enabled: true, labels: {release: kps}, alertLabels: {team: perf}}
                 grafanaDashboard: {enabled: true, namespace: grafana, annotations: {grafana_folder: podnuma}}
                 """);

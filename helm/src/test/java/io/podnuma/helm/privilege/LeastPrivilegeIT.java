@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The chart installed on the real API server, and what its two ServiceAccounts may do: {@code kubectl auth can-i
  * --list} in the release namespace, in {@code default} and in a namespace of nobody's, each equal to
- * {@link Privileges}; and the refusals an agent or the operator meets when it reaches for a Secret.
+ * {@link Privileges} (every optional part on: nodeResourceTopology, metrics.secure); and the refusals an agent or the operator meets when it reaches for a Secret.
  */
 @ExtendWith(ControlPlaneExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -43,6 +43,9 @@ class LeastPrivilegeIT {
     static final String OPERATOR_SA = "priv-podnuma-operator";
     static final String PROBE_SECRET = "priv-probe";
 
+    /** The install turns on every optional part, so each optional grant is checked live too. */
+    static final Set<Privileges.Part> EVERY_PART = Set.of(Privileges.Part.values());
+
     private ControlPlane plane;
     private String nodeA;
 
@@ -52,7 +55,12 @@ class LeastPrivilegeIT {
         nodeA = plane.ensureNodes(1).getFirst();
         plane.installCrds(GeneratedCrds.nodeResourceTopologies());
         plane.ensureNamespace(OTHER);
-        ChartFiles.install(plane, RELEASE, NAMESPACE, "operator.replicas=0,nodeResourceTopology.enabled=true", "120s");
+        ChartFiles.install(
+                plane,
+                RELEASE,
+                NAMESPACE,
+                "operator.replicas=0,nodeResourceTopology.enabled=true,metrics.secure.enabled=true",
+                "120s");
         plane.client()
                 .resource(AgentTokens.agentPod("agent-a", NAMESPACE, AGENT_SA, nodeA))
                 .create();
@@ -168,7 +176,7 @@ class LeastPrivilegeIT {
                             namespace)
                     .assertSuccess()
                     .stdout();
-            Set<CanIList.Row> expected = CanIList.rowsOf(Privileges.inForce(holder, scope, true));
+            Set<CanIList.Row> expected = CanIList.rowsOf(Privileges.inForce(holder, scope, EVERY_PART));
             assertThat(CanIList.parse(table))
                     .as("%s in namespace %s:%n%s", serviceAccount, namespace, table)
                     .containsExactlyInAnyOrderElementsOf(expected);

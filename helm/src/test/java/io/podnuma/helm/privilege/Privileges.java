@@ -50,10 +50,23 @@ public final class Privileges {
         }
     }
 
-    /** Which part of the chart makes the grant. */
+    /** Which part of the chart makes the grant: always, or the chart value that turns it on. */
     public enum Part {
-        ALWAYS,
-        NODE_RESOURCE_TOPOLOGY
+        ALWAYS(null),
+        NODE_RESOURCE_TOPOLOGY("nodeResourceTopology.enabled"),
+        /** {@code /metrics} over https: each new scrape token is checked with the API server. */
+        SECURE_METRICS("metrics.secure.enabled");
+
+        private final String value;
+
+        Part(String value) {
+            this.value = value;
+        }
+
+        /** The boolean chart value that makes the grant; empty for {@link #ALWAYS}. */
+        public java.util.Optional<String> value() {
+            return java.util.Optional.ofNullable(value);
+        }
     }
 
     /**
@@ -165,6 +178,18 @@ public final class Privileges {
                     "create",
                     "update",
                     "patch"),
+            operatorWhen(
+                    "tokenreviews.authentication.k8s.io",
+                    Part.SECURE_METRICS,
+                    "/metrics over https: who a scrape's bearer token belongs to (a TokenReview; cluster-scoped,"
+                            + " answered per token, cached for metrics.secure.authCacheTtl)",
+                    "create"),
+            operatorWhen(
+                    "subjectaccessreviews.authorization.k8s.io",
+                    Part.SECURE_METRICS,
+                    "/metrics over https: whether that identity may get /metrics (a SubjectAccessReview;"
+                            + " cluster-scoped)",
+                    "create"),
             // The agent: the pods of every namespace may land on its node, hence cluster-wide grants.
             agent(
                     "pods",
@@ -213,6 +238,16 @@ public final class Privileges {
                     "create",
                     "patch",
                     "delete"),
+            agent(
+                    "tokenreviews.authentication.k8s.io",
+                    Part.SECURE_METRICS,
+                    "/metrics over https: who a scrape's bearer token belongs to (a TokenReview, cached per token)",
+                    "create"),
+            agent(
+                    "subjectaccessreviews.authorization.k8s.io",
+                    Part.SECURE_METRICS,
+                    "/metrics over https: whether that identity may get /metrics (a SubjectAccessReview)",
+                    "create"),
             // Every authenticated user, every ServiceAccount.
             everyone("selfsubjectreviews.authentication.k8s.io", "who am I (system:basic-user)", "create"),
             everyone("selfsubjectaccessreviews.authorization.k8s.io", "may I (system:basic-user)", "create"),
@@ -243,11 +278,19 @@ public final class Privileges {
 
     /** The grants of {@code holder} (and every user's) that hold in a namespace of the given scope. */
     public static List<Grant> inForce(Holder holder, Scope namespace, boolean nodeResourceTopology) {
+        return inForce(
+                holder,
+                namespace,
+                nodeResourceTopology ? Set.of(Part.ALWAYS, Part.NODE_RESOURCE_TOPOLOGY) : Set.of(Part.ALWAYS));
+    }
+
+    /** As above, with the parts whose chart values are on ({@link Part#ALWAYS} is always in force). */
+    public static List<Grant> inForce(Holder holder, Scope namespace, Set<Part> on) {
         List<Grant> in = new ArrayList<>();
         for (Grant g : GRANTS) {
             boolean whose = g.holder() == holder || g.holder() == Holder.EVERY_SERVICE_ACCOUNT;
             boolean where = g.scope() == Scope.CLUSTER || g.scope() == namespace;
-            boolean part = g.part() == Part.ALWAYS || nodeResourceTopology;
+            boolean part = g.part() == Part.ALWAYS || on.contains(g.part());
             if (whose && where && part) {
                 in.add(g);
             }
@@ -257,6 +300,10 @@ public final class Privileges {
 
     private static Grant operator(String resource, Scope scope, String why, String... verbs) {
         return new Grant(Holder.OPERATOR, resource, List.of(), Set.of(verbs), scope, Part.ALWAYS, why);
+    }
+
+    private static Grant operatorWhen(String resource, Part part, String why, String... verbs) {
+        return new Grant(Holder.OPERATOR, resource, List.of(), Set.of(verbs), Scope.CLUSTER, part, why);
     }
 
     private static Grant agent(String resource, Part part, String why, String... verbs) {

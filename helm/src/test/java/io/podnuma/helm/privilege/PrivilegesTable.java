@@ -2,7 +2,6 @@ package io.podnuma.helm.privilege;
 
 import io.podnuma.helm.privilege.Privileges.Grant;
 import io.podnuma.helm.privilege.Privileges.Holder;
-import io.podnuma.helm.privilege.Privileges.Part;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -29,7 +28,7 @@ final class PrivilegesTable {
             String resource = "`" + g.resource() + "`"
                     + (g.resourceNames().isEmpty() ? "" : " (" + String.join(", ", g.resourceNames()) + ")");
             String why = g.why()
-                    + (g.part() == Part.NODE_RESOURCE_TOPOLOGY ? " (only with `nodeResourceTopology.enabled`)" : "");
+                    + g.part().value().map(v -> " (only with `" + v + "`)").orElse("");
             b.append("| ")
                     .append(g.holder().label())
                     .append(" | ")

@@ -6,6 +6,8 @@ import io.podnuma.agent.engine.node.NodeConfig;
 import io.podnuma.agent.kubelet.KubeletFiles;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.securemetrics.MetricsSecurity;
+import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -21,6 +23,8 @@ import java.util.Optional;
  * @param pinning which path pins a container first (NRI at its creation, or its cgroup after)
  * @param nri how the agent meets the runtime as an NRI plugin; not used with {@link PinningMode#CGROUP}
  * @param statusMinInterval the least time between two writes of the node's report objects
+ * @param metricsSecurity plain HTTP, or HTTPS with a bearer token checked against the API server
+ * @param metricsTls the certificate and decision cache of {@link MetricsSecurity#HTTPS}; unused with HTTP
  * @param policy the rendered {@code NumaResourcePolicy} spec, as written
  * @param nodeConfig the engine configuration the policy maps to
  * @param budgetAnnotation the pod budget annotation key, empty when pod-level resources are off or not set
@@ -53,6 +57,8 @@ public record AgentConfig(
         Duration statusMinInterval,
         CgroupPath kubeletCgroupRoot,
         Optional<String> policyName,
+        MetricsSecurity metricsSecurity,
+        SecureMetricsSettings metricsTls,
         NumaResourcePolicySpec policy,
         NodeConfig nodeConfig,
         Optional<String> budgetAnnotation,
@@ -79,6 +85,8 @@ public record AgentConfig(
         Objects.requireNonNull(statusMinInterval, "statusMinInterval");
         Objects.requireNonNull(kubeletCgroupRoot, "kubeletCgroupRoot");
         Objects.requireNonNull(policyName, "policyName");
+        Objects.requireNonNull(metricsSecurity, "metricsSecurity");
+        Objects.requireNonNull(metricsTls, "metricsTls");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(nodeConfig, "nodeConfig");
         Objects.requireNonNull(budgetAnnotation, "budgetAnnotation");

@@ -8,6 +8,8 @@ import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.crds.v1alpha1.policy.PolicyHash;
 import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
+import io.podnuma.securemetrics.MetricsSecurity;
+import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -89,10 +91,15 @@ public final class AgentConfigLoader {
         AgentConfigFile.Read file = AgentConfigFile.read(yaml, fileName, overridden);
         problems.addAll(file.headerProblems());
         Map<Setting, Object> values = new EnumMap<>(Setting.class);
+        Set<Setting> unreadable = EnumSet.noneOf(Setting.class);
         for (Setting s : Setting.values()) {
+            int before = problems.size();
             resolve(s, file, fileName, flags, env, problems).ifPresent(v -> values.put(s, v));
+            if (problems.size() > before) {
+                unreadable.add(s);
+            }
         }
-        crossCheck(values, problems);
+        crossCheck(values, unreadable, problems);
         problems.addAll(file.policyProblems());
         NumaResourcePolicySpec policy = file.config().policy();
         NodeConfigMapper.Mapped mapped = null;
@@ -138,6 +145,11 @@ public final class AgentConfigLoader {
                 (Duration) values.get(Setting.STATUS_MIN_INTERVAL),
                 (CgroupPath) values.get(Setting.KUBELET_CGROUP_ROOT),
                 Optional.ofNullable((String) values.get(Setting.POLICY_NAME)),
+                (MetricsSecurity) values.get(Setting.METRICS_SECURITY),
+                new SecureMetricsSettings(
+                        Optional.ofNullable((Path) values.get(Setting.METRICS_CERT_FILE)),
+                        Optional.ofNullable((Path) values.get(Setting.METRICS_KEY_FILE)),
+                        (Duration) values.get(Setting.METRICS_AUTH_CACHE_TTL)),
                 policy,
                 mapped.config(),
                 Optional.ofNullable(mapped.budgetAnnotation()),
@@ -233,11 +245,38 @@ public final class AgentConfigLoader {
             case STATUS_MIN_INTERVAL -> c.statusMinInterval();
             case KUBELET_CGROUP_ROOT -> c.kubeletCgroupRoot();
             case POLICY_NAME -> c.policyName();
+            case METRICS_SECURITY -> c.metricsSecurity();
+            case METRICS_CERT_FILE -> c.metricsCertFile();
+            case METRICS_KEY_FILE -> c.metricsKeyFile();
+            case METRICS_AUTH_CACHE_TTL -> c.metricsAuthCacheTtl();
         };
         return v == null ? null : v.toString();
     }
 
-    private static void crossCheck(Map<Setting, Object> values, List<String> problems) {
+    /**
+     * The certificate and its key go together, and only with https: a pair set for plain http would look secured
+     * while anyone may scrape. Checked only when the settings involved could be read.
+     */
+    private static Optional<String> metricsTlsProblem(Map<Setting, Object> values, Set<Setting> unreadable) {
+        if (unreadable.contains(Setting.METRICS_CERT_FILE) || unreadable.contains(Setting.METRICS_KEY_FILE)) {
+            return Optional.empty();
+        }
+        boolean cert = values.get(Setting.METRICS_CERT_FILE) != null;
+        boolean key = values.get(Setting.METRICS_KEY_FILE) != null;
+        if (cert != key) {
+            return Optional.of((cert
+                            ? "metricsCertFile is set without metricsKeyFile"
+                            : "metricsKeyFile is set without" + " metricsCertFile")
+                    + ": set both (a certificate and its key) or neither (a self-signed certificate made at start)");
+        }
+        if (cert && values.get(Setting.METRICS_SECURITY) == MetricsSecurity.HTTP) {
+            return Optional.of("metricsCertFile and metricsKeyFile are set but metricsSecurity is http: set"
+                    + " metricsSecurity: https to serve /metrics over TLS, or remove the certificate files");
+        }
+        return Optional.empty();
+    }
+
+    private static void crossCheck(Map<Setting, Object> values, Set<Setting> unreadable, List<String> problems) {
         Object metrics = values.get(Setting.METRICS_PORT);
         if (metrics != null && metrics.equals(values.get(Setting.HEALTH_PORT))) {
             problems.add("metricsPort and healthPort are both " + metrics + ": they must differ");
@@ -247,6 +286,7 @@ public final class AgentConfigLoader {
             problems.add("podResourcesSocket and kubeletPodResourcesSocket are both " + ours
                     + ": the kubelet's socket must be a different one (the agent would merge its own answers)");
         }
+        metricsTlsProblem(values, unreadable).ifPresent(problems::add);
         Object nri = values.get(Setting.NRI_SOCKET);
         if (ours != null && ours.equals(nri)) {
             problems.add("podResourcesSocket and nriSocket are both " + ours

@@ -3,6 +3,8 @@ package io.podnuma.agent.config;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.securemetrics.MetricsSecurity;
+import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -134,7 +136,30 @@ public enum Setting {
             "",
             "the NumaResourcePolicy this configuration comes from; when the node's podnuma.io/policy label no longer"
                     + " names it at shutdown, the node has left podnuma and every container gets everything back",
-            Setting::policyName);
+            Setting::policyName),
+    METRICS_SECURITY(
+            "metricsSecurity",
+            "http",
+            "how /metrics is served: http (anyone who reaches the port may scrape) or https (TLS, and each scrape"
+                    + " needs a bearer token whose identity may get /metrics: TokenReview, then SubjectAccessReview)",
+            MetricsSecurity::parse),
+    METRICS_CERT_FILE(
+            "metricsCertFile",
+            "",
+            "with metricsKeyFile, the PEM certificate /metrics serves over https (e.g. a mounted kubernetes.io/tls"
+                    + " Secret's tls.crt, reloaded when it changes); empty: a self-signed one made at start",
+            Setting::optionalAbsolutePath),
+    METRICS_KEY_FILE(
+            "metricsKeyFile",
+            "",
+            "the PEM private key of metricsCertFile (e.g. the Secret's tls.key); empty: none",
+            Setting::optionalAbsolutePath),
+    METRICS_AUTH_CACHE_TTL(
+            "metricsAuthCacheTtl",
+            "1m",
+            "over https, how long the answer for one scrape token is reused before the API server is asked again"
+                    + " (a rejected token: a sixth of it)",
+            Setting::metricsAuthCacheTtl);
 
     static final Duration MIN_RECONCILE = Duration.ofSeconds(1);
     static final Duration MAX_RECONCILE = Duration.ofHours(1);
@@ -277,6 +302,10 @@ public enum Setting {
 
     private static Duration statusMinInterval(String v) {
         return durationWithin(v, MIN_STATUS_INTERVAL, MAX_STATUS_INTERVAL);
+    }
+
+    private static Duration metricsAuthCacheTtl(String v) {
+        return durationWithin(v, Duration.ZERO, SecureMetricsSettings.MAX_TTL);
     }
 
     private static Duration durationWithin(String v, Duration min, Duration max) {

@@ -1,7 +1,9 @@
 package io.podnuma.agent.http;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import io.podnuma.securemetrics.SecureServing;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -11,12 +13,16 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A small plain-HTTP server for the agent's probes and scrapes: GET (and HEAD) of exact paths, 404 for any other
- * path, 405 for other methods. One daemon thread; {@link #close()} stops it.
+ * A small HTTP server for the agent's probes and scrapes: GET (and HEAD) of exact paths, 404 for any other path, 405
+ * for other methods. Plain HTTP ({@link #start}) or, for {@code /metrics} with {@code metricsSecurity: https}, TLS
+ * with every request behind a {@link SecureServing} gate ({@link #startSecure}): without a token allowed to get
+ * {@code /metrics}, a request gets 401 or 403 before any path is looked at. One daemon thread; {@link #close()}
+ * stops it.
  */
 public final class HttpEndpoint implements AutoCloseable {
 
@@ -38,6 +44,31 @@ public final class HttpEndpoint implements AutoCloseable {
      * @throws UncheckedIOException naming the address when it cannot be bound
      */
     public static HttpEndpoint start(String bindAddress, int port, Map<String, Route> routes) {
+        return start(bindAddress, port, routes, HttpServer::create, handler -> handler);
+    }
+
+    /**
+     * {@link #start} over HTTPS: the TLS context and the token gate of {@code serving} in front of every route.
+     *
+     * @throws UncheckedIOException naming the address when it cannot be bound
+     */
+    public static HttpEndpoint startSecure(
+            String bindAddress, int port, Map<String, Route> routes, SecureServing serving) {
+        Objects.requireNonNull(serving, "serving");
+        return start(bindAddress, port, routes, (address, backlog) -> serving.bind(address), serving::guard);
+    }
+
+    @FunctionalInterface
+    private interface ServerFactory {
+        HttpServer create(InetSocketAddress address, int backlog) throws IOException;
+    }
+
+    private static HttpEndpoint start(
+            String bindAddress,
+            int port,
+            Map<String, Route> routes,
+            ServerFactory factory,
+            UnaryOperator<HttpHandler> guard) {
         Objects.requireNonNull(bindAddress, "bindAddress");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException(
@@ -55,7 +86,7 @@ public final class HttpEndpoint implements AutoCloseable {
         }
         HttpServer server;
         try {
-            server = HttpServer.create(address, 0);
+            server = factory.create(address, 0);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage(), e);
         }
@@ -66,7 +97,7 @@ public final class HttpEndpoint implements AutoCloseable {
         });
         HttpEndpoint endpoint = new HttpEndpoint(server, executor, copy);
         // One root context: the JDK matches contexts by prefix, and /metricsfoo must be a 404.
-        server.createContext("/", endpoint::handle);
+        server.createContext("/", guard.apply(endpoint::handle));
         server.setExecutor(executor);
         server.start();
         return endpoint;

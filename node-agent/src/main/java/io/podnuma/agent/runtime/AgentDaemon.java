@@ -45,6 +45,9 @@ import io.podnuma.agent.runtime.leave.Departure;
 import io.podnuma.agent.runtime.nri.NriPinning;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.securemetrics.KubeAccessReviews;
+import io.podnuma.securemetrics.MetricsSecurity;
+import io.podnuma.securemetrics.SecureServing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -146,8 +149,7 @@ public final class AgentDaemon implements AutoCloseable {
                 layout.naming().driver());
 
         metrics = new AgentMetrics(topo);
-        metricsEndpoint = HttpEndpoint.start(
-                config.metricsBindAddress(), config.metricsPort(), Map.of("/metrics", metrics.route()));
+        metricsEndpoint = metricsEndpoint(Map.of("/metrics", metrics.route()));
         closeables.add(metricsEndpoint);
         healthEndpoint = HttpEndpoint.start(
                 config.healthBindAddress(),
@@ -241,12 +243,39 @@ public final class AgentDaemon implements AutoCloseable {
                 metrics::podResourcesRequest);
         closeables.add(podResources);
         LOG.info(
-                "serving /metrics on {}:{}, /healthz and /readyz on {}:{}, PodResources on {}",
+                "serving /metrics ({}) on {}:{}, /healthz and /readyz on {}:{}, PodResources on {}",
+                config.metricsSecurity().settingName(),
                 config.metricsBindAddress(),
                 metricsEndpoint.port(),
                 config.healthBindAddress(),
                 healthEndpoint.port(),
                 config.podResourcesSocket());
+    }
+
+    /**
+     * {@code /metrics} as {@code metricsSecurity} says: plain HTTP, or HTTPS where each scrape's bearer token is
+     * checked with a TokenReview and a SubjectAccessReview under the agent's own ServiceAccount (cached per token).
+     * The probes stay on the plain health port: the kubelet's HTTP probes carry no token.
+     */
+    private HttpEndpoint metricsEndpoint(Map<String, io.podnuma.agent.http.Route> routes) {
+        if (config.metricsSecurity() == MetricsSecurity.HTTP) {
+            return HttpEndpoint.start(config.metricsBindAddress(), config.metricsPort(), routes);
+        }
+        SecureServing serving;
+        try {
+            serving = SecureServing.create(
+                    config.metricsTls(),
+                    new KubeAccessReviews(client),
+                    "podnuma-agent",
+                    List.of(config.nodeName(), "localhost", "127.0.0.1", "::1"),
+                    Clock.systemUTC());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("cannot serve /metrics over https: " + e.getMessage(), e);
+        }
+        LOG.info(
+                "/metrics over https with {}; scrapes need a bearer token allowed to get /metrics",
+                serving.certificate());
+        return HttpEndpoint.startSecure(config.metricsBindAddress(), config.metricsPort(), routes, serving);
     }
 
     /**

@@ -78,7 +78,7 @@ class BadAgentConfigCasesTest {
                         "cfg-unknown-key",
                         "a key the agent does not have",
                         OK + "metricPort: 9000\n",
-                        "agent.yaml: unknown key \"metricPort\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, reconcilePeriod, kubeletStateDir, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, policy"),
+                        "agent.yaml: unknown key \"metricPort\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, reconcilePeriod, kubeletStateDir, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy"),
                 file(
                         "cfg-missing-node",
                         "no node name anywhere",
@@ -188,7 +188,7 @@ class BadAgentConfigCasesTest {
                         "cfg-unknown-flag",
                         "a flag the agent does not have",
                         new Start(OK, Map.of("metric-port", "9000"), Map.of()),
-                        "unknown flag --metric-port: allowed --config, --node-name, --sysfs-root, --cgroup-root, --state-dir, --pod-resources-socket, --pod-resources-socket-mode, --kubelet-pod-resources-socket, --metrics-port, --health-port, --log-level, --reconcile-period, --kubelet-state-dir, --kubelet-config-file, --metrics-bind-address, --health-bind-address, --pod-resources-qps, --pod-resources-burst, --kubelet-call-timeout, --cgroup-driver, --exclusive-cpu-quota, --pinning, --nri-socket, --nri-plugin-name, --nri-plugin-index, --status-min-interval, --kubelet-cgroup-root, --policy-name"),
+                        "unknown flag --metric-port: allowed --config, --node-name, --sysfs-root, --cgroup-root, --state-dir, --pod-resources-socket, --pod-resources-socket-mode, --kubelet-pod-resources-socket, --metrics-port, --health-port, --log-level, --reconcile-period, --kubelet-state-dir, --kubelet-config-file, --metrics-bind-address, --health-bind-address, --pod-resources-qps, --pod-resources-burst, --kubelet-call-timeout, --cgroup-driver, --exclusive-cpu-quota, --pinning, --nri-socket, --nri-plugin-name, --nri-plugin-index, --status-min-interval, --kubelet-cgroup-root, --policy-name, --metrics-security, --metrics-cert-file, --metrics-key-file, --metrics-auth-cache-ttl"),
                 start(
                         "cfg-flag-bad-port",
                         "a flag with a bad port",
@@ -208,12 +208,37 @@ class BadAgentConfigCasesTest {
                                 Map.of("PODNUMA_HEALTH_PORT", "-1")),
                         "environment PODNUMA_HEALTH_PORT \"-1\": allowed a TCP port 1..65535"),
                 file(
+                        "cfg-metrics-security",
+                        "metricsSecurity neither http nor https",
+                        OK + "metricsSecurity: tls\n",
+                        "agent.yaml: metricsSecurity \"tls\": allowed http or https"),
+                file(
+                        "cfg-metrics-cert-without-key",
+                        "a metrics certificate without its key",
+                        OK + "metricsSecurity: https\nmetricsCertFile: /etc/tls/tls.crt\n",
+                        "metricsCertFile is set without metricsKeyFile: set both (a certificate and its key) or neither (a self-signed certificate made at start)"),
+                file(
+                        "cfg-metrics-cert-plain",
+                        "certificate files while /metrics stays plain http",
+                        OK + "metricsCertFile: /etc/tls/tls.crt\nmetricsKeyFile: /etc/tls/tls.key\n",
+                        "metricsCertFile and metricsKeyFile are set but metricsSecurity is http: set metricsSecurity: https to serve /metrics over TLS, or remove the certificate files"),
+                file(
+                        "cfg-metrics-key-relative",
+                        "a relative metrics key path",
+                        OK + "metricsSecurity: https\nmetricsCertFile: /etc/tls/tls.crt\nmetricsKeyFile: tls.key\n",
+                        "agent.yaml: metricsKeyFile \"tls.key\": allowed an absolute path (starting with /)"),
+                start(
+                        "cfg-metrics-cache-ttl",
+                        "a scrape decision cache TTL above 10 minutes, from the environment",
+                        new Start(OK, Map.of(), Map.of("PODNUMA_METRICS_AUTH_CACHE_TTL", "1h")),
+                        "environment PODNUMA_METRICS_AUTH_CACHE_TTL \"1h\": allowed 0ms to 10m"),
+                file(
                         "cfg-many-mistakes",
                         "five mistakes in one file",
                         ConfigRunner.HEADER.replace("NodeAgentConfig", "Config") + ConfigRunner.POLICY
                                 + "metricsPort: 0\nlogLevel: loud\nfoo: bar\n",
                         "agent.yaml: kind \"Config\": allowed NodeAgentConfig",
-                        "agent.yaml: unknown key \"foo\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, reconcilePeriod, kubeletStateDir, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, policy",
+                        "agent.yaml: unknown key \"foo\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, reconcilePeriod, kubeletStateDir, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy",
                         "nodeName is required: set it in the file, with --node-name or with PODNUMA_NODE_NAME",
                         "agent.yaml: metricsPort \"0\": allowed a TCP port 1..65535",
                         "agent.yaml: logLevel \"loud\": allowed trace, debug, info, warn, error"));

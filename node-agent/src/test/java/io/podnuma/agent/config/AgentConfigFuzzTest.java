@@ -334,6 +334,10 @@ class AgentConfigFuzzTest {
             case STATUS_MIN_INTERVAL -> c.statusMinInterval();
             case KUBELET_CGROUP_ROOT -> c.kubeletCgroupRoot();
             case POLICY_NAME -> c.policyName().orElse(null);
+            case METRICS_SECURITY -> c.metricsSecurity();
+            case METRICS_CERT_FILE -> c.metricsTls().certFile().orElse(null);
+            case METRICS_KEY_FILE -> c.metricsTls().keyFile().orElse(null);
+            case METRICS_AUTH_CACHE_TTL -> c.metricsTls().cacheTtl();
         };
     }
 

@@ -360,13 +360,37 @@ class AgentConfigLoaderTest {
         assertThat(Setting.PINNING.env()).isEqualTo("PODNUMA_PINNING");
     }
 
+    @Test
+    void metricsArePlainByDefaultAndHttpsTakesACertificatePairAndACacheTtl() {
+        AgentConfig plain = parse(MINIMAL);
+        assertThat(plain.metricsSecurity()).isEqualTo(io.podnuma.securemetrics.MetricsSecurity.HTTP);
+        assertThat(plain.metricsTls().certFile()).isEmpty();
+        assertThat(plain.metricsTls().cacheTtl()).isEqualTo(Duration.ofMinutes(1));
+
+        AgentConfig selfSigned = parse(MINIMAL + "metricsSecurity: https\nmetricsAuthCacheTtl: 0s\n");
+        assertThat(selfSigned.metricsSecurity()).isEqualTo(io.podnuma.securemetrics.MetricsSecurity.HTTPS);
+        assertThat(selfSigned.metricsTls().certFile()).isEmpty();
+        assertThat(selfSigned.metricsTls().cacheTtl())
+                .as("0s: every scrape is reviewed")
+                .isZero();
+
+        AgentConfig files = AgentConfigLoader.parse(
+                MINIMAL + "metricsSecurity: https\n",
+                "agent.yaml",
+                Map.of("metrics-cert-file", "/etc/tls/tls.crt"),
+                Map.of("PODNUMA_METRICS_KEY_FILE", "/etc/tls/tls.key", "PODNUMA_METRICS_AUTH_CACHE_TTL", "10m"));
+        assertThat(files.metricsTls().certFile()).contains(Path.of("/etc/tls/tls.crt"));
+        assertThat(files.metricsTls().keyFile()).contains(Path.of("/etc/tls/tls.key"));
+        assertThat(files.metricsTls().cacheTtl()).isEqualTo(Duration.ofMinutes(10));
+    }
+
     static Stream<Arguments> badConfigs() {
         String all = "apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket,"
                 + " podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel,"
                 + " reconcilePeriod, kubeletStateDir, kubeletConfigFile, metricsBindAddress, healthBindAddress,"
                 + " podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota,"
                 + " pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot,"
-                + " policyName, policy";
+                + " policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy";
         return Stream.of(
                 bad(MINIMAL + "metricsPort: 70000\n", "agent.yaml: metricsPort \"70000\": allowed a TCP port 1..65535"),
                 bad(MINIMAL + "metricPort: 9000\n", "agent.yaml: unknown key \"metricPort\": allowed " + all),

@@ -20,8 +20,11 @@ import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.host.CgroupDriverName;
 import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.metrics.MetricsScrapers;
+import io.podnuma.testkit.metrics.SecureScrape;
 import io.podnuma.testkit.pods.RunningPods;
 import io.podnuma.testkit.pods.SamplePods;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -160,6 +163,52 @@ class AgentProcessIT {
         assertThat(agent.checkpoint()).doesNotExist();
         assertThat(cp.client().resources(NumaNodeState.class).withName(node).get())
                 .isNull();
+    }
+
+    /**
+     * {@code metricsSecurity: https} end to end: the agent serves a self-signed certificate and asks the real API
+     * server about each new token; the probes stay plain HTTP on the health port (awaitReady reads /readyz there).
+     */
+    @Test
+    void httpsMetricsNeedATokenAllowedToGetMetrics(ControlPlane cp) throws Exception {
+        host = KubeletLikeHost.create(CgroupDriverName.SYSTEMD);
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        String node = cp.ensureNode(
+                "agent-tls-" + id,
+                Map.of("podnuma.io/policy", "it-tls"),
+                Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
+        try (MetricsScrapers scrapers = MetricsScrapers.create(cp.client(), "agent-tls-" + id)) {
+            agent = AgentProcess.withConfig(
+                    dir,
+                    SampleConfigs.podScope(node, SampleConfigs.reservedCpus("0"))
+                            .policyName("it-tls")
+                            .kubeletCgroupRoot("/" + host.root().getFileName())
+                            .metricsSecurity("https")
+                            .build(),
+                    cp.kubeconfig());
+            agent.start();
+            agent.awaitReady(Duration.ofSeconds(60));
+            int port = agent.placement().metricsPort();
+            assertThat(agent.lastLog()).contains("/metrics over https with a self-signed certificate made at start");
+            assertThat(SecureScrape.certificate(port).getSubjectX500Principal().getName())
+                    .isEqualTo("CN=podnuma-agent");
+
+            HttpResponse<String> none = SecureScrape.get(port, null);
+            assertThat(none.statusCode()).isEqualTo(401);
+            assertThat(none.headers().firstValue("WWW-Authenticate")).contains("Bearer realm=\"podnuma\"");
+            HttpResponse<String> stranger = SecureScrape.get(port, scrapers.strangerToken());
+            assertThat(stranger.statusCode()).isEqualTo(403);
+            assertThat(stranger.body()).contains("user \"" + scrapers.strangerUser() + "\" may not get /metrics");
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> reader = SecureScrape.get(port, scrapers.readerToken());
+                assertThat(reader.statusCode()).isEqualTo(200);
+                assertThat(reader.body()).contains("# TYPE podnuma_");
+            }
+            assertThat(SecureScrape.plainHttp(port, scrapers.readerToken()))
+                    .as("plain HTTP to the TLS port")
+                    .doesNotContain("podnuma_")
+                    .doesNotStartWith("HTTP/1.1 200");
+        }
     }
 
     /** Starts the pod's containers the way containerd would; the agent is not told. */

@@ -1,19 +1,24 @@
 package io.podnuma.operator.cli;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.podnuma.securemetrics.SecureServing;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
  * The operator's two small HTTP servers: {@code /healthz} and {@code /readyz} on the health port, {@code /metrics}
- * (Prometheus text) on the metrics port, so a NetworkPolicy or a ServiceMonitor can treat them apart.
+ * (Prometheus text) on the metrics port, so a NetworkPolicy or a ServiceMonitor can treat them apart. With
+ * {@code metricsSecurity: https} the metrics port speaks TLS and every request passes the {@link SecureServing} gate
+ * first; the health port stays plain HTTP, for the kubelet's probes that carry no token.
  */
 final class OperatorHttp implements AutoCloseable {
 
@@ -32,6 +37,7 @@ final class OperatorHttp implements AutoCloseable {
     static OperatorHttp start(
             int healthPort,
             int metricsPort,
+            Optional<SecureServing> secure,
             BooleanSupplier live,
             BooleanSupplier ready,
             PrometheusMeterRegistry registry) {
@@ -39,8 +45,11 @@ final class OperatorHttp implements AutoCloseable {
             HttpServer h = HttpServer.create(new InetSocketAddress(healthPort), 0);
             h.createContext("/healthz", ex -> answer(ex, live.getAsBoolean(), () -> "ok\n"));
             h.createContext("/readyz", ex -> answer(ex, ready.getAsBoolean(), () -> "ready\n"));
-            HttpServer m = HttpServer.create(new InetSocketAddress(metricsPort), 0);
-            m.createContext("/metrics", ex -> answer(ex, true, registry::scrape));
+            InetSocketAddress metricsAddress = new InetSocketAddress(metricsPort);
+            HttpServer m =
+                    secure.isPresent() ? secure.get().bind(metricsAddress) : HttpServer.create(metricsAddress, 0);
+            HttpHandler scrape = ex -> answer(ex, true, registry::scrape);
+            m.createContext("/metrics", secure.map(s -> s.guard(scrape)).orElse(scrape));
             h.start();
             m.start();
             return new OperatorHttp(h, m);

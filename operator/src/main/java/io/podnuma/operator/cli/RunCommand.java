@@ -8,11 +8,16 @@ import io.podnuma.operator.controller.PodnumaOperator;
 import io.podnuma.operator.settings.OperatorSettings;
 import io.podnuma.operator.settings.OperatorSettingsException;
 import io.podnuma.operator.settings.OperatorSettingsLoader;
+import io.podnuma.securemetrics.KubeAccessReviews;
+import io.podnuma.securemetrics.MetricsSecurity;
+import io.podnuma.securemetrics.SecureServing;
+import java.time.Clock;
 import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -53,9 +58,18 @@ final class RunCommand implements Callable<Integer> {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         AtomicBoolean live = new AtomicBoolean(true);
         AtomicReference<PodnumaOperator> running = new AtomicReference<>();
+        Optional<SecureServing> secure;
+        try {
+            secure = secureServing(config, client, identity);
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("error: cannot serve /metrics over https: " + e.getMessage());
+            client.close();
+            return 2;
+        }
         OperatorHttp http = OperatorHttp.start(
                 config.healthPort(),
                 config.metricsPort(),
+                secure,
                 live::get,
                 () -> running.get() != null && running.get().healthy(),
                 registry);
@@ -96,6 +110,27 @@ final class RunCommand implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    /**
+     * With {@code metricsSecurity: https}: the TLS context and token gate of {@code /metrics}; the reviews run under
+     * the operator's own ServiceAccount (it needs {@code create} on tokenreviews and subjectaccessreviews).
+     */
+    private Optional<SecureServing> secureServing(OperatorSettings config, KubernetesClient client, String identity) {
+        if (config.metricsSecurity() == MetricsSecurity.HTTP) {
+            return Optional.empty();
+        }
+        SecureServing serving = SecureServing.create(
+                config.metricsTls(),
+                new KubeAccessReviews(client),
+                "podnuma-operator",
+                List.of(identity, "localhost", "127.0.0.1", "::1"),
+                Clock.systemUTC());
+        spec.commandLine()
+                .getErr()
+                .println("/metrics over https with " + serving.certificate()
+                        + "; scrapes need a bearer token allowed to get /metrics");
+        return Optional.of(serving);
     }
 
     /** {@code --key value} and {@code --key=value} pairs, keys without the dashes. */

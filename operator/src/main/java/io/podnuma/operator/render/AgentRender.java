@@ -69,6 +69,12 @@ public final class AgentRender {
 
     static final String TMP = "/tmp";
 
+    /** Where the agent reads the serving certificate of {@code /metrics} over https, when a Secret is given. */
+    static final String METRICS_TLS_DIR = "/run/podnuma/metrics-tls";
+
+    /** The token Prometheus sends when it scrapes an https agent: its own ServiceAccount's. */
+    static final String SCRAPER_TOKEN_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/token";
+
     static final String KUBELET_ROOT = "/host/kubelet";
     static final String KUBELET_CONFIG_DIR = "/host/kubelet-config";
     static final String KUBELET_CONFIG = KUBELET_CONFIG_DIR + "/config.yaml";
@@ -155,6 +161,13 @@ public final class AgentRender {
         host.kubeletConfigFile().ifPresent(f -> b.kubeletConfigFile(KUBELET_CONFIG));
         rollout.reconcilePeriod().ifPresent(d -> b.reconcilePeriod(duration(d)));
         rollout.statusMinInterval().ifPresent(d -> b.statusMinInterval(duration(d)));
+        rollout.secureMetrics().ifPresent(secure -> {
+            b.metricsSecurity("https");
+            secure.certSecret()
+                    .ifPresent(s -> b.metricsCertFile(METRICS_TLS_DIR + "/tls.crt")
+                            .metricsKeyFile(METRICS_TLS_DIR + "/tls.key"));
+            secure.cacheTtl().ifPresent(d -> b.metricsAuthCacheTtl(duration(d)));
+        });
         return b.build();
     }
 
@@ -300,6 +313,9 @@ public final class AgentRender {
             // read-only mount does not take away; the agent makes nothing there.
             m.add(mount("nri", NRI_DIR, true));
         }
+        if (certSecret(rollout).isPresent()) {
+            m.add(mount("metrics-tls", METRICS_TLS_DIR, true));
+        }
         rollout.hostPaths().kubeletRootDir().ifPresent(d -> m.add(mount("kubelet-root", KUBELET_ROOT, true)));
         rollout.hostPaths().kubeletConfigFile().ifPresent(f -> m.add(mount("kubelet-config", KUBELET_CONFIG, true)));
         return m;
@@ -337,9 +353,21 @@ public final class AgentRender {
             // DirectoryOrCreate: a runtime with NRI off has no such directory, and the pod must start anyway.
             v.add(hostPath("nri", host.nriSocketDir(), "DirectoryOrCreate"));
         }
+        certSecret(rollout)
+                .ifPresent(secret -> v.add(new VolumeBuilder()
+                        .withName("metrics-tls")
+                        .withNewSecret()
+                        .withSecretName(secret)
+                        .withDefaultMode(0400)
+                        .endSecret()
+                        .build()));
         host.kubeletRootDir().ifPresent(d -> v.add(hostPath("kubelet-root", d, "Directory")));
         host.kubeletConfigFile().ifPresent(f -> v.add(hostPath("kubelet-config", f, "File")));
         return v;
+    }
+
+    private static java.util.Optional<String> certSecret(AgentRollout rollout) {
+        return rollout.secureMetrics().flatMap(AgentSecureMetrics::certSecret);
     }
 
     /**
@@ -367,6 +395,7 @@ public final class AgentRender {
                 .withPort(rollout.metricsPort())
                 .withTargetPort(new IntOrString("metrics"))
                 .withProtocol("TCP")
+                .withAppProtocol(rollout.secureMetrics().isPresent() ? "https" : null)
                 .endPort()
                 .endSpec()
                 .build();
@@ -383,8 +412,41 @@ public final class AgentRender {
                         Map.of(
                                 "selector", Map.of("matchLabels", selector(name)),
                                 "namespaceSelector", Map.of("matchNames", List.of(rollout.namespace())),
-                                "endpoints", List.of(Map.of("port", "metrics", "path", "/metrics"))))
+                                "endpoints", List.of(endpoint(rollout))))
                 .build();
+    }
+
+    /**
+     * Plain: the port and path. Secure: https with the token of the scrape token Secret (the chart's metrics-scraper
+     * ServiceAccount, bound to its metrics-reader ClusterRole), else Prometheus's own ServiceAccount token; a
+     * self-signed agent certificate cannot be verified, so it is only
+     * encrypted, while a Secret's certificate is verified against the Secret's {@code ca.crt} for the name
+     * {@code podnuma-agent.<namespace>.svc}.
+     */
+    private static Map<String, Object> endpoint(AgentRollout rollout) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("port", "metrics");
+        e.put("path", "/metrics");
+        if (rollout.secureMetrics().isPresent()) {
+            e.put("scheme", "https");
+            rollout.secureMetrics()
+                    .flatMap(AgentSecureMetrics::scrapeTokenSecret)
+                    .ifPresentOrElse(
+                            secret -> e.put(
+                                    "authorization",
+                                    Map.of("type", "Bearer", "credentials", Map.of("name", secret, "key", "token"))),
+                            () -> e.put("bearerTokenFile", SCRAPER_TOKEN_FILE));
+            e.put(
+                    "tlsConfig",
+                    certSecret(rollout)
+                            .<Map<String, Object>>map(secret -> Map.of(
+                                    "ca",
+                                    Map.of("secret", Map.of("name", secret, "key", "ca.crt")),
+                                    "serverName",
+                                    "podnuma-agent." + rollout.namespace() + ".svc"))
+                            .orElse(Map.of("insecureSkipVerify", true)));
+        }
+        return e;
     }
 
     private static ObjectMeta meta(String name, AgentRollout rollout, Map<String, String> labels) {

@@ -35,6 +35,8 @@ import java.util.regex.Pattern;
  * @param podAnnotations extra annotations on the agent pods only (the pod template), beside the config hash; e.g. the
  *     toleration annotation of a runtime whose NRI validator requires the agent's plugin of every container
  * @param serviceMonitor empty: no ServiceMonitor is rendered (the chart may scrape the pods with a PodMonitor)
+ * @param secureMetrics empty: the agents serve {@code /metrics} over plain HTTP; present: over HTTPS, each scrape
+ *     with a bearer token allowed to get {@code /metrics}
  */
 public record AgentRollout(
         String namespace,
@@ -59,7 +61,8 @@ public record AgentRollout(
         Map<String, String> nodeSelector,
         Map<String, String> podLabels,
         Map<String, String> podAnnotations,
-        Optional<AgentServiceMonitor> serviceMonitor) {
+        Optional<AgentServiceMonitor> serviceMonitor,
+        Optional<AgentSecureMetrics> secureMetrics) {
 
     /** The agent's own bounds for its reconcile period. */
     public static final Duration MIN_RECONCILE_PERIOD = Duration.ofSeconds(1);
@@ -93,6 +96,7 @@ public record AgentRollout(
         Objects.requireNonNull(reconcilePeriod, "reconcilePeriod");
         Objects.requireNonNull(statusMinInterval, "statusMinInterval");
         Objects.requireNonNull(serviceMonitor, "serviceMonitor");
+        Objects.requireNonNull(secureMetrics, "secureMetrics");
         if (image.isBlank()) {
             throw new IllegalArgumentException("agent image must not be empty");
         }
@@ -151,7 +155,8 @@ public record AgentRollout(
                 Map.of(),
                 Map.of(),
                 Map.of(),
-                Optional.of(new AgentServiceMonitor(Map.of())));
+                Optional.of(new AgentServiceMonitor(Map.of())),
+                Optional.empty());
     }
 
     /** A builder starting from this value: {@code defaults(image).toBuilder().pullPolicy(NEVER).build()}. */
@@ -184,6 +189,7 @@ public record AgentRollout(
         private Map<String, String> podLabels;
         private Map<String, String> podAnnotations;
         private Optional<AgentServiceMonitor> serviceMonitor;
+        private Optional<AgentSecureMetrics> secureMetrics;
 
         private Builder(AgentRollout r) {
             namespace = r.namespace;
@@ -209,6 +215,7 @@ public record AgentRollout(
             podLabels = r.podLabels;
             podAnnotations = r.podAnnotations;
             serviceMonitor = r.serviceMonitor;
+            secureMetrics = r.secureMetrics;
         }
 
         public Builder namespace(String value) {
@@ -315,6 +322,12 @@ public record AgentRollout(
             return this;
         }
 
+        /** Empty: plain HTTP. */
+        public Builder secureMetrics(Optional<AgentSecureMetrics> value) {
+            secureMetrics = value;
+            return this;
+        }
+
         /** The rollout; refuses a bad value with the setting's name and what is allowed. */
         public AgentRollout build() {
             return new AgentRollout(
@@ -340,7 +353,8 @@ public record AgentRollout(
                     nodeSelector,
                     podLabels,
                     podAnnotations,
-                    serviceMonitor);
+                    serviceMonitor,
+                    secureMetrics);
         }
     }
 

@@ -7,9 +7,12 @@ import io.podnuma.operator.render.AgentHostPaths;
 import io.podnuma.operator.render.AgentLabels;
 import io.podnuma.operator.render.AgentPinning;
 import io.podnuma.operator.render.AgentRollout;
+import io.podnuma.operator.render.AgentSecureMetrics;
 import io.podnuma.operator.render.ApiServerEndpoint;
 import io.podnuma.operator.render.PodNetwork;
 import io.podnuma.operator.render.PullPolicy;
+import io.podnuma.securemetrics.MetricsSecurity;
+import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
@@ -188,7 +191,55 @@ public enum OperatorSetting {
             "the Lease's namespace; empty: the operator's namespace",
             OperatorSetting::optionalDnsLabel),
     HEALTH_PORT("healthPort", "8080", "the operator's /healthz and /readyz port", OperatorSetting::port),
-    METRICS_PORT("metricsPort", "9090", "the operator's /metrics port", OperatorSetting::port);
+    METRICS_PORT("metricsPort", "9090", "the operator's /metrics port", OperatorSetting::port),
+    METRICS_SECURITY(
+            "metricsSecurity",
+            "http",
+            "how the operator serves /metrics: http (anyone who reaches the port may scrape) or https (TLS, and each"
+                    + " scrape needs a bearer token whose identity may get /metrics: TokenReview, then"
+                    + " SubjectAccessReview)",
+            OperatorSetting::metricsSecurity),
+    METRICS_CERT_FILE(
+            "metricsCertFile",
+            "",
+            "with metricsKeyFile, the PEM certificate of the operator's /metrics over https (a mounted"
+                    + " kubernetes.io/tls Secret, reloaded when it changes); empty: a self-signed one made at start",
+            OperatorSetting::optionalAbsolutePath),
+    METRICS_KEY_FILE(
+            "metricsKeyFile",
+            "",
+            "the PEM private key of metricsCertFile; empty: none",
+            OperatorSetting::optionalAbsolutePath),
+    METRICS_AUTH_CACHE_TTL(
+            "metricsAuthCacheTtl",
+            "1m",
+            "over https, how long the answer for one scrape token is reused (0s..10m)",
+            v -> duration(v, Duration.ZERO, SecureMetricsSettings.MAX_TTL)),
+    AGENT_METRICS_SECURITY(
+            "agentMetricsSecurity",
+            "http",
+            "how the agents serve /metrics: http or https (as metricsSecurity; their ServiceMonitor then scrapes with"
+                    + " https and Prometheus's ServiceAccount token)",
+            OperatorSetting::metricsSecurity),
+    AGENT_METRICS_CERT_SECRET(
+            "agentMetricsCertSecret",
+            "",
+            "a kubernetes.io/tls Secret in the operator's namespace mounted into the agents as their /metrics"
+                    + " certificate (with agentMetricsSecurity https); empty: each agent makes a self-signed one",
+            OperatorSetting::optionalDnsSubdomain),
+    AGENT_METRICS_SCRAPE_TOKEN_SECRET(
+            "agentMetricsScrapeTokenSecret",
+            "",
+            "a ServiceAccount token Secret (key token) in the operator's namespace the agents' ServiceMonitors send"
+                    + " with agentMetricsSecurity https; empty: Prometheus's own ServiceAccount token",
+            OperatorSetting::optionalDnsSubdomain),
+    AGENT_METRICS_AUTH_CACHE_TTL(
+            "agentMetricsAuthCacheTtl",
+            "",
+            "the agents' metricsAuthCacheTtl (0s..10m) with agentMetricsSecurity https; empty: the agent's default",
+            v -> v.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(duration(v, Duration.ZERO, AgentSecureMetrics.MAX_CACHE_TTL)));
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern DNS_SUBDOMAIN =
@@ -393,6 +444,10 @@ public enum OperatorSetting {
 
     private static Optional<String> optionalAbsolutePath(String v) {
         return v.isEmpty() ? Optional.empty() : Optional.of(absolutePath(v));
+    }
+
+    private static MetricsSecurity metricsSecurity(String v) {
+        return MetricsSecurity.parse(v);
     }
 
     private static Boolean bool(String v) {

@@ -3,6 +3,8 @@ package io.podnuma.operator.settings;
 import io.podnuma.operator.reconcile.ReconcileSettings;
 import io.podnuma.operator.render.AgentRollout;
 import io.podnuma.operator.status.StatusSettings;
+import io.podnuma.securemetrics.MetricsSecurity;
+import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,6 +16,8 @@ import java.util.Optional;
  * @param restoreTimeout how long a deleted policy waits for its agents
  * @param errorWindow how long an agent's last error marks its node failing
  * @param leaseName empty: no leader election (a single replica)
+ * @param metricsSecurity the operator's own {@code /metrics}: plain HTTP, or HTTPS with a token check
+ * @param metricsTls the certificate and decision cache of {@link MetricsSecurity#HTTPS}; unused with HTTP
  */
 public record OperatorSettings(
         AgentRollout rollout,
@@ -22,7 +26,9 @@ public record OperatorSettings(
         Optional<String> leaseName,
         String leaseNamespace,
         int healthPort,
-        int metricsPort) {
+        int metricsPort,
+        MetricsSecurity metricsSecurity,
+        SecureMetricsSettings metricsTls) {
 
     public OperatorSettings {
         Objects.requireNonNull(rollout, "rollout");
@@ -30,6 +36,8 @@ public record OperatorSettings(
         Objects.requireNonNull(errorWindow, "errorWindow");
         Objects.requireNonNull(leaseName, "leaseName");
         Objects.requireNonNull(leaseNamespace, "leaseNamespace");
+        Objects.requireNonNull(metricsSecurity, "metricsSecurity");
+        Objects.requireNonNull(metricsTls, "metricsTls");
     }
 
     /** What the reconcile steps need; {@code serviceMonitors}: the cluster has {@code monitoring.coreos.com}. */

@@ -10,11 +10,14 @@ import io.podnuma.crds.yaml.YamlProblems;
 import io.podnuma.operator.render.AgentHostPaths;
 import io.podnuma.operator.render.AgentPinning;
 import io.podnuma.operator.render.AgentRollout;
+import io.podnuma.operator.render.AgentSecureMetrics;
 import io.podnuma.operator.render.AgentServiceMonitor;
 import io.podnuma.operator.render.AgentToleration;
 import io.podnuma.operator.render.ApiServerEndpoint;
 import io.podnuma.operator.render.PodNetwork;
 import io.podnuma.operator.render.PullPolicy;
+import io.podnuma.securemetrics.MetricsSecurity;
+import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -125,6 +128,23 @@ public final class OperatorSettingsLoader {
             problems.add("metricsPort and healthPort are both " + values.get(OperatorSetting.METRICS_PORT)
                     + ": allowed two different ports");
         }
+        boolean cert = ((Optional<?>) values.get(OperatorSetting.METRICS_CERT_FILE)).isPresent();
+        boolean key = ((Optional<?>) values.get(OperatorSetting.METRICS_KEY_FILE)).isPresent();
+        if (cert != key) {
+            problems.add(
+                    (cert
+                                    ? "metricsCertFile is set without metricsKeyFile"
+                                    : "metricsKeyFile is set without" + " metricsCertFile")
+                            + ": allowed both (a certificate and its key) or neither (a self-signed certificate made at start)");
+        } else if (cert && values.get(OperatorSetting.METRICS_SECURITY) == MetricsSecurity.HTTP) {
+            problems.add("metricsCertFile and metricsKeyFile are set but metricsSecurity is http: allowed"
+                    + " metricsSecurity https with them, or no certificate files");
+        }
+        if (values.get(OperatorSetting.AGENT_METRICS_SECURITY) == MetricsSecurity.HTTP
+                && ((Optional<?>) values.get(OperatorSetting.AGENT_METRICS_CERT_SECRET)).isPresent()) {
+            problems.add("agentMetricsCertSecret is set but agentMetricsSecurity is http: allowed"
+                    + " agentMetricsSecurity https with it, or no Secret");
+        }
         String nri = (String) values.get(OperatorSetting.AGENT_NRI_SOCKET);
         String podResources = (String) values.get(OperatorSetting.AGENT_POD_RESOURCES_SOCKET);
         if (nri.substring(0, nri.lastIndexOf('/')).equals(podResources.substring(0, podResources.lastIndexOf('/')))) {
@@ -183,6 +203,12 @@ public final class OperatorSettingsLoader {
                                         "cpu", OperatorSetting.AGENT_CPU_REQUEST,
                                         "memory", OperatorSetting.AGENT_MEMORY_REQUEST)),
                         resources(v, Map.of("memory", OperatorSetting.AGENT_MEMORY_LIMIT)));
+        if (v.get(OperatorSetting.AGENT_METRICS_SECURITY) == MetricsSecurity.HTTPS) {
+            b.secureMetrics(Optional.of(new AgentSecureMetrics(
+                    (Optional<String>) v.get(OperatorSetting.AGENT_METRICS_CERT_SECRET),
+                    (Optional<Duration>) v.get(OperatorSetting.AGENT_METRICS_AUTH_CACHE_TTL),
+                    (Optional<String>) v.get(OperatorSetting.AGENT_METRICS_SCRAPE_TOKEN_SECRET))));
+        }
         ((Optional<ApiServerEndpoint>) v.get(OperatorSetting.API_SERVER)).ifPresent(b::apiServer);
         AgentRollout rollout = b.build();
         String namespace = (String) v.get(OperatorSetting.NAMESPACE);
@@ -194,7 +220,12 @@ public final class OperatorSettingsLoader {
                 elect ? Optional.of((String) v.get(OperatorSetting.LEASE_NAME)) : Optional.empty(),
                 ((Optional<String>) v.get(OperatorSetting.LEASE_NAMESPACE)).orElse(namespace),
                 (Integer) v.get(OperatorSetting.HEALTH_PORT),
-                (Integer) v.get(OperatorSetting.METRICS_PORT));
+                (Integer) v.get(OperatorSetting.METRICS_PORT),
+                (MetricsSecurity) v.get(OperatorSetting.METRICS_SECURITY),
+                new SecureMetricsSettings(
+                        ((Optional<String>) v.get(OperatorSetting.METRICS_CERT_FILE)).map(Path::of),
+                        ((Optional<String>) v.get(OperatorSetting.METRICS_KEY_FILE)).map(Path::of),
+                        (Duration) v.get(OperatorSetting.METRICS_AUTH_CACHE_TTL)));
     }
 
     /** The file's keys with their YAML values, each read by its setting's type; an unknown key is a problem. */

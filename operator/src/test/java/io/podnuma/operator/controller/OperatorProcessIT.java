@@ -9,11 +9,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.controlplane.KwokNodes;
+import io.podnuma.controlplane.PrometheusApi;
+import io.podnuma.controlplane.PrometheusServer;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.operator.render.AgentRender;
+import io.podnuma.testkit.metrics.MetricsScrapers;
+import io.podnuma.testkit.metrics.SecureScrape;
 import io.podnuma.testkit.operator.OperatorProcess;
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,6 +106,84 @@ class OperatorProcessIT {
                                 .withName("cli2")
                                 .get()
                         == null);
+    }
+
+    /**
+     * {@code metricsSecurity: https} end to end, under the operator's own ServiceAccount with the two review rules the
+     * chart adds for {@code metrics.secure}: no token 401, a token without the reader role 403, with it 200; plain
+     * HTTP to the TLS port gets nothing; the probes stay plain HTTP on the health port.
+     */
+    @Test
+    void httpsMetricsNeedATokenAllowedToGetMetrics(ControlPlane plane, @org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        try (MetricsScrapers scrapers = MetricsScrapers.create(admin, "operator-tls-it")) {
+            scrapers.allowReviews(OperatorFixture.NAMESPACE, OperatorFixture.SERVICE_ACCOUNT);
+            OperatorProcess op = OperatorProcess.start(
+                    dir,
+                    "op-tls",
+                    plane.kubeconfigFor(OperatorFixture.NAMESPACE, OperatorFixture.SERVICE_ACCOUNT),
+                    Map.of(
+                            "namespace", OperatorFixture.NAMESPACE,
+                            "agent-image", "podnuma/node-agent:it",
+                            "leader-election", "false",
+                            "metrics-security", "https",
+                            "metrics-auth-cache-ttl", "30s"));
+            replicas.add(op);
+            op.awaitReady(TIMEOUT);
+            int port = op.metricsPort();
+            assertThat(SecureScrape.certificate(port).getSubjectX500Principal().getName())
+                    .isEqualTo("CN=podnuma-operator");
+
+            assertThat(SecureScrape.get(port, null).statusCode()).isEqualTo(401);
+            HttpResponse<String> stranger = SecureScrape.get(port, scrapers.strangerToken());
+            assertThat(stranger.statusCode()).isEqualTo(403);
+            assertThat(stranger.body()).contains("user \"" + scrapers.strangerUser() + "\" may not get /metrics");
+            HttpResponse<String> reader = SecureScrape.get(port, scrapers.readerToken());
+            assertThat(reader.statusCode()).isEqualTo(200);
+            assertThat(reader.body()).contains("# TYPE operator_sdk_");
+            assertThat(reader.headers().firstValue("Content-Type"))
+                    .contains("text/plain; version=0.0.4; charset=utf-8");
+            assertThat(SecureScrape.plainHttp(port, scrapers.readerToken()))
+                    .as("plain HTTP to the TLS port")
+                    .doesNotContain("# TYPE")
+                    .doesNotStartWith("HTTP/1.1 200");
+            assertThat(op.health("/healthz")).isEqualTo(200);
+
+            // A real Prometheus with the scrape config docs/metrics.md gives: the reader's job is up, the
+            // stranger's is refused with 403, a plain-HTTP job gets no answer.
+            long t0 = System.nanoTime();
+            Files.writeString(dir.resolve("reader.token"), scrapers.readerToken());
+            Files.writeString(dir.resolve("stranger.token"), scrapers.strangerToken());
+            String target = "127.0.0.1:" + port;
+            try (PrometheusServer prometheus = PrometheusServer.start(
+                    plane,
+                    dir.resolve("prometheus"),
+                    "global: {scrape_interval: 1s, scrape_timeout: 1s}\nscrape_configs:\n"
+                            + secureJob("reader", target, dir.resolve("reader.token"))
+                            + secureJob("stranger", target, dir.resolve("stranger.token"))
+                            + "  - job_name: plain\n    static_configs: [{targets: ['" + target + "']}]\n")) {
+                await().atMost(Duration.ofSeconds(20)).ignoreExceptions().untilAsserted(() -> {
+                    Map<String, PrometheusApi.Target> byJob = new java.util.TreeMap<>();
+                    prometheus.activeTargets().forEach(t -> byJob.put(t.scrapePool(), t));
+                    assertThat(byJob.get("reader").health()).isEqualTo(PrometheusApi.TargetHealth.UP);
+                    assertThat(byJob.get("stranger").health()).isEqualTo(PrometheusApi.TargetHealth.DOWN);
+                    assertThat(byJob.get("stranger").lastError()).contains("403");
+                    assertThat(byJob.get("plain").health()).isEqualTo(PrometheusApi.TargetHealth.DOWN);
+                });
+                assertThat(prometheus.query("count({job=\"reader\", __name__=~\"operator_sdk_.+\"})"))
+                        .singleElement()
+                        .satisfies(sample -> assertThat(sample.value()).isPositive());
+            }
+            System.out.printf(
+                    "a real Prometheus scraped the https /metrics in %d ms%n",
+                    Duration.ofNanos(System.nanoTime() - t0).toMillis());
+        }
+    }
+
+    private static String secureJob(String name, String target, Path tokenFile) {
+        return "  - job_name: " + name + "\n    scheme: https\n    tls_config: {insecure_skip_verify: true}\n"
+                + "    authorization: {type: Bearer, credentials_file: " + tokenFile + "}\n"
+                + "    static_configs: [{targets: ['" + target + "']}]\n";
     }
 
     private OperatorProcess start(String name, Path config, Path kubeconfig, Path dir) throws IOException {

@@ -63,7 +63,7 @@ class BadOperatorSettingsCasesTest {
                         "op-unknown-key",
                         "a key the operator does not have",
                         OK + "agentImagee: x\n",
-                        "operator.yaml: unknown key agentImagee: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, healthPort, metricsPort"),
+                        "operator.yaml: unknown key agentImagee: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, healthPort, metricsPort, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, agentMetricsSecurity, agentMetricsCertSecret, agentMetricsScrapeTokenSecret, agentMetricsAuthCacheTtl"),
                 file(
                         "op-namespace",
                         "a namespace that is no DNS label",
@@ -125,10 +125,40 @@ class BadOperatorSettingsCasesTest {
                         OK + "agentTolerations: everything\n",
                         "operator.yaml: agentTolerations = \"everything\": allowed a list of tolerations, e.g. [{\"key\":\"dedicated\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}] ([] for none), found text"),
                 file(
+                        "op-metrics-security",
+                        "metricsSecurity neither http nor https",
+                        OK + "metricsSecurity: tls\n",
+                        "operator.yaml: metricsSecurity = \"tls\": allowed http or https"),
+                file(
+                        "op-metrics-key-without-cert",
+                        "a metrics key without its certificate",
+                        OK + "metricsSecurity: https\nmetricsKeyFile: /etc/tls/tls.key\n",
+                        "metricsKeyFile is set without metricsCertFile: allowed both (a certificate and its key) or neither (a self-signed certificate made at start)"),
+                file(
+                        "op-metrics-cert-plain",
+                        "certificate files while the operator's /metrics stays plain http",
+                        OK + "metricsCertFile: /etc/tls/tls.crt\nmetricsKeyFile: /etc/tls/tls.key\n",
+                        "metricsCertFile and metricsKeyFile are set but metricsSecurity is http: allowed metricsSecurity https with them, or no certificate files"),
+                file(
+                        "op-agent-cert-secret-plain",
+                        "a certificate Secret for agents whose /metrics stays plain http",
+                        OK + "agentMetricsCertSecret: podnuma-metrics-tls\n",
+                        "agentMetricsCertSecret is set but agentMetricsSecurity is http: allowed agentMetricsSecurity https with it, or no Secret"),
+                file(
+                        "op-agent-cert-secret-name",
+                        "a certificate Secret name that is no DNS subdomain",
+                        OK + "agentMetricsSecurity: https\nagentMetricsCertSecret: Metrics_TLS\n",
+                        "operator.yaml: agentMetricsCertSecret = \"Metrics_TLS\": allowed a DNS subdomain: at most 253 lowercase letters, digits, '-' and '.'"),
+                file(
+                        "op-metrics-cache-ttl",
+                        "a scrape decision cache TTL above 10 minutes",
+                        OK + "metricsSecurity: https\nmetricsAuthCacheTtl: 1h\n",
+                        "operator.yaml: metricsAuthCacheTtl = \"1h\": allowed a duration such as 30s, 5m or 1h (units ms, s, m, h) from 0s to 600s"),
+                file(
                         "op-many-mistakes",
                         "four mistakes in one file",
                         "namespace: Podnuma\nagentMetricsPort: 0\nfoo: bar\n",
-                        "operator.yaml: unknown key foo: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, healthPort, metricsPort",
+                        "operator.yaml: unknown key foo: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, healthPort, metricsPort, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, agentMetricsSecurity, agentMetricsCertSecret, agentMetricsScrapeTokenSecret, agentMetricsAuthCacheTtl",
                         "operator.yaml: namespace = \"Podnuma\": allowed a DNS label: at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit",
                         "agentImage is required (the node agent's image reference): set it in the file, with --agent-image or with PODNUMA_OPERATOR_AGENT_IMAGE",
                         "operator.yaml: agentMetricsPort = \"0\": allowed a TCP port 1..65535"),
@@ -136,7 +166,7 @@ class BadOperatorSettingsCasesTest {
                         "op-unknown-flag",
                         "a flag the operator does not have",
                         new Start(OK, Map.of("agent-imag", "x"), Map.of()),
-                        "unknown flag --agent-imag: allowed --config, --namespace, --agent-image, --agent-pull-policy, --agent-service-account, --agent-priority-class, --max-unavailable, --agent-metrics-port, --agent-health-port, --agent-network, --agent-log-level, --agent-cpu-request, --agent-memory-request, --agent-memory-limit, --agent-reconcile-period, --agent-pod-resources-socket, --agent-pinning, --agent-nri-socket, --agent-nri-plugin-index, --agent-tolerations, --agent-node-selector, --agent-pod-labels, --agent-pod-annotations, --agent-service-monitor, --service-monitor-labels, --api-server, --host-sys, --host-cgroup, --host-state-dir, --kubelet-root-dir, --kubelet-config-file, --restore-timeout, --error-window, --leader-election, --lease-name, --lease-namespace, --health-port, --metrics-port"),
+                        "unknown flag --agent-imag: allowed --config, --namespace, --agent-image, --agent-pull-policy, --agent-service-account, --agent-priority-class, --max-unavailable, --agent-metrics-port, --agent-health-port, --agent-network, --agent-log-level, --agent-cpu-request, --agent-memory-request, --agent-memory-limit, --agent-reconcile-period, --agent-pod-resources-socket, --agent-pinning, --agent-nri-socket, --agent-nri-plugin-index, --agent-tolerations, --agent-node-selector, --agent-pod-labels, --agent-pod-annotations, --agent-service-monitor, --service-monitor-labels, --api-server, --host-sys, --host-cgroup, --host-state-dir, --kubelet-root-dir, --kubelet-config-file, --restore-timeout, --error-window, --leader-election, --lease-name, --lease-namespace, --health-port, --metrics-port, --metrics-security, --metrics-cert-file, --metrics-key-file, --metrics-auth-cache-ttl, --agent-metrics-security, --agent-metrics-cert-secret, --agent-metrics-scrape-token-secret, --agent-metrics-auth-cache-ttl"),
                 start(
                         "op-env-bad",
                         "an environment variable with a bad value",

@@ -336,6 +336,32 @@ class OperatorSettingsLoaderTest {
     }
 
     @Test
+    void metricsArePlainByDefaultAndTheSecureSettingsReachTheOperatorAndTheRollout() {
+        OperatorSettings defaults = parse(MINIMAL, Map.of(), Map.of());
+        assertThat(defaults.metricsSecurity()).isEqualTo(io.podnuma.securemetrics.MetricsSecurity.HTTP);
+        assertThat(defaults.metricsTls().certFile()).isEmpty();
+        assertThat(defaults.metricsTls().cacheTtl()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(defaults.rollout().secureMetrics()).isEmpty();
+
+        OperatorSettings set = parse(
+                MINIMAL + "metricsSecurity: https\nmetricsCertFile: /tls/tls.crt\nmetricsKeyFile: /tls/tls.key\n"
+                        + "agentMetricsSecurity: https\nagentMetricsCertSecret: podnuma-metrics-tls\n",
+                Map.of("metrics-auth-cache-ttl", "30s", "agent-metrics-auth-cache-ttl", "0s"),
+                Map.of("PODNUMA_OPERATOR_AGENT_METRICS_SCRAPE_TOKEN_SECRET", "scraper"));
+        assertThat(set.metricsSecurity()).isEqualTo(io.podnuma.securemetrics.MetricsSecurity.HTTPS);
+        assertThat(set.metricsTls().certFile()).contains(java.nio.file.Path.of("/tls/tls.crt"));
+        assertThat(set.metricsTls().keyFile()).contains(java.nio.file.Path.of("/tls/tls.key"));
+        assertThat(set.metricsTls().cacheTtl()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(set.rollout().secureMetrics())
+                .contains(new io.podnuma.operator.render.AgentSecureMetrics(
+                        Optional.of("podnuma-metrics-tls"), Optional.of(Duration.ZERO), Optional.of("scraper")));
+        assertThat(parse(MINIMAL + "agentMetricsSecurity: https\n", Map.of(), Map.of())
+                        .rollout()
+                        .secureMetrics())
+                .contains(io.podnuma.operator.render.AgentSecureMetrics.selfSigned());
+    }
+
+    @Test
     void thePinningSettingsDefaultToAutoAndReachTheRollout() {
         OperatorSettings defaults = parse(MINIMAL, Map.of(), Map.of());
         assertThat(defaults.rollout().pinning()).isEqualTo(AgentPinning.AUTO);

@@ -29,6 +29,12 @@ import java.util.Objects;
  * @param kubeletStateDir empty or null: the agent reads none
  * @param kubeletConfigFile empty or null: the agent reads none
  * @param statusMinInterval a duration, 100ms to 10m
+ * @param metricsSecurity {@code http} (the default) or {@code https}: TLS, and a bearer token allowed to get
+ *     {@code /metrics}
+ * @param metricsCertFile with {@code metricsKeyFile}, the PEM pair of {@code /metrics} over https; empty or null: a
+ *     self-signed certificate made at start
+ * @param metricsKeyFile the PEM private key of {@code metricsCertFile}
+ * @param metricsAuthCacheTtl a duration, 0s to 10m: how long a scrape token's decision is reused
  * @param logLevel {@code trace}, {@code debug}, {@code info}, {@code warn} or {@code error}
  * @param policyName the {@code NumaResourcePolicy} this file was rendered from; empty or null: none
  * @param policy the policy spec in force on the node; required by the agent
@@ -60,6 +66,10 @@ import java.util.Objects;
     "statusMinInterval",
     "metricsBindAddress",
     "metricsPort",
+    "metricsSecurity",
+    "metricsCertFile",
+    "metricsKeyFile",
+    "metricsAuthCacheTtl",
     "healthBindAddress",
     "healthPort",
     "logLevel",
@@ -92,6 +102,10 @@ public record NodeAgentConfig(
         String statusMinInterval,
         String metricsBindAddress,
         Integer metricsPort,
+        String metricsSecurity,
+        String metricsCertFile,
+        String metricsKeyFile,
+        String metricsAuthCacheTtl,
         String healthBindAddress,
         Integer healthPort,
         String logLevel,
@@ -147,6 +161,10 @@ public record NodeAgentConfig(
         private String statusMinInterval;
         private String metricsBindAddress;
         private Integer metricsPort;
+        private String metricsSecurity;
+        private String metricsCertFile;
+        private String metricsKeyFile;
+        private String metricsAuthCacheTtl;
         private String healthBindAddress;
         private Integer healthPort;
         private String logLevel;
@@ -181,6 +199,10 @@ public record NodeAgentConfig(
             statusMinInterval = c.statusMinInterval;
             metricsBindAddress = c.metricsBindAddress;
             metricsPort = c.metricsPort;
+            metricsSecurity = c.metricsSecurity;
+            metricsCertFile = c.metricsCertFile;
+            metricsKeyFile = c.metricsKeyFile;
+            metricsAuthCacheTtl = c.metricsAuthCacheTtl;
             healthBindAddress = c.healthBindAddress;
             healthPort = c.healthPort;
             logLevel = c.logLevel;
@@ -303,6 +325,26 @@ public record NodeAgentConfig(
             return this;
         }
 
+        public Builder metricsSecurity(String v) {
+            metricsSecurity = v;
+            return this;
+        }
+
+        public Builder metricsCertFile(String v) {
+            metricsCertFile = v;
+            return this;
+        }
+
+        public Builder metricsKeyFile(String v) {
+            metricsKeyFile = v;
+            return this;
+        }
+
+        public Builder metricsAuthCacheTtl(String v) {
+            metricsAuthCacheTtl = v;
+            return this;
+        }
+
         public Builder healthBindAddress(String v) {
             healthBindAddress = v;
             return this;
@@ -355,6 +397,10 @@ public record NodeAgentConfig(
                     statusMinInterval,
                     metricsBindAddress,
                     metricsPort,
+                    metricsSecurity,
+                    metricsCertFile,
+                    metricsKeyFile,
+                    metricsAuthCacheTtl,
                     healthBindAddress,
                     healthPort,
                     logLevel,
