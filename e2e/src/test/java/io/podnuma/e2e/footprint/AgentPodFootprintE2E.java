@@ -19,6 +19,7 @@ import io.podnuma.testkit.Waits;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.pods.SamplePods;
+import io.podnuma.testkit.prometheus.PrometheusText;
 import io.podnuma.testkit.realnode.WorkloadPods;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,6 +34,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -65,6 +67,7 @@ class AgentPodFootprintE2E {
     private static final int MAX_PODS = Integer.getInteger("podnuma.node.pods", 110);
     /** After the restart the agent still compiles and its first reconciles run for tens of seconds (C1 only). */
     private static final Duration SETTLE = Duration.ofSeconds(Integer.getInteger("podnuma.node.settle", 15));
+
     private static final Duration IDLE = Duration.ofSeconds(QUICK ? 15 : 60);
     private static final Duration WAIT = Duration.ofSeconds(180);
     private static final Duration HELM = Duration.ofSeconds(150);
@@ -109,13 +112,14 @@ class AgentPodFootprintE2E {
     private void run(RealNode node) throws Exception {
         LocalControlPlane plane = node.plane();
         int healthPort = FreePorts.next();
+        int metricsPort = FreePorts.next();
         PodnumaChart chart = new PodnumaChart(plane, workDir.resolve("helm"));
         chart.install(
                 PodnumaChart.realNodeValues(
                         node,
                         RealNodeAgent.reference(PodnumaImage.OPERATOR),
                         RealNodeAgent.reference(PodnumaImage.NODE_AGENT),
-                        FreePorts.next(),
+                        metricsPort,
                         healthPort),
                 HELM);
         plane.kubectl("label", "node", node.nodeName(), NODE_LABEL + "=enabled", "--overwrite")
@@ -194,11 +198,15 @@ class AgentPodFootprintE2E {
         MachineTicks machine0 = MachineTicks.now();
         long agentCpu0 = agentCgroup.cpuNanos();
         long baselineCpu0 = baselineCgroup.cpuNanos();
+        PrometheusText metrics0 = scrape(metricsPort);
+        Map<Long, ProcFs.ThreadTicks> threads0 = ProcFs.threads(agentPid);
         long w0 = System.nanoTime();
         TimeUnit.NANOSECONDS.sleep(IDLE.toNanos());
         long agentCpu1 = agentCgroup.cpuNanos();
         long baselineCpu1 = baselineCgroup.cpuNanos();
         double window = System.nanoTime() - w0;
+        Map<Long, ProcFs.ThreadTicks> threads1 = ProcFs.threads(agentPid);
+        PrometheusText metrics1 = scrape(metricsPort);
         MachineTicks machine1 = MachineTicks.now();
         double busy = machine1.busyPercentSince(machine0);
         Footprint agentFigures = new Footprint(
@@ -220,6 +228,11 @@ class AgentPodFootprintE2E {
                 + String.format(Locale.ROOT, "; the machine's CPUs were %.0f%% busy during it (/proc/stat)", busy));
         lines.add("");
         lines.addAll(FootprintTable.render(FootprintTable.rows(agentFigures, baselineFigures, IDLE)));
+        lines.add("");
+        lines.add("the agent's busiest threads in the idle window: "
+                + String.join(", ", IdleActivity.threads(threads0, threads1, window, 8)));
+        lines.add("its counters that moved in it (one scrape before, one after): "
+                + String.join(", ", IdleActivity.counters(metrics0, metrics1)));
         assertThat(agentFigures.memory().usageBytes())
                 .as("the agent pod's memory cgroup")
                 .isPositive();
@@ -354,6 +367,16 @@ class AgentPodFootprintE2E {
     private static long pid(RealNode node, Pod pod) {
         String id = pod.getStatus().getContainerStatuses().get(0).getContainerID();
         return node.containerPid(id).orElseThrow(() -> new AssertionError("no running task for " + id));
+    }
+
+    /** The agent's {@code /metrics} (host network, the chart's metrics port). */
+    private static PrometheusText scrape(int port) throws IOException, InterruptedException {
+        return PrometheusText.parse(HTTP.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body());
     }
 
     private static boolean answersOk(URI uri) {

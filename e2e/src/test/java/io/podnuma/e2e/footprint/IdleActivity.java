@@ -1,0 +1,82 @@
+package io.podnuma.e2e.footprint;
+
+import io.podnuma.testkit.prometheus.PrometheusText;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * What the agent did during the idle window, for whoever reads the node bench's idle CPU: which of its counters moved
+ * (every {@code _total} and histogram {@code _count} sample that grew) and which of its threads used the CPU. Printed
+ * beside the table, never asserted.
+ */
+final class IdleActivity {
+
+    private IdleActivity() {}
+
+    /** {@code name{labels} +delta} for each counter sample that grew between the two scrapes, largest first. */
+    static List<String> counters(PrometheusText before, PrometheusText after) {
+        Map<String, Double> was = new HashMap<>();
+        for (PrometheusText.Sample s : before.samples()) {
+            was.put(key(s), s.value());
+        }
+        List<Map.Entry<String, Double>> grew = new ArrayList<>();
+        for (PrometheusText.Sample s : after.samples()) {
+            if (!s.name().endsWith("_total") && !s.name().endsWith("_count")) {
+                continue;
+            }
+            double delta = s.value() - was.getOrDefault(key(s), 0.0);
+            if (delta > 0) {
+                grew.add(Map.entry(key(s), delta));
+            }
+        }
+        grew.sort(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+        return grew.stream()
+                .map(e -> String.format(Locale.ROOT, "%s +%s", e.getKey(), number(e.getValue())))
+                .toList();
+    }
+
+    /**
+     * The threads by the CPU they used between the two readings, in millicores of {@code windowNanos}, busiest first;
+     * threads of one name (a pool) summed.
+     */
+    static List<String> threads(
+            Map<Long, ProcFs.ThreadTicks> before, Map<Long, ProcFs.ThreadTicks> after, double windowNanos, int top) {
+        Map<String, Long> byName = new TreeMap<>();
+        after.forEach((tid, t) -> {
+            ProcFs.ThreadTicks was = before.get(tid);
+            long used = t.ticks() - (was == null ? 0 : was.ticks());
+            if (used > 0) {
+                byName.merge(t.name(), used, Long::sum);
+            }
+        });
+        return byName.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .limit(top)
+                .map(e -> String.format(
+                        Locale.ROOT,
+                        "%s %.2f m",
+                        e.getKey(),
+                        e.getValue() * 1e9 / ProcFs.TICKS_PER_SECOND / windowNanos * 1000))
+                .toList();
+    }
+
+    private static String key(PrometheusText.Sample s) {
+        return s.labels().isEmpty()
+                ? s.name()
+                : s.name()
+                        + s.labels().entrySet().stream()
+                                .map(e -> e.getKey() + "=\"" + e.getValue() + "\"")
+                                .collect(Collectors.joining(",", "{", "}"));
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.3f", v);
+    }
+}
