@@ -872,9 +872,11 @@ final class CrashSoak {
         return out;
     }
 
+    /** Pods of the state whose exclusive CPUs changed; one the state lost is {@link #notReadmitted}'s to count. */
     private void placements(NodeState state) {
-        for (String uid : api.pods.keySet()) {
-            CpuSet now = state.pod(uid).map(PodAssignment::exclusiveCpus).orElse(CpuSet.empty());
+        placement.keySet().retainAll(state.pods().keySet());
+        for (String uid : state.pods().keySet()) {
+            CpuSet now = state.pods().get(uid).exclusiveCpus();
             CpuSet before = placement.get(uid);
             if (before != null && !before.isEmpty() && !before.equals(now)) {
                 tally.placementChanged(why(now));

@@ -26,6 +26,14 @@ class CrashSoakTest {
 
     static final String SHM_PREFIX = "podnuma-crash-soak-";
 
+    static {
+        // The full soak restarts the agent thousands of times, a few log lines each: scripts/soak passes "error".
+        String level = System.getProperty("podnuma.soak.agentLog");
+        if (level != null && System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
+        }
+    }
+
     @TempDir
     Path dir;
 
