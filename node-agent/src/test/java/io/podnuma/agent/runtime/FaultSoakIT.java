@@ -88,7 +88,7 @@ class FaultSoakIT {
     static final CpuList ALL = CpuList.of(0, 1);
     static final CpuList RESERVED = CpuList.of(0);
 
-    /** The kinds the process driver offers (etcd stop/start needs a seam in the control plane fixture). */
+    /** The kinds the process driver offers (STATE_DIR_FULL/READ_ONLY and the in-process crash points: CrashSoakTest). */
     static final List<FaultKind> KINDS = List.of(
             FaultKind.AGENT_KILL9,
             FaultKind.AGENT_KILL9_AT_START,
@@ -97,6 +97,7 @@ class FaultSoakIT {
             FaultKind.AGENT_KILL9_DURING_SHUTDOWN,
             FaultKind.AGENT_SIGTERM,
             FaultKind.API_SERVER_RESTART,
+            FaultKind.ETCD_RESTART,
             FaultKind.CGROUP_WRITE_EBUSY,
             FaultKind.CGROUP_WRITE_ENOSPC,
             FaultKind.CGROUP_WRITE_EACCES,
@@ -169,6 +170,9 @@ class FaultSoakIT {
     @AfterEach
     void tearDown() throws Exception {
         sampling = false;
+        if (cp != null && !cp.etcdRunning()) {
+            cp.startEtcd();
+        }
         if (cp != null && !cp.apiServerRunning()) {
             cp.startApiServer();
         }
@@ -305,6 +309,12 @@ class FaultSoakIT {
                 TimeUnit.MILLISECONDS.sleep(500 + rnd.nextInt(1500));
                 liftedAt = System.nanoTime();
                 cp.startApiServer();
+            }
+            case ETCD_RESTART -> {
+                cp.stopEtcd();
+                TimeUnit.MILLISECONDS.sleep(500 + rnd.nextInt(1500));
+                liftedAt = System.nanoTime();
+                cp.startEtcd();
             }
             case CGROUP_WRITE_EBUSY, CGROUP_WRITE_ENOSPC, CGROUP_WRITE_EACCES -> {
                 writableSince.set(null);
