@@ -92,6 +92,28 @@ public interface ControlPlane {
     boolean apiServerRunning();
 
     /**
+     * Stops etcd abruptly (SIGKILL) and returns once it has exited: kube-apiserver keeps running and answers every
+     * request that needs storage with an error (watches stay open, nothing new arrives) until {@link #startEtcd}.
+     * A no-op when it is already stopped.
+     */
+    default void stopEtcd() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot stop etcd");
+    }
+
+    /**
+     * Starts etcd again on its port and data directory after {@link #stopEtcd} (every object is still there) and
+     * returns once it is healthy and kube-apiserver is ready again. A no-op when it runs.
+     */
+    default void startEtcd() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot start etcd");
+    }
+
+    /** Whether etcd runs (false between {@link #stopEtcd} and {@link #startEtcd}). */
+    default boolean etcdRunning() {
+        return true;
+    }
+
+    /**
      * Applies the CustomResourceDefinitions in {@code files} (YAML, one or more documents each; server-side apply
      * that takes over conflicting fields, so re-installing a changed CRD works) and returns once the API server
      * reports every one of them {@code Established}, so its objects can be created at once.

@@ -52,6 +52,8 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
     private KubernetesClient admin;
     private KwokNodes kwokNodes;
     private ManagedProcess apiServer;
+    private ManagedProcess etcd;
+    private String etcdUrl;
     private boolean closed;
 
     private LocalControlPlane(Path binDir, KubeletAccess kubeletAccess, Path workDir, Path logDir) {
@@ -149,9 +151,9 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         int etcdPort = FreePorts.next();
         int peerPort = FreePorts.next();
         int apiPort = FreePorts.next();
-        String etcdUrl = "http://127.0.0.1:" + etcdPort;
+        etcdUrl = "http://127.0.0.1:" + etcdPort;
         String peerUrl = "http://127.0.0.1:" + peerPort;
-        ManagedProcess etcd = launch(
+        etcd = launch(
                 "etcd",
                 "--name=podnuma",
                 "--data-dir=" + workDir.resolve("etcd"),
@@ -389,6 +391,35 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
     @Override
     public synchronized boolean apiServerRunning() {
         return apiServer.isAlive();
+    }
+
+    @Override
+    public synchronized void stopEtcd() {
+        if (closed) {
+            throw new IllegalStateException("the control plane is closed");
+        }
+        etcd.kill();
+    }
+
+    @Override
+    public synchronized void startEtcd() {
+        if (closed) {
+            throw new IllegalStateException("the control plane is closed; cannot start etcd");
+        }
+        if (etcd.isAlive()) {
+            return;
+        }
+        etcd = relaunch(etcd);
+        HealthProbe.trusting(pki.caCert()).await(URI.create(etcdUrl + "/health"), etcd, ETCD_TIMEOUT);
+        if (apiServer.isAlive()) {
+            // kube-apiserver reconnects by itself; ready means its storage answers again.
+            HealthProbe.trusting(pki.caCert()).await(URI.create(server + "/readyz"), apiServer, APISERVER_TIMEOUT);
+        }
+    }
+
+    @Override
+    public synchronized boolean etcdRunning() {
+        return etcd.isAlive();
     }
 
     /** The API server's URL, e.g. {@code https://127.0.0.1:41234}. */

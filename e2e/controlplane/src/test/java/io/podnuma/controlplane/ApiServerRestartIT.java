@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The API server can be taken away and brought back on the same address: clients fail meanwhile, every object
- * survives (etcd keeps running), and a client that was watching before sees what happens after.
+ * survives (etcd keeps running), and a client that was watching before sees what happens after. And etcd can be
+ * taken away under a running API server and brought back with every object.
  */
 @ExtendWith(ControlPlaneExtension.class)
 class ApiServerRestartIT {
@@ -31,6 +32,7 @@ class ApiServerRestartIT {
     @AfterEach
     void apiServerRunsForTheNextTest() {
         if (plane != null) {
+            plane.startEtcd();
             plane.startApiServer();
         }
     }
@@ -91,6 +93,34 @@ class ApiServerRestartIT {
         assertThat(((LocalControlPlane) plane).logDir().resolve("kube-apiserver.log"))
                 .content()
                 .contains("$ (again, the previous run exited with ");
+    }
+
+    @Test
+    void etcdStopsAndStartsKeepingEveryObject(ControlPlane plane) {
+        this.plane = plane;
+        plane.ensureNamespace(NAMESPACE);
+        var configMaps = plane.client().configMaps().inNamespace(NAMESPACE);
+        configMaps.resource(configMap("before-etcd")).serverSideApply();
+
+        long t0 = System.nanoTime();
+        plane.stopEtcd();
+        System.out.printf("etcd stopped in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+        assertThat(plane.etcdRunning()).isFalse();
+        assertThat(plane.apiServerRunning())
+                .as("kube-apiserver outlives its storage")
+                .isTrue();
+        plane.kubectl("get", "configmap", "before-etcd", "-n", NAMESPACE, "--request-timeout=3s")
+                .assertFailure();
+        plane.stopEtcd(); // already stopped: nothing to do
+
+        t0 = System.nanoTime();
+        plane.startEtcd();
+        System.out.printf("etcd and kube-apiserver ready again in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+        assertThat(plane.etcdRunning()).isTrue();
+        plane.startEtcd(); // already running: nothing to do
+        assertThat(configMaps.withName("before-etcd").get().getData()).containsEntry("name", "before-etcd");
+        configMaps.resource(configMap("after-etcd")).serverSideApply();
+        assertThat(configMaps.withName("after-etcd").get()).isNotNull();
     }
 
     private static ConfigMap configMap(String name) {

@@ -3,15 +3,11 @@ package io.podnuma.agent.checkpoint;
 import io.podnuma.agent.engine.state.NodeState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -51,13 +47,24 @@ public final class CheckpointStore {
     private final String fileName;
     private final Clock clock;
     private final BeforeRename beforeRename;
+    private final CheckpointFiles files;
 
     public CheckpointStore(Path dir) {
-        this(dir, DEFAULT_FILE_NAME, Clock.systemUTC(), temp -> {});
+        this(dir, CheckpointFiles.HOST);
+    }
+
+    /** A store whose every change to {@code dir} goes through {@code files} (tests: crashes, a full directory). */
+    public CheckpointStore(Path dir, CheckpointFiles files) {
+        this(dir, DEFAULT_FILE_NAME, Clock.systemUTC(), temp -> {}, files);
     }
 
     CheckpointStore(Path dir, String fileName, Clock clock, BeforeRename beforeRename) {
+        this(dir, fileName, clock, beforeRename, CheckpointFiles.HOST);
+    }
+
+    private CheckpointStore(Path dir, String fileName, Clock clock, BeforeRename beforeRename, CheckpointFiles files) {
         this.dir = Objects.requireNonNull(dir, "dir");
+        this.files = Objects.requireNonNull(files, "files");
         if (fileName.isEmpty() || fileName.contains("/")) {
             throw new IllegalArgumentException("checkpoint file name \"" + fileName + "\" must be a plain file name");
         }
@@ -79,18 +86,10 @@ public final class CheckpointStore {
         byte[] bytes = CheckpointCodec.encode(checkpoint);
         Path temp = null;
         try {
-            Files.createDirectories(dir);
-            // createTempFile makes the file 0600 on POSIX systems: the checkpoint describes every pod on the node.
-            temp = Files.createTempFile(dir, fileName + ".tmp-", "");
-            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-                ByteBuffer buf = ByteBuffer.wrap(bytes);
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-                ch.force(true);
-            }
+            temp = files.createTemp(dir, fileName + ".tmp-");
+            files.writeDurably(temp, bytes);
             beforeRename.run(temp);
-            Files.move(temp, file(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            files.replace(temp, file());
             temp = null;
             syncDirectory();
         } catch (IOException e) {
@@ -101,7 +100,7 @@ public final class CheckpointStore {
         } finally {
             if (temp != null) {
                 try {
-                    Files.deleteIfExists(temp);
+                    files.delete(temp);
                 } catch (IOException e) {
                     LOG.warn("cannot delete the unfinished checkpoint {}: {}", temp, e.getMessage());
                 }
@@ -159,7 +158,7 @@ public final class CheckpointStore {
     /** Removes the checkpoint (the node left podnuma); no file is not an error. */
     public void delete() {
         try {
-            Files.deleteIfExists(file());
+            files.delete(file());
             if (Files.isDirectory(dir)) {
                 syncDirectory();
             }
@@ -177,7 +176,7 @@ public final class CheckpointStore {
                 Files.newDirectoryStream(dir, p -> p.getFileName().toString().startsWith(fileName + ".tmp-"))) {
             for (Path p : s) {
                 LOG.info("deleting {}, left by a checkpoint write that did not finish", p);
-                Files.deleteIfExists(p);
+                files.delete(p);
             }
         } catch (IOException e) {
             LOG.warn("cannot clean leftover checkpoint temp files in {}: {}", dir, e.getMessage());
@@ -199,8 +198,7 @@ public final class CheckpointStore {
                 continue;
             }
             try {
-                // No ATOMIC_MOVE: on Linux it would replace an existing target; this way a name clash throws.
-                Files.move(file(), target);
+                files.moveAside(file(), target);
                 syncDirectory();
                 return target;
             } catch (FileAlreadyExistsException e) {
@@ -216,8 +214,6 @@ public final class CheckpointStore {
     }
 
     private void syncDirectory() throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        }
+        files.syncDirectory(dir);
     }
 }

@@ -125,7 +125,7 @@ record AgentSteps(
                 pins,
                 new PodEvents(node, pods, allocator, admissions, decisions, decided, pins, status),
                 new FirstList(fullSync, node, pods, host, recovery, kubelet, pins, status, parts.markReady()),
-                new ReconcilePass(node, pods, kubelet, hostScan, drift, pins, status),
+                new ReconcilePass(node, pods, kubelet, hostScan, drift, pins, recovery, status),
                 new BirthBoard(new BirthPins(wanted)));
     }
 }

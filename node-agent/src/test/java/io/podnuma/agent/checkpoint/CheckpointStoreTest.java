@@ -293,6 +293,79 @@ class CheckpointStoreTest {
         assertThat(listing()).containsExactly("node-state.json");
     }
 
+    /** The seam's calls in order, each passed on to the file system unless {@link #failAt} names it. */
+    static final class StepLog implements CheckpointFiles {
+        final List<String> steps = new java.util.ArrayList<>();
+        String failAt = "";
+
+        private void step(String name) throws IOException {
+            steps.add(name);
+            if (name.equals(failAt)) {
+                throw new IOException("No space left on device");
+            }
+        }
+
+        @Override
+        public Path createTemp(Path d, String prefix) throws IOException {
+            step("createTemp");
+            return HOST.createTemp(d, prefix);
+        }
+
+        @Override
+        public void writeDurably(Path temp, byte[] bytes) throws IOException {
+            step("writeDurably");
+            HOST.writeDurably(temp, bytes);
+        }
+
+        @Override
+        public void replace(Path temp, Path target) throws IOException {
+            step("replace");
+            HOST.replace(temp, target);
+        }
+
+        @Override
+        public void moveAside(Path file, Path target) throws IOException {
+            step("moveAside");
+            HOST.moveAside(file, target);
+        }
+
+        @Override
+        public void delete(Path file) throws IOException {
+            step("delete");
+            HOST.delete(file);
+        }
+
+        @Override
+        public void syncDirectory(Path d) throws IOException {
+            step("syncDirectory");
+            HOST.syncDirectory(d);
+        }
+    }
+
+    @Test
+    void everyChangeOfAWriteGoesThroughTheSeamInTheOrderOfTheAtomicReplace() throws IOException {
+        StepLog log = new StepLog();
+        new CheckpointStore(dir, log).write(CheckpointFixtures.checkpoint());
+        assertThat(log.steps).containsExactly("createTemp", "writeDurably", "replace", "syncDirectory");
+        assertThat(listing()).containsExactly("node-state.json");
+    }
+
+    @Test
+    void aFullDirectoryFailsTheWriteKeepsThePreviousCheckpointAndLeavesNoTempFile() throws IOException {
+        Checkpoint previous = CheckpointFixtures.checkpoint();
+        store().write(previous);
+        StepLog log = new StepLog();
+        log.failAt = "writeDurably";
+        assertThatThrownBy(() -> new CheckpointStore(dir, log)
+                        .write(new Checkpoint(ALLOCATOR.initialState(), FINGERPRINT, CONFIG_HASH)))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessage("cannot write the checkpoint " + file()
+                        + ": No space left on device (the previous checkpoint, if any, is unchanged)");
+        assertThat(log.steps).containsExactly("createTemp", "writeDurably", "delete");
+        assertThat(listing()).containsExactly("node-state.json");
+        assertThat(store().read(FINGERPRINT, CONFIG_HASH)).isEqualTo(new CheckpointRead.Loaded(previous, false));
+    }
+
     /** Writes {@code envelope} with a checksum that matches it, as a buggy or older writer might. */
     private void resign(ObjectNode envelope) throws IOException {
         envelope.remove("checksum");

@@ -28,6 +28,7 @@ import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.host.CgroupDriverName;
 import io.podnuma.testkit.host.KubeletLikeHost;
 import io.podnuma.testkit.host.PodContainer;
+import io.podnuma.testkit.host.TmpfsStateDir;
 import io.podnuma.testkit.soak.ContainerSample;
 import io.podnuma.testkit.soak.FaultDraw;
 import io.podnuma.testkit.soak.FaultKind;
@@ -88,7 +89,10 @@ class FaultSoakIT {
     static final CpuList ALL = CpuList.of(0, 1);
     static final CpuList RESERVED = CpuList.of(0);
 
-    /** The kinds the process driver offers (etcd stop/start needs a seam in the control plane fixture). */
+    /**
+     * The kinds the process driver offers (STATE_DIR_READ_ONLY where a tmpfs can be mounted over the state directory;
+     * STATE_DIR_FULL and the exact crash points are CrashSoakTest's).
+     */
     static final List<FaultKind> KINDS = List.of(
             FaultKind.AGENT_KILL9,
             FaultKind.AGENT_KILL9_AT_START,
@@ -97,9 +101,11 @@ class FaultSoakIT {
             FaultKind.AGENT_KILL9_DURING_SHUTDOWN,
             FaultKind.AGENT_SIGTERM,
             FaultKind.API_SERVER_RESTART,
+            FaultKind.ETCD_RESTART,
             FaultKind.CGROUP_WRITE_EBUSY,
             FaultKind.CGROUP_WRITE_ENOSPC,
             FaultKind.CGROUP_WRITE_EACCES,
+            FaultKind.STATE_DIR_READ_ONLY,
             FaultKind.CHECKPOINT_TRUNCATED,
             FaultKind.NODE_REBOOT);
 
@@ -133,6 +139,7 @@ class FaultSoakIT {
     private Random rnd;
     private TopologyFingerprint fingerprint;
     private Path faultControl;
+    private TmpfsStateDir stateMount;
 
     private final Map<String, TestPod> pods = new ConcurrentHashMap<>();
     private final Map<String, Live> live = new ConcurrentHashMap<>();
@@ -147,16 +154,20 @@ class FaultSoakIT {
     /** When the last fault was lifted (the agent started again, writes allowed again, the API server started). */
     private long liftedAt;
 
-    /** In the short version: the cgroup write faults (tens of ms each) eight times their weight, the rest 1. */
+    /** In the short version: the cgroup write and read-only faults (tens of ms each) eight times their weight, the rest 1. */
     static int shortWeight(FaultKind k) {
-        return k.name().startsWith("CGROUP_WRITE_") ? 8 * k.weight() : 1;
+        return k.name().startsWith("CGROUP_WRITE_") || k == FaultKind.STATE_DIR_READ_ONLY ? 8 * k.weight() : 1;
     }
 
     /** Whether recovering from the fault starts a new agent process. */
     static boolean restarts(FaultKind k) {
         return switch (k) {
-            case CGROUP_WRITE_EBUSY, CGROUP_WRITE_ENOSPC, CGROUP_WRITE_EACCES, API_SERVER_RESTART, ETCD_RESTART ->
-                false;
+            case CGROUP_WRITE_EBUSY,
+                    CGROUP_WRITE_ENOSPC,
+                    CGROUP_WRITE_EACCES,
+                    API_SERVER_RESTART,
+                    ETCD_RESTART,
+                    STATE_DIR_READ_ONLY -> false;
             default -> true;
         };
     }
@@ -169,6 +180,9 @@ class FaultSoakIT {
     @AfterEach
     void tearDown() throws Exception {
         sampling = false;
+        if (cp != null && !cp.etcdRunning()) {
+            cp.startEtcd();
+        }
         if (cp != null && !cp.apiServerRunning()) {
             cp.startApiServer();
         }
@@ -177,6 +191,9 @@ class FaultSoakIT {
         }
         if (agent != null) {
             agent.close();
+        }
+        if (stateMount != null) {
+            stateMount.close();
         }
         if (host != null) {
             host.close();
@@ -207,6 +224,8 @@ class FaultSoakIT {
         agent = AgentProcess.withConfig(
                 dir.resolve("agent"), CrashTestSetup.agentConfig(node, host.root()), cp.kubeconfig());
         agent.environment(FaultInjectingCgroupFiles.ENV, faultControl.toString());
+        TmpfsStateDir.removeLeftovers();
+        stateMount = TmpfsStateDir.mount(agent.stateDir()).orElse(null);
         startAndAwaitReady();
         for (int i = 0; i < MIN_ALIVE; i++) {
             create(i == 0 ? Kind.CPU_CONTAINER : Kind.BURSTABLE);
@@ -216,7 +235,10 @@ class FaultSoakIT {
         Thread sampler = Thread.ofPlatform().name("soak-sampler").daemon().start(this::sample);
         // The short version favours the faults that need no agent restart (a restart is a JVM start, seconds).
         boolean full = duration.compareTo(Duration.ofMinutes(2)) > 0 || Boolean.getBoolean("podnuma.soak.full");
-        FaultDraw draw = new FaultDraw(KINDS, k -> full ? k.weight() : shortWeight(k), rnd);
+        List<FaultKind> kinds = KINDS.stream()
+                .filter(k -> k != FaultKind.STATE_DIR_READ_ONLY || stateMount != null)
+                .toList();
+        FaultDraw draw = new FaultDraw(kinds, k -> full ? k.weight() : shortWeight(k), rnd);
         long deadline = System.nanoTime() + duration.toNanos();
         while (System.nanoTime() < deadline && failures.isEmpty()) {
             for (int i = rnd.nextInt(3); i > 0; i--) {
@@ -305,6 +327,20 @@ class FaultSoakIT {
                 TimeUnit.MILLISECONDS.sleep(500 + rnd.nextInt(1500));
                 liftedAt = System.nanoTime();
                 cp.startApiServer();
+            }
+            case ETCD_RESTART -> {
+                cp.stopEtcd();
+                TimeUnit.MILLISECONDS.sleep(500 + rnd.nextInt(1500));
+                liftedAt = System.nanoTime();
+                cp.startEtcd();
+            }
+            case STATE_DIR_READ_ONLY -> {
+                // The agent goes on pinning; the checkpoint follows at the first reconcile after the remount.
+                stateMount.readOnly();
+                churnStep();
+                TimeUnit.MILLISECONDS.sleep(20 + rnd.nextInt(200));
+                stateMount.writable();
+                liftedAt = System.nanoTime();
             }
             case CGROUP_WRITE_EBUSY, CGROUP_WRITE_ENOSPC, CGROUP_WRITE_EACCES -> {
                 writableSince.set(null);

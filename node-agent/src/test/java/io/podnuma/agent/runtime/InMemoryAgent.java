@@ -2,6 +2,7 @@ package io.podnuma.agent.runtime;
 
 import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
+import io.podnuma.agent.checkpoint.CheckpointFiles;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.ExclusiveCpuQuota;
@@ -43,6 +44,7 @@ final class InMemoryAgent {
     private Supplier<KubeletCheck> kubelet = () -> new KubeletCheck(List.of());
     private Duration syncLog = Duration.ofSeconds(1);
     private AgentMetrics metrics;
+    private CheckpointFiles checkpointFiles = CheckpointFiles.HOST;
 
     InMemoryAgent(
             String node,
@@ -84,6 +86,12 @@ final class InMemoryAgent {
         return this;
     }
 
+    /** The state directory's changes through {@code value} (a crash test's fence, a full directory). */
+    InMemoryAgent withCheckpointFiles(CheckpointFiles value) {
+        checkpointFiles = value;
+        return this;
+    }
+
     InMemoryAgent withSyncLog(Duration value) {
         syncLog = value;
         return this;
@@ -118,7 +126,7 @@ final class InMemoryAgent {
                         naming,
                         pins,
                         scan,
-                        new CheckpointStore(stateDir),
+                        new CheckpointStore(stateDir, checkpointFiles),
                         pods,
                         events,
                         reports,

@@ -11,6 +11,10 @@ public enum FaultKind {
     AGENT_KILL9_AT_START(4),
     /** SIGKILL while the full sync runs (right after the pod list arrives: the process is alive, not yet ready). */
     AGENT_KILL9_DURING_SYNC(4),
+    /** SIGKILL at the N-th cgroup write of an incarnation (the in-process driver counts them). */
+    AGENT_KILL9_AT_CGROUP_WRITE(6),
+    /** SIGKILL in a checkpoint write after the temp file is written and fsynced, before its rename. */
+    AGENT_KILL9_BEFORE_RENAME(4),
     /** SIGKILL right after a checkpoint write, before the cgroup writes that follow it. */
     AGENT_KILL9_AFTER_CHECKPOINT(4),
     /** SIGKILL while the shutdown hook runs (SIGTERM, then SIGKILL before it ends). */
@@ -29,10 +33,14 @@ public enum FaultKind {
     CGROUP_WRITE_EACCES(4),
     /** The state directory read-only for a moment (checkpoint writes fail). */
     STATE_DIR_READ_ONLY(3),
+    /** The state directory full for a moment (checkpoint writes fail with ENOSPC). */
+    STATE_DIR_FULL(3),
     /** The checkpoint truncated (as by a write cut short) while the agent is down, then a start. */
     CHECKPOINT_TRUNCATED(3),
     /** Every container recreated with new IDs while the agent is down, the checkpoint kept. */
-    NODE_REBOOT(2);
+    NODE_REBOOT(2),
+    /** The machine changed between two runs (a CPU offlined or back online): the checkpoint's topology differs. */
+    TOPOLOGY_CHANGE(2);
 
     private final int weight;
 

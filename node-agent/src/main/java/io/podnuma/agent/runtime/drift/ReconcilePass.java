@@ -6,10 +6,12 @@ import io.podnuma.agent.runtime.host.HostScan;
 import io.podnuma.agent.runtime.pin.KubeletWatch;
 import io.podnuma.agent.runtime.pin.PlanApplier;
 import io.podnuma.agent.runtime.pods.PodBook;
+import io.podnuma.agent.runtime.recovery.Recovery;
 import io.podnuma.agent.runtime.status.AgentStatus;
 
 /**
- * The reconcile tick: the kubelet check, the cgroup tree read again, drift repaired, every container to its pin.
+ * The reconcile tick: the kubelet check, a checkpoint write that failed retried, the cgroup tree read again, drift
+ * repaired, every container to its pin.
  * Before the first full sync too (the API server may be away): pins follow the checkpoint, nothing is released.
  */
 public final class ReconcilePass {
@@ -20,6 +22,7 @@ public final class ReconcilePass {
     private final HostScan hostScan;
     private final DriftCheck drift;
     private final PlanApplier pins;
+    private final Recovery recovery;
     private final AgentStatus status;
 
     public ReconcilePass(
@@ -29,6 +32,7 @@ public final class ReconcilePass {
             HostScan hostScan,
             DriftCheck drift,
             PlanApplier pins,
+            Recovery recovery,
             AgentStatus status) {
         this.node = node;
         this.pods = pods;
@@ -36,6 +40,7 @@ public final class ReconcilePass {
         this.hostScan = hostScan;
         this.drift = drift;
         this.pins = pins;
+        this.recovery = recovery;
         this.status = status;
     }
 
@@ -44,6 +49,7 @@ public final class ReconcilePass {
         kubelet.refresh();
         hostScan.rescan();
         NodeState state = node.state();
+        recovery.catchUp(state);
         int drifted = drift.run(state);
         pins.all(state);
         // The tick runs every few seconds on every node: render the reports only when something changed.

@@ -2,10 +2,10 @@ package io.podnuma.agent.runtime.loop;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
@@ -33,11 +33,15 @@ public final class AgentLoop implements AutoCloseable {
     public AgentLoop(BooleanSupplier halted, BiConsumer<String, RuntimeException> failed) {
         this.halted = halted;
         this.failed = failed;
-        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+        ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "podnuma-agent-loop");
             t.setDaemon(true);
             return t;
         });
+        // A stop drops what is scheduled for later (a retry of failed writes, up to a reconcile period away): a
+        // stopped agent runs nothing more anyway, and waiting for it held the stop up to close()'s 10 s limit.
+        e.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.executor = e;
     }
 
     /**

@@ -37,6 +37,8 @@ public final class Recovery {
     private final RuntimeEvents events;
     private final AgentStatus status;
     private final AgentMetrics metrics;
+    /** The last write failed: the file is older than the state until a write succeeds. */
+    private boolean behind;
 
     public Recovery(
             CheckpointStore store,
@@ -105,15 +107,31 @@ public final class Recovery {
         }
     }
 
-    /** Writes the checkpoint; a failure is reported and the agent carries on (the next decision writes again). */
+    /**
+     * Writes the checkpoint; a failure is reported and the agent carries on: the next decision writes again, and so
+     * does every reconcile pass until a write succeeds ({@link #catchUp}).
+     */
     public void save(NodeState state) {
         try {
             store.write(new Checkpoint(state, fingerprint, configHash));
+            behind = false;
             metrics.checkpointWritten();
         } catch (UncheckedIOException e) {
+            behind = true;
             metrics.checkpointWriteFailed();
             status.error(AgentErrorReason.CHECKPOINT_WRITE_FAILED, e.getMessage());
             LOG.error("{}", e.getMessage());
+        }
+    }
+
+    /**
+     * Writes the checkpoint again when the last write failed (a full or read-only state directory that recovered):
+     * without it the file would stay behind the state until the next decision, and a restart meanwhile would forget
+     * the pods admitted since.
+     */
+    public void catchUp(NodeState state) {
+        if (behind) {
+            save(state);
         }
     }
 

@@ -1,0 +1,115 @@
+package io.podnuma.testkit.host;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A small tmpfs mounted over an agent's state directory, so a soak can make the directory read-only for a while (a
+ * remount, as a failing disk's file system does). Needs root (CAP_SYS_ADMIN). Every mount has the source name
+ * {@link #SOURCE}, by which {@link #removeLeftovers} finds and unmounts what a killed run left behind.
+ */
+public final class TmpfsStateDir implements AutoCloseable {
+
+    public static final String SOURCE = "podnuma-soak-state";
+
+    private final Path dir;
+    private boolean mounted = true;
+
+    private TmpfsStateDir(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Mounts a 4 MiB tmpfs over {@code dir} (created if missing), or says why it cannot and returns empty. */
+    public static Optional<TmpfsStateDir> mount(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String failed = run("mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", SOURCE, dir.toString());
+        if (failed != null) {
+            System.out.println("no tmpfs over the state directory (" + failed + "): the read-only fault is left out");
+            return Optional.empty();
+        }
+        return Optional.of(new TmpfsStateDir(dir));
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** Writes fail with EROFS from now on. */
+    public void readOnly() {
+        require(run("mount", "-o", "remount,ro", dir.toString()));
+        try {
+            Files.delete(Files.createTempFile(dir, "probe-", ""));
+            throw new IllegalStateException(dir + " still takes writes after the remount read-only");
+        } catch (IOException expected) {
+            // EROFS, even for root: the file system itself refuses
+        }
+    }
+
+    /** Writes work again. */
+    public void writable() {
+        require(run("mount", "-o", "remount,rw", dir.toString()));
+    }
+
+    /** Unmounts it (what it held goes with it). */
+    @Override
+    public void close() {
+        if (mounted) {
+            mounted = false;
+            require(run("umount", dir.toString()));
+        }
+    }
+
+    /** Unmounts every tmpfs named {@link #SOURCE}: the ones a killed run could not. */
+    public static void removeLeftovers() {
+        List<String> targets = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/mounts"), StandardCharsets.UTF_8)) {
+                String[] f = line.split(" ");
+                if (f.length > 2 && f[0].equals(SOURCE) && f[2].equals("tmpfs")) {
+                    targets.add(f[1]);
+                }
+            }
+        } catch (IOException e) {
+            return; // no /proc: nothing of ours can be mounted either
+        }
+        for (String t : targets) {
+            System.out.println("unmounting " + t + ", left by a killed soak");
+            run("umount", "-l", t);
+        }
+    }
+
+    private static void require(String failed) {
+        if (failed != null) {
+            throw new IllegalStateException(failed);
+        }
+    }
+
+    /** Runs the command; null when it succeeded, else what it said. */
+    private static String run(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return String.join(" ", command) + " did not finish in 30 s";
+            }
+            return p.exitValue() == 0 ? null : String.join(" ", command) + " exited " + p.exitValue() + ": " + out;
+        } catch (IOException e) {
+            return String.join(" ", command) + ": " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+}
