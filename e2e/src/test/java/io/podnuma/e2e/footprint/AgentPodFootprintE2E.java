@@ -207,6 +207,16 @@ class AgentPodFootprintE2E {
         double window = System.nanoTime() - w0;
         Map<Long, ProcFs.ThreadTicks> threads1 = ProcFs.threads(agentPid);
         PrometheusText metrics1 = scrape(metricsPort);
+        // Not part of the table: what the agent logged while it was idle, for whoever reads the idle CPU.
+        System.err.println("the agent's log since the idle window began:\n"
+                + plane.kubectl(
+                                "logs",
+                                "-n",
+                                PodnumaChart.NAMESPACE,
+                                agent.getMetadata().getName(),
+                                "--timestamps",
+                                "--since=" + (IDLE.toSeconds() + 1) + "s")
+                        .stdout());
         MachineTicks machine1 = MachineTicks.now();
         double busy = machine1.busyPercentSince(machine0);
         Footprint agentFigures = new Footprint(
