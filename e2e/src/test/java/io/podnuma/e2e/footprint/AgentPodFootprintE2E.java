@@ -175,15 +175,7 @@ class AgentPodFootprintE2E {
         ReadyTiming timing = restartAndTimeReady(plane, node, agent, healthPort);
         agent = timing.pod();
         // Not part of the table: what the restarted agent did before it was ready, for whoever reads the log.
-        System.err.println("the restarted agent's log:\n"
-                + plane.kubectl(
-                                "logs",
-                                "-n",
-                                PodnumaChart.NAMESPACE,
-                                agent.getMetadata().getName(),
-                                "--timestamps",
-                                "--tail=40")
-                        .stdout());
+        System.err.println("the restarted agent's log:\n" + agentLog(plane, agent, "--tail=40"));
         long agentPid = pid(node, agent);
         List<String> cmdline = ProcFs.cmdline(agentPid);
         lines.add("agent command line (the image's entrypoint): " + String.join(" ", cmdline));
@@ -209,14 +201,7 @@ class AgentPodFootprintE2E {
         PrometheusText metrics1 = scrape(metricsPort);
         // Not part of the table: what the agent logged while it was idle, for whoever reads the idle CPU.
         System.err.println("the agent's log since the idle window began:\n"
-                + plane.kubectl(
-                                "logs",
-                                "-n",
-                                PodnumaChart.NAMESPACE,
-                                agent.getMetadata().getName(),
-                                "--timestamps",
-                                "--since=" + (IDLE.toSeconds() + 1) + "s")
-                        .stdout());
+                + agentLog(plane, agent, "--since=" + (IDLE.toSeconds() + 1) + "s"));
         MachineTicks machine1 = MachineTicks.now();
         double busy = machine1.busyPercentSince(machine0);
         Footprint agentFigures = new Footprint(
@@ -377,6 +362,18 @@ class AgentPodFootprintE2E {
     private static long pid(RealNode node, Pod pod) {
         String id = pod.getStatus().getContainerStatuses().get(0).getContainerID();
         return node.containerPid(id).orElseThrow(() -> new AssertionError("no running task for " + id));
+    }
+
+    /** {@code kubectl logs --timestamps} of the agent pod, {@code which} lines (--tail=N or --since=D). */
+    private static String agentLog(LocalControlPlane plane, Pod agent, String which) {
+        return plane.kubectl(
+                        "logs",
+                        "-n",
+                        PodnumaChart.NAMESPACE,
+                        agent.getMetadata().getName(),
+                        "--timestamps",
+                        which)
+                .stdout();
     }
 
     /** The agent's {@code /metrics} (host network, the chart's metrics port). */
