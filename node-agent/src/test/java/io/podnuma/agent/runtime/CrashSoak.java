@@ -15,7 +15,6 @@ import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.checkpoint.TopologyFingerprint;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
-import io.podnuma.agent.engine.state.AssignmentKind;
 import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
@@ -26,7 +25,6 @@ import io.podnuma.agent.runtime.Fence.CrashPoint;
 import io.podnuma.agent.runtime.Fence.Port;
 import io.podnuma.agent.runtime.Fence.When;
 import io.podnuma.testkit.agent.SampleConfigs;
-import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.soak.ContainerSample;
 import io.podnuma.testkit.soak.FaultDraw;
 import io.podnuma.testkit.soak.FaultKind;
@@ -826,10 +824,15 @@ final class CrashSoak {
         List<ContainerSample> containers = new ArrayList<>();
         for (CrashHost.Cgroup c : host.cgroups.values()) {
             containers.add(new ContainerSample(
-                    c.podUid, c.container, c.cgroup.containerId().toString(), cpuList(c.pin.cpus()), List.of()));
+                    c.podUid,
+                    c.container,
+                    c.cgroup.containerId().toString(),
+                    SoakExpectations.cpuList(c.pin.cpus()),
+                    List.of()));
         }
         Set<String> livePods = new TreeSet<>(api.pods.keySet());
-        Snapshot s = new Snapshot(now(), containers, exclusiveByContainer(state), since, livePods, records, hold);
+        Snapshot s = new Snapshot(
+                now(), containers, SoakExpectations.exclusiveByContainer(state), since, livePods, records, hold);
         Invariants.Result r = Invariants.check(s, offSince, WINDOW);
         offSince = r.offSince();
         r.violations().forEach(this::violation);
@@ -909,26 +912,6 @@ final class CrashSoak {
         } catch (Exception e) {
             return Optional.empty(); // missing, truncated by the soak, or of the other machine
         }
-    }
-
-    /** {@code podUid/container} → the CPUs it must run on exactly, for pods with exclusive CPUs. */
-    private static Map<String, CpuList> exclusiveByContainer(NodeState state) {
-        Map<String, CpuList> out = new TreeMap<>();
-        for (PodAssignment p : state.pods().values()) {
-            if (p.exclusiveCpus().isEmpty()) {
-                continue;
-            }
-            for (ContainerAssignment c : p.containers()) {
-                if (c.kind() != AssignmentKind.NODE_SHARED) {
-                    out.put(p.ref().uid() + "/" + c.name(), cpuList(state.cpusOf(p, c)));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static CpuList cpuList(CpuSet s) {
-        return new CpuList(new TreeSet<>(s.stream().boxed().toList()));
     }
 
     private void violation(Violation v) {

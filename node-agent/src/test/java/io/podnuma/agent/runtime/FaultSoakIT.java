@@ -8,10 +8,7 @@ import io.grpc.ManagedChannel;
 import io.podnuma.agent.cgroup.FaultInjectingCgroupFiles;
 import io.podnuma.agent.checkpoint.CheckpointCodec;
 import io.podnuma.agent.checkpoint.TopologyFingerprint;
-import io.podnuma.agent.engine.state.AssignmentKind;
-import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
-import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.runtime.CrashTestSetup.Kind;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.controlplane.ControlPlane;
@@ -524,7 +521,7 @@ class FaultSoakIT {
                 Optional<NodeState> state = checkpointIfReadable();
                 Map<Record, Set<String>> records = new EnumMap<>(Record.class);
                 if (state.isPresent()) {
-                    exclusive = exclusiveByContainer(state.get());
+                    exclusive = SoakExpectations.exclusiveByContainer(state.get());
                     records.put(Record.CHECKPOINT, state.get().pods().keySet());
                 }
                 List<ContainerSample> cs = new ArrayList<>();
@@ -586,28 +583,6 @@ class FaultSoakIT {
         }
     }
 
-    /** {@code podUid/container} → its exclusive CPUs, for containers the checkpoint gives exclusive CPUs. */
-    private static Map<String, CpuList> exclusiveByContainer(NodeState state) {
-        Map<String, CpuList> out = new TreeMap<>();
-        for (PodAssignment p : state.pods().values()) {
-            if (p.exclusiveCpus().isEmpty()) {
-                continue;
-            }
-            for (ContainerAssignment c : p.containers()) {
-                if (c.kind() != AssignmentKind.NODE_SHARED) {
-                    out.put(
-                            p.ref().uid() + "/" + c.name(),
-                            cpuList(c.cpus().stream().boxed().toList()));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static CpuList cpuList(List<Integer> ids) {
-        return new CpuList(new TreeSet<>(ids));
-    }
-
     // ---- convergence and the records ----
 
     private Map<String, String> exclusiveHolderNames() {
@@ -642,7 +617,7 @@ class FaultSoakIT {
         if (state.isEmpty()) {
             return false;
         }
-        Map<String, CpuList> exclusive = exclusiveByContainer(state.get());
+        Map<String, CpuList> exclusive = SoakExpectations.exclusiveByContainer(state.get());
         CpuList shared = exclusive.isEmpty() ? ALL : RESERVED;
         for (TestPod p : alive()) {
             if (p.containers.isEmpty()) {

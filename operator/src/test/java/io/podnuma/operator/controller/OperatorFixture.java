@@ -3,6 +3,8 @@ package io.podnuma.operator.controller;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -55,42 +57,35 @@ final class OperatorFixture implements AutoCloseable {
                         .withName("podnuma-operator")
                         .endMetadata()
                         .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "podnuma-operator")
-                        .addNewSubject()
-                        .withKind("ServiceAccount")
-                        .withName(SERVICE_ACCOUNT)
-                        .withNamespace(NAMESPACE)
-                        .endSubject()
+                        .withSubjects(operatorAccount())
                         .build())
                 .serverSideApply();
-        plane.client()
-                .resource(new RoleBindingBuilder()
-                        .withNewMetadata()
-                        .withName("podnuma-operator")
-                        .withNamespace(NAMESPACE)
-                        .endMetadata()
-                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", "podnuma-operator")
-                        .addNewSubject()
-                        .withKind("ServiceAccount")
-                        .withName(SERVICE_ACCOUNT)
-                        .withNamespace(NAMESPACE)
-                        .endSubject()
-                        .build())
-                .serverSideApply();
-        plane.client()
-                .resource(new RoleBindingBuilder()
-                        .withNewMetadata()
-                        .withName("podnuma-operator-events")
-                        .withNamespace("default")
-                        .endMetadata()
-                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", "podnuma-operator-events")
-                        .addNewSubject()
-                        .withKind("ServiceAccount")
-                        .withName(SERVICE_ACCOUNT)
-                        .withNamespace(NAMESPACE)
-                        .endSubject()
-                        .build())
-                .serverSideApply();
+        bindRole(plane, "podnuma-operator", NAMESPACE);
+        bindRole(plane, "podnuma-operator-events", "default");
         return new OperatorFixture(plane);
+    }
+
+    /** The operator's ServiceAccount as an RBAC subject. */
+    private static Subject operatorAccount() {
+        return new SubjectBuilder()
+                .withKind("ServiceAccount")
+                .withName(SERVICE_ACCOUNT)
+                .withNamespace(NAMESPACE)
+                .build();
+    }
+
+    /** A RoleBinding {@code role} in {@code namespace} of the Role of the same name to the operator's account. */
+    private static void bindRole(ControlPlane plane, String role, String namespace) {
+        plane.client()
+                .resource(new RoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName(role)
+                        .withNamespace(namespace)
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", role)
+                        .withSubjects(operatorAccount())
+                        .build())
+                .serverSideApply();
     }
 
     static List<HasMetadata> rbac(KubernetesClient admin) {
