@@ -20,7 +20,7 @@ import io.podnuma.agent.events.KubeEventRecorder;
 import io.podnuma.agent.events.PodEvictor;
 import io.podnuma.agent.health.Readiness;
 import io.podnuma.agent.http.HttpEndpoint;
-import io.podnuma.agent.kubelet.KubeletCoexistence;
+import io.podnuma.agent.kubelet.KubeletCheckCache;
 import io.podnuma.agent.membership.KubeNode;
 import io.podnuma.agent.membership.NodeReports;
 import io.podnuma.agent.metrics.AgentMetrics;
@@ -202,7 +202,7 @@ public final class AgentDaemon implements AutoCloseable {
                         new KubeRuntimeEvents(recorder, evictor, config.nodeName()),
                         reports,
                         metrics,
-                        () -> KubeletCoexistence.check(config.kubeletFiles()),
+                        new KubeletCheckCache(config.kubeletFiles()),
                         readiness::markReady,
                         Clock.systemUTC()));
         closeables.add(agent);

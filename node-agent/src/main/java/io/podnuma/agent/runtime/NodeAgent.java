@@ -205,6 +205,8 @@ public final class NodeAgent implements AutoCloseable {
         steps.node().markRecovered();
         if (recovered.start() == WriteMode.REBUILDING) {
             steps.gate().rebuild();
+        } else {
+            steps.gate().follow();
         }
         steps.status().publish(recovered.state(), steps.pods());
     }

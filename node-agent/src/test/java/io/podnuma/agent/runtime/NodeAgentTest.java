@@ -283,6 +283,61 @@ class NodeAgentTest {
         assertThat(away.isReady()).isFalse();
     }
 
+    @Test
+    void aCheckpointBehindTheLastAgentsDecisionsLeavesThePodsItDoesNotKnowOnTheCpusTheyHold() throws Exception {
+        AgentConfig config = config("0,64", AdmissionAction.WARN);
+        Pod a = budgetedRunning("a");
+        NodeAgent first = agent(config);
+        Path file = stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME);
+        byte[] older = Files.readAllBytes(file);
+        // bb is admitted and pinned after that checkpoint; its own checkpoint write is lost (a full state directory,
+        // then a crash), so the next agent reads the older file.
+        Pod b = budgetedRunning("bb");
+        first.drain();
+        first.reconcileNow();
+        CpuSet aCpus = pinOf(a).cpus();
+        CpuSet bCpus = pinOf(b).cpus();
+        assertThat(first.state().pods().get(b.getMetadata().getUid()).exclusiveCpus())
+                .isEqualTo(bCpus);
+        first.stop(Shutdown.KEEP_PINS);
+        Files.write(file, older);
+        // x arrives while no agent runs, created before bb: admitted afresh in creation order it would come first.
+        pods.listener = null;
+        Pod x = budgetedRunning("x");
+
+        // Before the pod list: the checkpoint's shared pool contains bb's CPUs, but nothing gains any.
+        NodeAgent away = new InMemoryAgent(
+                        "unit", topo, config, naming, cgroups, () -> List.copyOf(onHost), stateDir, new AwayPods())
+                .withEvents(new RecordingEvents(events))
+                .build();
+        agents.add(away);
+        away.start();
+        for (FoundContainer f : List.copyOf(onHost)) {
+            away.containerAppeared(f.container(), f.path(), System.nanoTime());
+        }
+        away.reconcileNow();
+        assertThat(away.state().pods()).containsOnlyKeys(a.getMetadata().getUid());
+        assertThat(pinOf(b).cpus())
+                .as("bb, unknown to the checkpoint, is not widened")
+                .isEqualTo(bCpus);
+        assertThat(pinOf(a).cpus()).isEqualTo(aCpus);
+        assertThat(pinOf(x).cpus())
+                .as("x only gives up: the checkpoint's shared pool")
+                .isEqualTo(away.state().sharedPool());
+        away.close();
+
+        NodeAgent next = agent(config);
+
+        assertThat(next.state().pods().get(b.getMetadata().getUid()).exclusiveCpus())
+                .as("bb keeps the CPUs its containers hold")
+                .isEqualTo(bCpus);
+        assertThat(pinOf(b).cpus()).isEqualTo(bCpus);
+        assertThat(pinOf(a).cpus()).isEqualTo(aCpus);
+        CpuSet xCpus = next.state().pods().get(x.getMetadata().getUid()).exclusiveCpus();
+        assertThat(xCpus.intersects(bCpus) || xCpus.intersects(aCpus)).isFalse();
+        assertThat(pinOf(x).cpus()).isEqualTo(xCpus);
+    }
+
     private void removeCgroups(Pod p) {
         for (var s : RuntimeFixtures.allStatuses(p)) {
             CgroupPath path = naming.containerPath(new ContainerCgroup(

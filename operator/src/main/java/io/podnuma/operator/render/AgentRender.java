@@ -274,10 +274,14 @@ public final class AgentRender {
                 .withRequests(rollout.requests().isEmpty() ? null : rollout.requests())
                 .withLimits(rollout.limits().isEmpty() ? null : rollout.limits())
                 .endResources()
-                // Startup covers the first full sync; readiness is the agent's own /readyz after it.
-                .withStartupProbe(probe("/healthz", rollout.healthPort(), 30))
-                .withReadinessProbe(probe("/readyz", rollout.healthPort(), 3))
-                .withLivenessProbe(probe("/healthz", rollout.healthPort(), 6))
+                // Startup covers the first full sync (60 s), asked every second so a ready agent is seen as such
+                // soon; it runs only until it succeeds. Readiness is the agent's own /readyz after it, every 2 s.
+                // Liveness at the kubelet's default period: each probe is a connection and a request on every
+                // node, all the time, and a hung agent restarted after 30 s rather than 12 s costs no pin (the
+                // cpusets stay as written).
+                .withStartupProbe(probe("/healthz", rollout.healthPort(), 1, 60))
+                .withReadinessProbe(probe("/readyz", rollout.healthPort(), 2, 3))
+                .withLivenessProbe(probe("/healthz", rollout.healthPort(), 10, 3))
                 .withSecurityContext(AgentSecurity.containerContext())
                 .withVolumeMounts(mounts(rollout))
                 .withTerminationMessagePath("/dev/termination-log")
@@ -285,14 +289,14 @@ public final class AgentRender {
                 .build();
     }
 
-    private static Probe probe(String path, int port, int failureThreshold) {
+    private static Probe probe(String path, int port, int periodSeconds, int failureThreshold) {
         return new ProbeBuilder()
                 .withNewHttpGet()
                 .withPath(path)
                 .withPort(new IntOrString(port))
                 .withScheme("HTTP")
                 .endHttpGet()
-                .withPeriodSeconds(2)
+                .withPeriodSeconds(periodSeconds)
                 .withTimeoutSeconds(1)
                 .withSuccessThreshold(1)
                 .withFailureThreshold(failureThreshold)

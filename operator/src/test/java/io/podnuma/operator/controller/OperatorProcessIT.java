@@ -86,9 +86,13 @@ class OperatorProcessIT {
                     .contains("operator_sdk_");
         });
         assertThat(follower.metrics()).doesNotContain("podnuma_operator_nodes{");
-        assertThat(follower.health("/readyz"))
-                .as("a standby has its informers synced and is Ready, so a Deployment rollout of two replicas goes on")
-                .isEqualTo(200);
+        // Its informers sync on their own time (seconds on a loaded machine), hence a wait, not a look.
+        await().atMost(TIMEOUT)
+                .ignoreExceptions()
+                .untilAsserted(() -> assertThat(follower.health("/readyz"))
+                        .as(
+                                "a standby has its informers synced and is Ready, so a Deployment rollout of two replicas goes on")
+                        .isEqualTo(200));
 
         // A SIGTERM stops the leader gracefully; the follower takes the Lease over and reconciles.
         // terminate fails with the log when it does not stop within 30 s.

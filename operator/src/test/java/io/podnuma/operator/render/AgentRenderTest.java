@@ -182,6 +182,11 @@ class AgentRenderTest {
                         .isEqualTo("spec.nodeName"));
         assertThat(agent.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
         assertThat(agent.getReadinessProbe().getHttpGet().getPort().getIntVal()).isEqualTo(8081);
+        // Period and failure threshold: startup fast until it succeeds (60 s allowed), liveness at the kubelet's
+        // default period (it runs all the time on every node).
+        assertThat(List.of(agent.getStartupProbe(), agent.getReadinessProbe(), agent.getLivenessProbe()))
+                .extracting(p -> p.getHttpGet().getPath() + " " + p.getPeriodSeconds() + "x" + p.getFailureThreshold())
+                .containsExactly("/healthz 1x60", "/readyz 2x3", "/healthz 10x3");
         assertThat(agent.getResources().getRequests()).containsEntry("cpu", new Quantity("50m"));
         assertThat(r.service().getSpec().getClusterIP()).isEqualTo("None");
         assertThat(r.service().getSpec().getPorts().getFirst().getPort()).isEqualTo(9464);

@@ -148,8 +148,15 @@ public final class PlanApplier {
             want.put(hc.path(), targets.of(state, hc));
         }
         if (gate.writes()) {
+            SequencedMap<CgroupPath, Pin> bounded = want;
+            if (gate.givesUpOnly()) {
+                bounded = new LinkedHashMap<>();
+                for (Map.Entry<CgroupPath, Pin> e : want.entrySet()) {
+                    bounded.put(e.getKey(), givingUpOnly(e.getKey(), e.getValue()));
+                }
+            }
             PinPlan plan = plan(state);
-            plan.all(want, new HostPerformer(state, Cause.PIN));
+            plan.all(bounded, new HostPerformer(state, Cause.PIN));
             commit(plan);
         }
         if (poolPropagation.awaiting()) {
@@ -184,9 +191,20 @@ public final class PlanApplier {
             return false;
         }
         PinPlan plan = plan(state);
-        boolean done = plan.one(path, pin, new HostPerformer(state, cause));
+        boolean done = plan.one(path, givingUpOnly(path, pin), new HostPerformer(state, cause));
         commit(plan);
         return done;
+    }
+
+    /** {@code target}, or while the gate allows giving up only ({@link WriteMode#FOLLOWING}) what of it the container holds now. */
+    private Pin givingUpOnly(CgroupPath path, Pin target) {
+        if (!gate.givesUpOnly()) {
+            return target;
+        }
+        return host.get(path)
+                .flatMap(HostContainer::applied)
+                .map(now -> now.narrowedTo(target))
+                .orElse(target);
     }
 
     /**

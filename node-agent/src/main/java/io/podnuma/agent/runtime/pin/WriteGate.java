@@ -11,10 +11,13 @@ public final class WriteGate {
     /** The mode a kubelet conflict suspended; what the agent returns to when it ends. */
     private WriteMode suspended;
 
-    /** @param start {@link WriteMode#ACTIVE} with a checkpoint to follow, {@link WriteMode#REBUILDING} without */
+    /**
+     * @param start {@link WriteMode#FOLLOWING} with a checkpoint to follow, {@link WriteMode#REBUILDING} without,
+     *     {@link WriteMode#ACTIVE} for the parts of an agent that start after its full sync
+     */
     public WriteGate(WriteMode start) {
-        if (start != WriteMode.ACTIVE && start != WriteMode.REBUILDING) {
-            throw new IllegalArgumentException("an agent starts ACTIVE or REBUILDING, not " + start);
+        if (start != WriteMode.ACTIVE && start != WriteMode.REBUILDING && start != WriteMode.FOLLOWING) {
+            throw new IllegalArgumentException("an agent starts FOLLOWING, REBUILDING or ACTIVE, not " + start);
         }
         this.mode = start;
     }
@@ -28,8 +31,13 @@ public final class WriteGate {
         transition(WriteMode.REBUILDING);
     }
 
+    /** A checkpoint was loaded: until the full sync cpusets follow it, giving up only. */
+    public void follow() {
+        transition(WriteMode.FOLLOWING);
+    }
+
     /** The full sync has read the host and decided: cpusets follow the node state from now on. */
-    public void rebuilt() {
+    public void synced() {
         transition(WriteMode.ACTIVE);
     }
 
@@ -72,7 +80,19 @@ public final class WriteGate {
 
     /** Whether a cpuset may be written now: decisions are made and nothing stands in the way. */
     public boolean writes() {
-        return mode == WriteMode.ACTIVE || mode == WriteMode.RESTORING;
+        return mode == WriteMode.ACTIVE || mode == WriteMode.FOLLOWING || mode == WriteMode.RESTORING;
+    }
+
+    /** Whether a write may only take CPUs and memory nodes away ({@link WriteMode#FOLLOWING}). */
+    public boolean givesUpOnly() {
+        return mode == WriteMode.FOLLOWING;
+    }
+
+    /** Whether the full sync is still to come (with or without a checkpoint). */
+    public boolean beforeFullSync() {
+        return rebuilding()
+                || mode == WriteMode.FOLLOWING
+                || mode == WriteMode.KUBELET_CONFLICT && suspended == WriteMode.FOLLOWING;
     }
 
     /** Whether the host's cpusets are still the only record (also while a kubelet conflict interrupts that). */

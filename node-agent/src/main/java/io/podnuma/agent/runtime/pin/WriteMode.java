@@ -8,6 +8,14 @@ public enum WriteMode {
      * hold where that is still a valid placement.
      */
     REBUILDING,
+    /**
+     * A checkpoint, before the first full sync: cpusets follow it, but a container only gives CPUs and memory nodes
+     * up, never gains any. The checkpoint may be older than what the last agent decided (its writes failed, a full
+     * or read-only state directory, and then it crashed): a pod it does not know may hold exclusive CPUs that it
+     * counts as shared, and widening the shared containers onto them would take them from that pod. The full sync
+     * then learns who the unknown pods are and first tries each on the CPUs its containers hold.
+     */
+    FOLLOWING,
     /** Cpusets follow the node state; CPUs a container failed to give up are kept from the others. */
     ACTIVE,
     /** The kubelet manages cpusets here (a CPU, memory or topology manager policy): podnuma must not fight it. */

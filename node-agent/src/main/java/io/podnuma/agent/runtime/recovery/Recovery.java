@@ -57,7 +57,7 @@ public final class Recovery {
         this.metrics = metrics;
     }
 
-    /** Reads the checkpoint and adopts it: {@link WriteMode#REBUILDING} when there is none to follow. */
+    /** Reads the checkpoint and adopts it ({@link WriteMode#FOLLOWING}); {@link WriteMode#REBUILDING} when there is none. */
     public Recovered recover() {
         CheckpointRead read = store.read(
                 fingerprint,
@@ -84,7 +84,7 @@ public final class Recovery {
                                     + " running pods keep their assignments, new pods follow the new policy");
                 }
                 degraded(outcome);
-                yield new Recovered(state, WriteMode.ACTIVE);
+                yield new Recovered(state, WriteMode.FOLLOWING);
             }
             case CheckpointRead.Rejected r -> {
                 String message = r.message() + "; moved to " + r.movedTo()

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The decisions of the first full list: pods the engine holds but the list does not (or lists as finished) are
- * released, the others admitted in creation order; without a checkpoint each pod is first tried within the CPUs its
- * containers hold, so running pods are not moved.
+ * released, the others admitted in creation order; each pod the checkpoint does not hold (all of them without one) is
+ * first tried within the CPUs its containers hold, so running pods are not moved.
  */
 public final class FullSync {
 
@@ -74,14 +74,19 @@ public final class FullSync {
                 .sorted(Comparator.comparing(PodRecord::created)
                         .thenComparing(r -> r.ref().uid()))
                 .toList();
-        // Before the admissions: without a checkpoint the cgroups found here are the record of who held what.
+        // Before the admissions: without a checkpoint the cgroups found here are the record of who held what, and
+        // with one they are for the pods it does not know (a checkpoint older than the last agent's decisions).
         scan.rescan();
+        boolean first = gate.beforeFullSync();
+        boolean rebuilding = gate.rebuilding();
         int kept = 0;
-        if (gate.rebuilding()) {
+        if (first) {
             Map<String, CpuSet> held = host.heldByPod(onlineCpus);
             for (PodRecord r : order) {
                 CpuSet cpus = held.get(r.ref().uid());
-                if (cpus != null && !state.pods().containsKey(r.ref().uid())) {
+                // With a checkpoint, a container on its shared pool holds nothing of its own: it was pinned from it.
+                boolean own = cpus != null && (rebuilding || !cpus.equals(start.sharedPool()));
+                if (own && !state.pods().containsKey(r.ref().uid())) {
                     AdmissionDecision d = admissions.admitWithin(state, r, cpus);
                     state = decisions.carryOut(state, d);
                     kept += d instanceof AdmissionDecision.Admit ? 1 : 0;
@@ -96,13 +101,17 @@ public final class FullSync {
                 admitted += d instanceof AdmissionDecision.Admit ? 1 : 0;
             }
         }
-        if (gate.rebuilding()) {
+        if (rebuilding) {
             LOG.info(
                     "rebuilt without a checkpoint: {} pods kept the CPUs their containers hold, {} admitted afresh",
                     kept,
                     admitted);
-            admitted += kept;
-            gate.rebuilt();
+        } else if (kept > 0) {
+            LOG.info("{} pods the checkpoint did not hold were placed within the CPUs their containers hold", kept);
+        }
+        admitted += kept;
+        if (first) {
+            gate.synced();
         }
         for (PodRecord r : pods.all()) {
             if (r.pod().isEmpty() && !r.terminal()) {

@@ -25,7 +25,7 @@ class WriteGateTest {
         assertThat(g.mayWrite()).isTrue(); // the passes run, so the pool propagation is still timed
         assertThat(g.writes()).isFalse();
         assertThat(g.rebuilding()).isTrue();
-        g.rebuilt();
+        g.synced();
         assertThat(g.mode()).isEqualTo(WriteMode.ACTIVE);
         assertThat(g.writes()).isTrue();
     }
@@ -39,7 +39,7 @@ class WriteGateTest {
         assertThat(g.mayWrite()).isFalse();
         assertThat(g.writes()).isFalse();
         assertThat(g.rebuilding()).isTrue(); // the host is still the only record
-        g.rebuilt(); // the full sync ends the rebuild during the conflict
+        g.synced(); // the full sync ends the rebuild during the conflict
         assertThat(g.mode()).isEqualTo(WriteMode.KUBELET_CONFLICT);
         assertThat(g.rebuilding()).isFalse();
         assertThat(g.kubelet(CpusetOwner.AGENT)).isFalse();
@@ -80,7 +80,7 @@ class WriteGateTest {
     void haltedIsFinal() {
         WriteGate g = new WriteGate(WriteMode.ACTIVE);
         g.halt();
-        g.rebuilt();
+        g.synced();
         g.kubelet(CpusetOwner.AGENT);
         g.restore();
         assertThat(g.mode()).isEqualTo(WriteMode.HALTED);
