@@ -137,7 +137,12 @@ class SecureMetricsTemplateIT {
         assertThat(pod.getVolumes())
                 .filteredOn(v -> v.getName().equals("metrics-tls"))
                 .singleElement()
-                .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("podnuma-metrics-tls"));
+                .satisfies(v -> {
+                    assertThat(v.getSecret().getSecretName()).isEqualTo("podnuma-metrics-tls");
+                    // The key readable by the operator's group (the pod's fsGroup), not by every user.
+                    assertThat(v.getSecret().getDefaultMode()).isEqualTo(0440);
+                });
+        assertThat(pod.getSecurityContext().getFsGroup()).isEqualTo(65532L);
         assertThat(pod.getContainers().getFirst().getVolumeMounts())
                 .filteredOn(m -> m.getName().equals("metrics-tls"))
                 .singleElement()
