@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.agent.cgroup.CgroupDetector;
 import io.podnuma.agent.cgroup.CgroupLayout;
 import io.podnuma.agent.cgroup.CgroupPath;
+import io.podnuma.agent.cgroup.CgroupVersion;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.FaultInjectingCgroupFiles;
 import io.podnuma.agent.cgroup.HostCgroupFiles;
@@ -226,8 +227,27 @@ public final class AgentDaemon implements AutoCloseable {
             public void containerRemoved(ContainerCgroup container, CgroupPath path, long seenNanos) {
                 agent.containerRemoved(path);
             }
+
+            @Override
+            public void cpusetWritten(ContainerCgroup container, CgroupPath path) {
+                agent.cpusetWritten(path);
+            }
+
+            @Override
+            public void cpusetUnwatched(ContainerCgroup container, CgroupPath path) {
+                agent.cpusetUnwatched(path);
+            }
+
+            @Override
+            public void eventsLost() {
+                agent.cpusetReportsLost();
+            }
         });
         closeables.add(watcher);
+        if (layout.version() == CgroupVersion.V1) {
+            // v2 moves a container's effective set when a parent changes, without a write to report.
+            agent.watchCpusets();
+        }
 
         DeviceSource devices = config.kubeletPodResourcesSocket().isPresent()
                 ? new KubeletDeviceSource(config.kubeletPodResourcesSocket().get(), config.kubeletCallTimeout())

@@ -10,6 +10,7 @@ import io.podnuma.agent.runtime.birth.BirthBoard;
 import io.podnuma.agent.runtime.birth.BirthPins;
 import io.podnuma.agent.runtime.drift.DriftCheck;
 import io.podnuma.agent.runtime.drift.ReconcilePass;
+import io.podnuma.agent.runtime.host.CpusetReads;
 import io.podnuma.agent.runtime.host.HostBook;
 import io.podnuma.agent.runtime.host.HostScan;
 import io.podnuma.agent.runtime.loop.AgentLoop;
@@ -46,7 +47,8 @@ record AgentSteps(
         PodEvents podEvents,
         FirstList firstList,
         ReconcilePass reconcile,
-        BirthBoard birth) {
+        BirthBoard birth,
+        CpusetReads reads) {
 
     static AgentSteps wire(NodeAgent.Settings settings, NodeAgent.Parts parts) {
         NodeAllocator allocator = parts.allocator();
@@ -109,6 +111,7 @@ record AgentSteps(
                 admissions,
                 decisions,
                 parts.topology().onlineCpus());
+        CpusetReads reads = new CpusetReads(settings.reconcilePeriod());
         DriftCheck drift =
                 new DriftCheck(parts.pins(), host, pods, targets, pins, gate, parts.metrics(), parts.events(), status);
         return new AgentSteps(
@@ -125,7 +128,8 @@ record AgentSteps(
                 pins,
                 new PodEvents(node, pods, allocator, admissions, decisions, decided, pins, status),
                 new FirstList(fullSync, node, pods, host, recovery, kubelet, pins, status, parts.markReady()),
-                new ReconcilePass(node, pods, kubelet, hostScan, drift, pins, recovery, status),
-                new BirthBoard(new BirthPins(wanted)));
+                new ReconcilePass(node, pods, kubelet, hostScan, drift, pins, recovery, status, reads),
+                new BirthBoard(new BirthPins(wanted)),
+                reads);
     }
 }

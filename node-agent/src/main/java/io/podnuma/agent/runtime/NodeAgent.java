@@ -16,6 +16,7 @@ import io.podnuma.agent.podresources.PodResourcesSnapshot;
 import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.runtime.birth.BirthDecision;
+import io.podnuma.agent.runtime.host.CpusetReads;
 import io.podnuma.agent.runtime.loop.AgentLoop;
 import io.podnuma.agent.runtime.loop.Lifecycle;
 import io.podnuma.agent.runtime.pin.WriteMode;
@@ -150,7 +151,32 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     public void containerRemoved(CgroupPath path) {
+        steps.reads().removed(path);
         steps.loop().executeAlways(() -> steps.host().forget(path));
+    }
+
+    /**
+     * Writes to container cpusets are reported from now on ({@link #cpusetWritten}, {@link #cpusetUnwatched},
+     * {@link #cpusetReportsLost}): the reconcile tick reads back only what was written, and everything once a minute
+     * ({@link CpusetReads}). Without this call it reads every container every tick.
+     */
+    public void watchCpusets() {
+        steps.reads().watch();
+    }
+
+    /** A cpuset file of a container was written (by anyone); any thread. */
+    public void cpusetWritten(CgroupPath path) {
+        steps.reads().written(path);
+    }
+
+    /** Writes to this container's cpuset cannot be reported: the tick reads it every time. */
+    public void cpusetUnwatched(CgroupPath path) {
+        steps.reads().unwatched(path);
+    }
+
+    /** Reports of writes may have been lost: the next tick reads everything. */
+    public void cpusetReportsLost() {
+        steps.reads().lost();
     }
 
     /** What PodResources answers from; replaced after every decision. */

@@ -153,6 +153,16 @@ class AgentProcessIT {
         agent.awaitReady(Duration.ofSeconds(60));
         assertThat(KubeletLikeHost.allowedCpus(pids.get("web/web"))).isEqualTo(CpuList.of(0));
 
+        // Someone moves web onto the trader's CPU: the write is reported by the watch on web's cgroup and repaired at
+        // the next tick (1 s here), long before the full tick that reads every container (a minute).
+        Path webCpus = host.dir(RunningPods.containers(web).get("web")).resolve("cpuset.cpus");
+        Files.writeString(webCpus, "1");
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            assertThat(Files.readString(webCpus).trim()).isEqualTo("0");
+            assertThat(KubeletLikeHost.allowedCpus(pids.get("web/web"))).isEqualTo(CpuList.of(0));
+        });
+        assertThat(agent.metric("podnuma_drift_repaired_total")).isEqualTo(1);
+
         // The node leaves the policy: SIGTERM now gives every container everything back and cleans up.
         cp.kubectl("label", "node", node, "podnuma.io/policy-").assertSuccess();
         assertThat(agent.terminate(Duration.ofSeconds(30))).isEqualTo(143);

@@ -43,6 +43,9 @@ final class InMemoryAgent {
     private Consumer<AgentReport> reports = r -> {};
     private Supplier<KubeletCheck> kubelet = () -> new KubeletCheck(List.of());
     private Duration syncLog = Duration.ofSeconds(1);
+    /** Long enough that no tick of its own runs in a test: the tests reconcile when they say so. */
+    private Duration reconcilePeriod = Duration.ofHours(1);
+
     private AgentMetrics metrics;
     private CheckpointFiles checkpointFiles = CheckpointFiles.HOST;
 
@@ -92,6 +95,11 @@ final class InMemoryAgent {
         return this;
     }
 
+    InMemoryAgent withReconcilePeriod(Duration value) {
+        reconcilePeriod = value;
+        return this;
+    }
+
     InMemoryAgent withSyncLog(Duration value) {
         syncLog = value;
         return this;
@@ -117,7 +125,7 @@ final class InMemoryAgent {
                                 ? AdmissionAction.EVICT
                                 : AdmissionAction.WARN,
                         ExclusiveCpuQuota.KEEP,
-                        Duration.ofHours(1),
+                        reconcilePeriod,
                         syncLog),
                 new NodeAgent.Parts(
                         topo,

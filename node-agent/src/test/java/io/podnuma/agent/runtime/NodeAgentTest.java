@@ -338,6 +338,52 @@ class NodeAgentTest {
         assertThat(pinOf(x).cpus()).isEqualTo(xCpus);
     }
 
+    @Test
+    void watchedTheTickReadsBackWhatWasWrittenAndEverythingOnceAMinute() throws Exception {
+        Pod a = budgetedRunning("a");
+        // A 30 s period: every second tick reads everything. The test's own ticks come long before the agent's.
+        NodeAgent agent = new InMemoryAgent(
+                        "unit",
+                        topo,
+                        config("0,64", AdmissionAction.WARN),
+                        naming,
+                        cgroups,
+                        () -> List.copyOf(onHost),
+                        stateDir,
+                        pods)
+                .withEvents(new RecordingEvents(events))
+                .withReconcilePeriod(Duration.ofSeconds(30))
+                .build();
+        agents.add(agent);
+        agent.start();
+        assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();
+        CpuSet aCpus = pinOf(a).cpus();
+        CgroupPath path = onHost.getFirst().path();
+        agent.watchCpusets();
+        agent.reconcileNow(); // the first tick after the watch starts reads everything
+        Pin drifted = new Pin(CpuSet.of(aCpus.first()), pinOf(a).mems());
+
+        cgroups.actual.put(path, drifted); // a write the watcher did not report (the kernel's own, say)
+        agent.reconcileNow();
+        assertThat(pinOf(a)).as("not read back: nothing reported a write").isEqualTo(drifted);
+
+        agent.cpusetWritten(path);
+        agent.reconcileNow();
+        assertThat(pinOf(a).cpus())
+                .as("read back and repaired after the report")
+                .isEqualTo(aCpus);
+
+        // Unreported, it is found by the full tick: a minute of 30 s ticks.
+        cgroups.actual.put(path, drifted);
+        int ticks = 0;
+        while (pinOf(a).equals(drifted) && ticks < 10) {
+            agent.reconcileNow();
+            ticks++;
+        }
+        assertThat(pinOf(a).cpus()).isEqualTo(aCpus);
+        assertThat(ticks).isBetween(1, 2);
+    }
+
     private void removeCgroups(Pod p) {
         for (var s : RuntimeFixtures.allStatuses(p)) {
             CgroupPath path = naming.containerPath(new ContainerCgroup(

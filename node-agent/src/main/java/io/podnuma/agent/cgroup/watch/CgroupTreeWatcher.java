@@ -2,6 +2,7 @@ package io.podnuma.agent.cgroup.watch;
 
 import static java.nio.file.StandardWatchEventKinds.ENTRY_CREATE;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_DELETE;
+import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
 import static java.nio.file.StandardWatchEventKinds.OVERFLOW;
 
 import io.podnuma.agent.cgroup.CgroupLayout;
@@ -39,8 +40,10 @@ import org.slf4j.LoggerFactory;
  * Notices container cgroups as they appear and disappear below kubepods in the cpuset hierarchy, through the
  * platform {@link WatchService} (inotify on Linux: one watch per directory, delivered in microseconds).
  *
- * <p>Only the levels that hold containers are watched: the hierarchy root (so a kubepods directory created later is
- * seen), kubepods, its QoS directories and the pod directories; a container's removal is seen in its pod directory.
+ * <p>The levels that hold containers are watched for directories: the hierarchy root (so a kubepods directory created
+ * later is seen), kubepods, its QoS directories and the pod directories; a container's removal is seen in its pod
+ * directory. Each container's own directory is watched for writes to its {@code cpuset.*} files
+ * ({@link ContainerCgroupListener#cpusetWritten}), so a reconcile need not read back the cpusets nobody wrote.
  * A newly seen directory is registered first and listed second, so a child created in between is found by the
  * listing, and one created after by an event; duplicates are dropped. A directory gone while being registered or
  * listed is skipped: its removal event follows. A lost event ({@code OVERFLOW}, e.g. a burst of more than 512 on
@@ -241,6 +244,11 @@ public final class CgroupTreeWatcher implements AutoCloseable {
                     visit(child, seen);
                 } else if (event.kind() == ENTRY_DELETE) {
                     gone(child, seen);
+                } else if (event.kind() == ENTRY_MODIFY) {
+                    ContainerCgroup c = known.get(dir);
+                    if (c != null && event.context().toString().startsWith("cpuset.")) {
+                        call(() -> listener.cpusetWritten(c, dir));
+                    }
                 }
             }
         }
@@ -250,6 +258,7 @@ public final class CgroupTreeWatcher implements AutoCloseable {
         }
         if (lost) {
             LOG.info("cgroup watch on {} lost events below {}; rescanning", root, dir);
+            call(listener::eventsLost);
             resync(seen, true);
         }
     }
@@ -370,6 +379,23 @@ public final class CgroupTreeWatcher implements AutoCloseable {
     }
 
     private void appeared(CgroupPath path, ContainerCgroup c, long seen) {
+        // Watched before it is reported: the listener reads the cpuset after this, so no write goes unnoticed.
+        if (!keysByPath.containsKey(path)) {
+            try {
+                WatchKey key = path.in(root).register(watchService, ENTRY_MODIFY);
+                keysByPath.put(path, key);
+                pathsByKey.put(key, path);
+                watched.set(keysByPath.size());
+            } catch (NoSuchFileException | NotDirectoryException gone) {
+                return; // removed meanwhile: the parent's event says so
+            } catch (IOException e) {
+                LOG.warn(
+                        "cannot watch container cgroup {}: {}; its cpuset is read on every reconcile",
+                        path.in(root),
+                        e.toString());
+                call(() -> listener.cpusetUnwatched(c, path));
+            }
+        }
         if (known.putIfAbsent(path, c) == null) {
             call(() -> listener.containerAppeared(c, path, seen));
         }

@@ -28,4 +28,16 @@ public interface ContainerCgroupListener {
      * @param reason names the directory, the segment at fault and what was expected
      */
     default void unrecognised(CgroupPath path, String reason) {}
+
+    /** A {@code cpuset.*} file of a container reported earlier was written (by anyone). Ignored by default. */
+    default void cpusetWritten(ContainerCgroup container, CgroupPath path) {}
+
+    /**
+     * Writes to this container's cpuset files cannot be reported: its directory could not be watched (e.g. the
+     * inotify watch limit). Ignored by default.
+     */
+    default void cpusetUnwatched(ContainerCgroup container, CgroupPath path) {}
+
+    /** The watcher lost events (and rescans): writes may have gone unreported. Ignored by default. */
+    default void eventsLost() {}
 }

@@ -9,6 +9,7 @@ import io.podnuma.agent.report.ConditionType;
 import io.podnuma.agent.runtime.Pin;
 import io.podnuma.agent.runtime.PinWriter;
 import io.podnuma.agent.runtime.RuntimeEvents;
+import io.podnuma.agent.runtime.host.CpusetReads;
 import io.podnuma.agent.runtime.host.HostBook;
 import io.podnuma.agent.runtime.host.HostContainer;
 import io.podnuma.agent.runtime.pin.PinTargets;
@@ -21,7 +22,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads every container's cpuset and writes back those someone else changed, reporting them in the {@code Drift}
+ * Reads the containers' cpusets and writes back those someone else changed, reporting them in the {@code Drift}
  * condition. While the agent rebuilds, what it reads is a fresher record, not drift: nothing is decided yet.
  */
 public final class DriftCheck {
@@ -59,9 +60,22 @@ public final class DriftCheck {
 
     /** @return how many containers had drifted */
     public int run(NodeState state) {
+        return run(state, CpusetReads.Tick.FULL);
+    }
+
+    /**
+     * Reads the containers {@code reads} names (a container not read this tick was not written since it was last
+     * read, see {@link CpusetReads}).
+     *
+     * @return how many containers had drifted
+     */
+    public int run(NodeState state, CpusetReads.Tick reads) {
         int drifted = 0;
         List<String> where = new ArrayList<>();
         for (HostContainer hc : host.all()) {
+            if (!reads.reads(hc.path())) {
+                continue;
+            }
             Optional<Pin> actual = pins.readQuietly(hc.path());
             if (actual.isEmpty()) {
                 host.forget(hc.path());
@@ -95,7 +109,7 @@ public final class DriftCheck {
             status.condition(
                     ConditionReason.DRIFT_REPAIRED,
                     drifted + " container cpusets were rewritten by someone else and restored: " + where);
-        } else if (status.has(ConditionType.DRIFT)) {
+        } else if (reads.full() && status.has(ConditionType.DRIFT)) {
             status.condition(ConditionReason.NO_DRIFT, "every cpuset is as wanted");
         }
         return drifted;

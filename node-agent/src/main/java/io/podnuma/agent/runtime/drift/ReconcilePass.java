@@ -2,6 +2,7 @@ package io.podnuma.agent.runtime.drift;
 
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.runtime.NodeBook;
+import io.podnuma.agent.runtime.host.CpusetReads;
 import io.podnuma.agent.runtime.host.HostScan;
 import io.podnuma.agent.runtime.pin.KubeletWatch;
 import io.podnuma.agent.runtime.pin.PlanApplier;
@@ -10,8 +11,8 @@ import io.podnuma.agent.runtime.recovery.Recovery;
 import io.podnuma.agent.runtime.status.AgentStatus;
 
 /**
- * The reconcile tick: the kubelet check, a checkpoint write that failed retried, the cgroup tree read again, drift
- * repaired, every container to its pin.
+ * The reconcile tick: the kubelet check, a checkpoint write that failed retried, the cgroup tree read again (what
+ * {@link CpusetReads} says of it), drift repaired, every container to its pin.
  * Before the first full sync too (the API server may be away): pins follow the checkpoint, nothing is released.
  */
 public final class ReconcilePass {
@@ -24,6 +25,7 @@ public final class ReconcilePass {
     private final PlanApplier pins;
     private final Recovery recovery;
     private final AgentStatus status;
+    private final CpusetReads reads;
 
     public ReconcilePass(
             NodeBook node,
@@ -33,7 +35,8 @@ public final class ReconcilePass {
             DriftCheck drift,
             PlanApplier pins,
             Recovery recovery,
-            AgentStatus status) {
+            AgentStatus status,
+            CpusetReads reads) {
         this.node = node;
         this.pods = pods;
         this.kubelet = kubelet;
@@ -42,15 +45,19 @@ public final class ReconcilePass {
         this.pins = pins;
         this.recovery = recovery;
         this.status = status;
+        this.reads = reads;
     }
 
     public void run() {
         AgentStatus.Mark before = status.mark();
         kubelet.refresh();
-        hostScan.rescan();
+        CpusetReads.Tick tick = reads.next();
+        if (tick.full()) {
+            hostScan.rescan(); // between full ticks the watcher reports every container that comes or goes
+        }
         NodeState state = node.state();
         recovery.catchUp(state);
-        int drifted = drift.run(state);
+        int drifted = drift.run(state, tick);
         pins.all(state);
         // The tick runs every few seconds on every node: render the reports only when something changed.
         if (drifted > 0 || status.changedSince(before)) {

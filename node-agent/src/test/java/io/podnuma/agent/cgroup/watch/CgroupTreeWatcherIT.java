@@ -114,6 +114,29 @@ class CgroupTreeWatcherIT {
     }
 
     @Test
+    void aWriteToAContainersCpusetIsReportedOnTheRealHierarchy() throws Exception {
+        KubeletTree tree = new KubeletTree(testRoot, CgroupDriver.SYSTEMD, random);
+        ContainerCgroup c = tree.container(PodQos.GUARANTEED, tree.podUid(), ContainerRuntime.CONTAINERD);
+        RecordingListener l = new RecordingListener();
+        watch(tree, l);
+        CgroupPath path = tree.mkdir(c);
+        assertThat(l.next().path()).isEqualTo(path);
+        // Every level down to the container gets the subtree's CPUs and memory nodes, as the kubelet's would have.
+        Path dir = testRoot;
+        for (String segment : path.segments()) {
+            dir = dir.resolve(segment);
+            Files.writeString(dir.resolve("cpuset.mems"), subtree.mems().toString());
+            Files.writeString(dir.resolve("cpuset.cpus"), subtree.cpus().toString());
+        }
+        // The kernel's cgroup files raise the same inotify event as any file written through write(2).
+        List<CgroupPath> reported = new ArrayList<>();
+        for (CgroupPath p; (p = l.written.poll(2, TimeUnit.SECONDS)) != null; ) {
+            reported.add(p);
+        }
+        assertThat(reported).isNotEmpty().containsOnly(path);
+    }
+
+    @Test
     void aContainerMadeWhileItsPodIsBeingRegisteredIsFound() throws Exception {
         KubeletTree tree = new KubeletTree(testRoot, CgroupDriver.CGROUPFS, random);
         String uid = tree.podUid();

@@ -59,6 +59,28 @@ class CgroupTreeWatcherTest {
         return w;
     }
 
+    @Test
+    void writesToAContainersCpusetFilesAreReportedAndOthersAreNot() throws Exception {
+        KubeletTree tree = new KubeletTree(root, CgroupDriver.SYSTEMD, random);
+        RecordingListener l = new RecordingListener();
+        ContainerCgroup c = tree.container(PodQos.BURSTABLE, tree.podUid(), ContainerRuntime.CONTAINERD);
+        CgroupPath before = tree.mkdir(c); // there before the watch starts
+        watch(tree, l);
+        assertThat(l.next().path()).isEqualTo(before);
+        ContainerCgroup d = tree.container(PodQos.GUARANTEED, tree.podUid(), ContainerRuntime.CONTAINERD);
+        CgroupPath after = tree.mkdir(d);
+        assertThat(l.next().path()).isEqualTo(after);
+
+        Files.writeString(before.in(root).resolve("cpuset.cpus"), "1-2");
+        assertThat(l.written.poll(10, TimeUnit.SECONDS)).isEqualTo(before);
+        Files.writeString(after.in(root).resolve("cpuset.mems"), "0");
+        assertThat(l.written.poll(10, TimeUnit.SECONDS)).isEqualTo(after);
+        // A process moved in, a control file of another kind: nothing for the cpuset.
+        Files.writeString(after.in(root).resolve("cgroup.procs"), "1");
+        Files.writeString(after.in(root).resolve("tasks"), "1");
+        assertThat(l.written.poll(300, TimeUnit.MILLISECONDS)).isNull();
+    }
+
     @ParameterizedTest
     @EnumSource(CgroupDriver.class)
     void noticesKubepodsCreatedAfterStartAndEveryContainerBelowIt(CgroupDriver driver) throws Exception {
@@ -215,7 +237,8 @@ class CgroupTreeWatcherTest {
                 .as("nothing about the pod that went before it was listed")
                 .hasSize(1);
         assertThat(w.isRunning()).isTrue();
-        assertThat(w.watchedDirectories()).isEqualTo(4); // root, kubepods, besteffort, the survivor's pod
+        // root, kubepods, besteffort, the survivor's pod, and the survivor itself (for writes to its cpuset)
+        assertThat(w.watchedDirectories()).isEqualTo(5);
     }
 
     @Test

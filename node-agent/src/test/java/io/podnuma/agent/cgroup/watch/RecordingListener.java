@@ -27,6 +27,9 @@ final class RecordingListener implements ContainerCgroupListener {
 
     final List<Call> history = new CopyOnWriteArrayList<>();
     final List<String> unrecognised = new CopyOnWriteArrayList<>();
+    /** The containers whose cpuset files were reported written, in order (apart from the other calls). */
+    final BlockingQueue<CgroupPath> written = new LinkedBlockingQueue<>();
+
     private final BlockingQueue<Call> queue = new LinkedBlockingQueue<>();
 
     @Override
@@ -48,6 +51,11 @@ final class RecordingListener implements ContainerCgroupListener {
     @Override
     public void unrecognised(CgroupPath path, String reason) {
         unrecognised.add(path + " | " + reason);
+    }
+
+    @Override
+    public void cpusetWritten(ContainerCgroup container, CgroupPath path) {
+        written.add(path);
     }
 
     private void record(Call c) {
