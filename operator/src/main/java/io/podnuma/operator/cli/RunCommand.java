@@ -93,8 +93,8 @@ final class RunCommand implements Callable<Integer> {
                     client,
                     config.reconcile(monitoring),
                     config.leaseName()
-                            .map(name ->
-                                    new PodnumaOperator.LeaderElection(name, config.leaseNamespace(), identity, () -> {
+                            .map(name -> new PodnumaOperator.LeaderElection(
+                                    name, config.leaseNamespace(), identity, config.leaseTimings(), () -> {
                                         if (live.get()) {
                                             // Lost the Lease while running: the kubelet restarts this replica.
                                             spec.commandLine().getErr().println("error: lost the leader Lease " + name);
