@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The running operator: the SDK's {@link Operator} with the policy reconciler, its metrics (JOSDK's reconcile
@@ -44,10 +45,12 @@ public final class PodnumaOperator implements AutoCloseable {
 
     private final Operator operator;
     private final AtomicInteger leading;
+    private final Optional<LeaseFence> fence;
 
-    private PodnumaOperator(Operator operator, AtomicInteger leading) {
+    private PodnumaOperator(Operator operator, AtomicInteger leading, Optional<LeaseFence> fence) {
         this.operator = operator;
         this.leading = leading;
+        this.fence = fence;
     }
 
     /** Starts reconciling (or, with leader election, starts trying to lead); returns once the informers are synced. */
@@ -63,6 +66,13 @@ public final class PodnumaOperator implements AutoCloseable {
         Gauge.builder(LEADER_GAUGE, leading, AtomicInteger::get)
                 .description("1 while this operator replica leads (holds the leader Lease and reconciles), else 0")
                 .register(registry);
+        // Stops leading when no renewal shows for renewDeadline, whatever the elector's attempt waits for. The wall
+        // clock: the Lease's renewTime is the wall clock's.
+        AtomicReference<LeaseFence> fence = new AtomicReference<>();
+        leaderElection.ifPresent(le -> fence.set(new LeaseFence(client, le, InstantSource.system(), () -> {
+            leading.set(0);
+            le.lostLeadership().run();
+        })));
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client)
                     .withCloseClientOnStop(false)
@@ -77,9 +87,13 @@ public final class PodnumaOperator implements AutoCloseable {
                     le.timings().retryPeriod(),
                     le.identity(),
                     new LeaderCallbacks(
-                            () -> leading.set(1),
+                            () -> {
+                                leading.set(1);
+                                fence.get().leading();
+                            },
                             () -> {
                                 leading.set(0);
+                                fence.get().close();
                                 le.lostLeadership().run();
                             },
                             leader -> {}),
@@ -87,7 +101,7 @@ public final class PodnumaOperator implements AutoCloseable {
         });
         operator.register(new PolicyReconciler(settings, clock, instance, new PolicyNodeGauges(registry)));
         operator.start();
-        return new PodnumaOperator(operator, leading);
+        return new PodnumaOperator(operator, leading, Optional.ofNullable(fence.get()));
     }
 
     /** Whether the informers are healthy (what /readyz reports). */
@@ -96,13 +110,16 @@ public final class PodnumaOperator implements AutoCloseable {
     }
 
     /**
-     * Stops reconciling, letting running reconciles finish (up to 10 s). The gauge says 0 from the start of the stop:
-     * the SDK gives the Lease up only after its reconciles ended, so a standby's 1 never overlaps this replica's 1.
+     * Stops reconciling, letting running reconciles finish (up to 10 s), then gives the Lease up if this replica led.
+     * The gauge says 0 from the start of the stop, so a standby's 1 never overlaps this replica's 1.
      */
     @Override
     public void close() {
-        leading.set(0);
+        boolean led = leading.getAndSet(0) == 1;
         operator.stop();
+        if (led) {
+            fence.ifPresent(LeaseFence::release);
+        }
     }
 
     /** The SDK's meters get a description (HELP) before it registers any. */

@@ -23,6 +23,7 @@ import io.podnuma.testkit.operator.OperatorProcess;
 import io.podnuma.testkit.prometheus.PrometheusText;
 import io.podnuma.testkit.soak.FaultDraw;
 import io.podnuma.testkit.soak.FaultKind;
+import io.podnuma.testkit.soak.LeaderInvariants;
 import io.podnuma.testkit.soak.SoakTally;
 import io.podnuma.testkit.soak.Violation;
 import io.podnuma.testkit.soak.ViolationKind;
@@ -82,6 +83,9 @@ class OperatorFailoverSoakIT {
     static final Duration RESTART_DELAY = Duration.ofSeconds(1);
 
     static final Duration CONVERGE_TIMEOUT = Duration.ofSeconds(60);
+    /** How old a write must be before it is checked against the Lease as the informer has seen it. */
+    static final Duration SETTLE = Duration.ofSeconds(1);
+
     static final int NODES = 6;
     /** Groups a node can be in; the policies select disjoint groups, so no node has two candidates. */
     static final int GROUPS = 4;
@@ -120,12 +124,6 @@ class OperatorFailoverSoakIT {
         }
     }
 
-    /** A Lease holder's tenure start as the Lease says it ({@code acquireTime}). */
-    record Tenure(String holder, Instant acquired) {}
-
-    /** A renewal seen on the Lease: who held it and when it renewed. */
-    record Renewal(String holder, Instant renewed) {}
-
     /** One sample of a replica: what it says of itself. */
     record Scrape(Incarnation inc, boolean leads, double reconciles) {}
 
@@ -142,8 +140,10 @@ class OperatorFailoverSoakIT {
     private Random rnd;
     private final List<Slot> slots = new ArrayList<>();
     private final List<Incarnation> incarnations = new CopyOnWriteArrayList<>();
-    private final Set<Tenure> tenures = ConcurrentHashMap.newKeySet();
-    private final List<Renewal> renewals = new CopyOnWriteArrayList<>();
+    private final Set<LeaderInvariants.Tenure> tenures = ConcurrentHashMap.newKeySet();
+    private final List<LeaderInvariants.Renewal> renewals = new CopyOnWriteArrayList<>();
+    private volatile int eventsChecked;
+    private volatile int runsThatReconciled;
     private final SoakTally tally = new SoakTally();
     private final List<String> failures = new CopyOnWriteArrayList<>();
     private final AtomicLong samples = new AtomicLong();
@@ -151,8 +151,10 @@ class OperatorFailoverSoakIT {
     private final Set<String> suspects = ConcurrentHashMap.newKeySet();
     private volatile boolean running = true;
     private volatile FaultKind current = FaultKind.OPERATOR_KILL9;
-    /** Set by a fault that ends a leadership: from then until a leader says so, the takeover is timed. */
-    private volatile long takeoverFrom;
+    /** A fault that ended a leadership: from then until another incarnation leads, the takeover is timed. */
+    record Takeover(FaultKind kind, long fromNanos, Incarnation ended) {}
+
+    private volatile Takeover takeover;
 
     private volatile Set<String> expectedPolicies = Set.of();
     private final Map<String, Integer> policyGroup = new ConcurrentHashMap<>();
@@ -256,22 +258,25 @@ class OperatorFailoverSoakIT {
                 break;
             }
             tally.converged(k, Duration.ofNanos(System.nanoTime() - injected));
-            checkWrites(k);
+            checkWrites(k, SETTLE);
         }
         long faultsNanos = System.nanoTime() - t0;
         running = false;
         sampler.join(5_000);
-        checkWrites(current);
+        sleep(SETTLE.toMillis());
+        checkWrites(current, Duration.ZERO);
         System.out.printf(
-                "OperatorFailoverSoakIT: %d injections in %d s, %d samples (%.0f/s), %d incarnations, %d exits after a"
-                        + " lost Lease, %d Lease tenures%n%s",
+                "OperatorFailoverSoakIT: %d injections in %d s, %d samples (%.0f/s), %d incarnations (%d reconciled),"
+                        + " %d exits after a lost Lease, %d Lease tenures, %d Events checked against them%n%s",
                 tally.injections(),
                 TimeUnit.NANOSECONDS.toSeconds(faultsNanos),
                 samples.get(),
                 samples.get() / Math.max(1.0, faultsNanos / 1e9),
                 incarnations.size(),
+                runsThatReconciled,
                 leaseLostExits.get(),
                 tenures.size(),
+                eventsChecked,
                 tally.render());
         assertThat(failures).as("failures").isEmpty();
         assertThat(tally.violations()).as("invariant violations").isEmpty();
@@ -350,12 +355,12 @@ class OperatorFailoverSoakIT {
         switch (k) {
             case OPERATOR_KILL9 -> {
                 Slot leader = awaitLeader();
-                takeoverFrom = System.nanoTime();
+                takeover = new Takeover(FaultKind.OPERATOR_KILL9, System.nanoTime(), leader.current);
                 leader.current.process.close();
             }
             case OPERATOR_SIGTERM -> {
                 Slot leader = awaitLeader();
-                takeoverFrom = System.nanoTime();
+                takeover = new Takeover(FaultKind.OPERATOR_SIGTERM, System.nanoTime(), leader.current);
                 int exit = leader.current.process.terminate(Duration.ofSeconds(30));
                 if (exit != 0 && exit != 143) {
                     failures.add("SIGTERM: the leader exited " + exit + ":\n" + leader.current.process.logTail());
@@ -637,10 +642,12 @@ class OperatorFailoverSoakIT {
         }
         String holder = l.getSpec().getHolderIdentity();
         if (l.getSpec().getAcquireTime() != null) {
-            tenures.add(new Tenure(holder, l.getSpec().getAcquireTime().toInstant()));
+            tenures.add(new LeaderInvariants.Tenure(
+                    holder, l.getSpec().getAcquireTime().toInstant()));
         }
         if (l.getSpec().getRenewTime() != null) {
-            renewals.add(new Renewal(holder, l.getSpec().getRenewTime().toInstant()));
+            renewals.add(new LeaderInvariants.Renewal(
+                    holder, l.getSpec().getRenewTime().toInstant()));
         }
     }
 
@@ -662,9 +669,8 @@ class OperatorFailoverSoakIT {
     }
 
     /**
-     * The sampler: every replica's own view, then the Lease. A breach counts when two samples in a row show it: the
-     * scrapes of one sample are a few milliseconds apart, and a leader that stops says 0 before it gives the Lease up,
-     * so only a handover that falls between two scrapes of one sample could show both, never two samples running.
+     * The sampler: every replica's own view, then the Lease; a breach counts when two samples in a row show it
+     * ({@link LeaderInvariants#confirmed}).
      */
     private void sample() {
         while (running) {
@@ -687,33 +693,26 @@ class OperatorFailoverSoakIT {
                     .map(s -> s.inc().replica)
                     .sorted()
                     .toList();
-            Set<String> now = new TreeSet<>();
-            if (leaders.size() > 1) {
-                now.add("two:" + leaders);
-            }
-            if (holder.isPresent()) {
-                for (String l : leaders) {
-                    if (!l.equals(holder.get())) {
-                        now.add("holder:" + l + ":" + holder.get());
-                    }
-                }
-            }
-            for (String breach : now) {
-                if (suspects.contains(breach)) {
-                    ViolationKind kind =
-                            breach.startsWith("two:") ? ViolationKind.TWO_LEADERS : ViolationKind.LEADER_WITHOUT_LEASE;
-                    Violation v = new Violation(kind, breach, "two samples in a row, during " + current);
-                    tally.violated(current, v);
-                    failures.add(v.toString());
-                }
+            Set<String> now = LeaderInvariants.breaches(new LeaderInvariants.LeaderSample(leaders, holder));
+            for (Violation v : LeaderInvariants.confirmed(suspects, now)) {
+                tally.violated(current, v);
+                failures.add(v + " (during " + current + ")");
             }
             suspects.clear();
             suspects.addAll(now);
-            if (takeoverFrom != 0 && leaders.size() == 1 && holder.equals(Optional.of(leaders.getFirst()))) {
-                tally.tookOver(current, Duration.ofNanos(System.nanoTime() - takeoverFrom));
-                takeoverFrom = 0;
+            Takeover t = takeover;
+            if (t != null && leaders.size() == 1 && holder.equals(Optional.of(leaders.getFirst()))) {
+                Incarnation leading = scrapes.stream()
+                        .filter(Scrape::leads)
+                        .findFirst()
+                        .orElseThrow()
+                        .inc();
+                if (leading != t.ended()) {
+                    tally.tookOver(t.kind(), Duration.ofNanos(System.nanoTime() - t.fromNanos()));
+                    takeover = null;
+                }
             }
-            sleep(20);
+            sleep(10);
         }
     }
 
@@ -721,10 +720,9 @@ class OperatorFailoverSoakIT {
      * No write without the Lease: each Event a replica made falls in a tenure of that replica, and each incarnation
      * whose reconcile counter moved renewed the Lease while it ran.
      */
-    private void checkWrites(FaultKind k) {
-        List<Tenure> order = tenures.stream()
-                .sorted(java.util.Comparator.comparing(Tenure::acquired))
-                .toList();
+    private void checkWrites(FaultKind k, Duration settle) {
+        // The Lease informer sees an acquisition milliseconds after it; what is younger than settle waits.
+        Instant cutoff = Instant.now().minus(settle);
         Set<String> names = new TreeSet<>();
         slots.forEach(s -> names.add(s.replica));
         List<Event> events;
@@ -734,56 +732,36 @@ class OperatorFailoverSoakIT {
             failures.add("cannot list Events: " + e);
             return;
         }
+        List<LeaderInvariants.Write> writes = new ArrayList<>();
         for (Event e : events) {
             String by = e.getReportingInstance();
-            if (by == null || !names.contains(by) || !e.getMetadata().getName().startsWith("fo-" + suffix)) {
-                continue;
-            }
-            Instant at = reconcileTime(e.getMetadata().getName());
-            Tenure during = null;
-            for (Tenure t : order) {
-                if (!t.acquired().isAfter(at)) {
-                    during = t;
+            if (by != null && names.contains(by) && e.getMetadata().getName().startsWith("fo-" + suffix)) {
+                Instant at = reconcileTime(e.getMetadata().getName());
+                if (at.isBefore(cutoff)) {
+                    writes.add(new LeaderInvariants.Write(
+                            by, at, "Event " + e.getMetadata().getName() + " (" + e.getReason() + ")"));
                 }
             }
-            if (during == null || !during.holder().equals(by)) {
-                violated(
-                        k,
-                        ViolationKind.WRITE_WITHOUT_LEASE,
-                        by,
-                        "Event " + e.getMetadata().getName() + " (" + e.getReason() + ") of a reconcile at " + at
-                                + " while the Lease was " + (during == null ? "not held" : during));
+        }
+        eventsChecked = writes.size();
+        List<LeaderInvariants.Run> runs = new ArrayList<>();
+        for (Incarnation i : incarnations) {
+            if (i.started.isBefore(cutoff.minus(RETRY_PERIOD.multipliedBy(2)))) {
+                runs.add(new LeaderInvariants.Run(i.replica, i.started, i.ended, i.reconciles));
             }
         }
-        for (Incarnation i : incarnations) {
-            if (i.reconciles == 0) {
-                continue;
-            }
-            Instant end = Objects.requireNonNullElse(i.ended, Instant.now());
-            boolean renewed = renewals.stream()
-                    .anyMatch(r -> r.holder().equals(i.replica)
-                            && !r.renewed().isBefore(i.started)
-                            && !r.renewed().isAfter(end));
-            if (!renewed) {
-                violated(
-                        k,
-                        ViolationKind.WRITE_WITHOUT_LEASE,
-                        i.replica,
-                        "started " + i.started + ", reconciled " + i.reconciles
-                                + " times, never renewed the Lease while it ran");
+        runsThatReconciled = (int) runs.stream().filter(r -> r.reconciles() > 0).count();
+        List<Violation> found = new ArrayList<>(LeaderInvariants.writesOutsideTenure(tenures, writes));
+        found.addAll(LeaderInvariants.reconcilesWithoutRenewal(runs, renewals, Instant.now()));
+        for (Violation v : found) {
+            if (reported.add(v.toString())) {
+                tally.violated(k, v);
+                failures.add(v.toString());
             }
         }
     }
 
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
-
-    private void violated(FaultKind k, ViolationKind kind, String subject, String detail) {
-        Violation v = new Violation(kind, subject, detail);
-        if (reported.add(v.toString())) {
-            tally.violated(k, v);
-            failures.add(v.toString());
-        }
-    }
 
     /**
      * The millisecond of the reconcile that made an Event: its name is {@code <policy>.<epoch ms in hex><sequence in
