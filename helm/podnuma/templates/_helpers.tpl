@@ -77,6 +77,9 @@ its checksum come from the same text.
 namespace: {{ .Release.Namespace | quote }}
 leaderElection: {{ .Values.operator.leaderElection | quote }}
 leaseName: {{ include "podnuma.operator.name" . | quote }}
+leaseDuration: {{ .Values.operator.leaseDuration | quote }}
+renewDeadline: {{ .Values.operator.renewDeadline | quote }}
+retryPeriod: {{ .Values.operator.retryPeriod | quote }}
 healthPort: {{ .Values.operator.healthPort | quote }}
 metricsPort: {{ .Values.operator.metricsPort | quote }}
 restoreTimeout: {{ .Values.operator.restoreTimeout | quote }}

@@ -190,7 +190,9 @@ class ChartTemplateIT {
                 "--set-json",
                 "agent.podLabels={\"team\":\"perf\"}",
                 "--set",
-                "operator.restoreTimeout=1m,operator.errorWindow=0s,operator.healthPort=8088"));
+                "operator.restoreTimeout=1m,operator.errorWindow=0s,operator.healthPort=8088",
+                "--set",
+                "operator.leaseDuration=4s,operator.renewDeadline=3s,operator.retryPeriod=500ms"));
         assertThat(set.path("agentImage").asText()).isEqualTo("registry.example/podnuma/agent:1.2.3");
         assertThat(set.path("agentPullPolicy").asText()).isEqualTo("Always");
         assertThat(set.path("agentReconcilePeriod").asText()).isEqualTo("30s");
@@ -219,6 +221,9 @@ class ChartTemplateIT {
         assertThat(set.path("restoreTimeout").asText()).isEqualTo("1m");
         assertThat(set.path("errorWindow").asText()).isEqualTo("0s");
         assertThat(set.path("healthPort").asText()).isEqualTo("8088");
+        assertThat(set.path("leaseDuration").asText()).isEqualTo("4s");
+        assertThat(set.path("renewDeadline").asText()).isEqualTo("3s");
+        assertThat(set.path("retryPeriod").asText()).isEqualTo("500ms");
     }
 
     @Test

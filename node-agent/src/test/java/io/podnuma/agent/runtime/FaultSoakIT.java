@@ -87,8 +87,8 @@ class FaultSoakIT {
     static final CpuList RESERVED = CpuList.of(0);
 
     /**
-     * The kinds the process driver offers (STATE_DIR_READ_ONLY where a tmpfs can be mounted over the state directory;
-     * STATE_DIR_FULL and the exact crash points are CrashSoakTest's).
+     * The kinds the process driver offers (STATE_DIR_READ_ONLY and STATE_DIR_FULL where a tmpfs can be mounted over the
+     * state directory; the exact crash points are CrashSoakTest's).
      */
     static final List<FaultKind> KINDS = List.of(
             FaultKind.AGENT_KILL9,
@@ -103,6 +103,7 @@ class FaultSoakIT {
             FaultKind.CGROUP_WRITE_ENOSPC,
             FaultKind.CGROUP_WRITE_EACCES,
             FaultKind.STATE_DIR_READ_ONLY,
+            FaultKind.STATE_DIR_FULL,
             FaultKind.CHECKPOINT_TRUNCATED,
             FaultKind.NODE_REBOOT);
 
@@ -151,9 +152,17 @@ class FaultSoakIT {
     /** When the last fault was lifted (the agent started again, writes allowed again, the API server started). */
     private long liftedAt;
 
-    /** In the short version: the cgroup write and read-only faults (tens of ms each) eight times their weight, the rest 1. */
+    /**
+     * In the short version: the cgroup write and state directory faults (tens of ms each) eight times their weight,
+     * the rest 1.
+     */
     static int shortWeight(FaultKind k) {
-        return k.name().startsWith("CGROUP_WRITE_") || k == FaultKind.STATE_DIR_READ_ONLY ? 8 * k.weight() : 1;
+        return k.name().startsWith("CGROUP_WRITE_") || needsStateMount(k) ? 8 * k.weight() : 1;
+    }
+
+    /** The faults made on the tmpfs over the state directory. */
+    static boolean needsStateMount(FaultKind k) {
+        return k == FaultKind.STATE_DIR_READ_ONLY || k == FaultKind.STATE_DIR_FULL;
     }
 
     /** Whether recovering from the fault starts a new agent process. */
@@ -164,7 +173,8 @@ class FaultSoakIT {
                     CGROUP_WRITE_EACCES,
                     API_SERVER_RESTART,
                     ETCD_RESTART,
-                    STATE_DIR_READ_ONLY -> false;
+                    STATE_DIR_READ_ONLY,
+                    STATE_DIR_FULL -> false;
             default -> true;
         };
     }
@@ -233,7 +243,7 @@ class FaultSoakIT {
         // The short version favours the faults that need no agent restart (a restart is a JVM start, seconds).
         boolean full = duration.compareTo(Duration.ofMinutes(2)) > 0 || Boolean.getBoolean("podnuma.soak.full");
         List<FaultKind> kinds = KINDS.stream()
-                .filter(k -> k != FaultKind.STATE_DIR_READ_ONLY || stateMount != null)
+                .filter(k -> !needsStateMount(k) || stateMount != null)
                 .toList();
         FaultDraw draw = new FaultDraw(kinds, k -> full ? k.weight() : shortWeight(k), rnd);
         long deadline = System.nanoTime() + duration.toNanos();
@@ -337,6 +347,14 @@ class FaultSoakIT {
                 churnStep();
                 TimeUnit.MILLISECONDS.sleep(20 + rnd.nextInt(200));
                 stateMount.writable();
+                liftedAt = System.nanoTime();
+            }
+            case STATE_DIR_FULL -> {
+                // As read-only, with ENOSPC: the temp file is made, its write fails, the old checkpoint stays.
+                stateMount.full();
+                churnStep();
+                TimeUnit.MILLISECONDS.sleep(20 + rnd.nextInt(200));
+                stateMount.notFull();
                 liftedAt = System.nanoTime();
             }
             case CGROUP_WRITE_EBUSY, CGROUP_WRITE_ENOSPC, CGROUP_WRITE_EACCES -> {

@@ -93,12 +93,15 @@ final class RunCommand implements Callable<Integer> {
                     client,
                     config.reconcile(monitoring),
                     config.leaseName()
-                            .map(name ->
-                                    new PodnumaOperator.LeaderElection(name, config.leaseNamespace(), identity, () -> {
+                            .map(name -> new PodnumaOperator.LeaderElection(
+                                    name, config.leaseNamespace(), identity, config.leaseTimings(), () -> {
                                         if (live.get()) {
-                                            // Lost the Lease while running: the kubelet restarts this replica.
+                                            // Lost the Lease while running: the kubelet restarts this replica. No
+                                            // graceful stop (as controller-runtime): the reconciles running now
+                                            // would go on writing while a standby may already lead.
                                             spec.commandLine().getErr().println("error: lost the leader Lease " + name);
-                                            System.exit(1);
+                                            spec.commandLine().getErr().flush();
+                                            Runtime.getRuntime().halt(1);
                                         }
                                     })),
                     registry,

@@ -5,27 +5,36 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.podnuma.operator.reconcile.ReconcileSettings;
+import io.podnuma.operator.settings.LeaseTimings;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The running operator: the SDK's {@link Operator} with the policy reconciler, its metrics (JOSDK's reconcile
- * counters and timers without per-resource tags, and {@link PolicyNodeGauges}) and, when asked, leader election on a
- * Lease so that only one of several replicas reconciles.
+ * counters and timers without per-resource tags, {@link PolicyNodeGauges} and {@link #LEADER_GAUGE}) and, when asked,
+ * leader election on a Lease so that only one of several replicas reconciles.
  */
 public final class PodnumaOperator implements AutoCloseable {
+
+    /** {@code podnuma_operator_leader}: 1 while this replica leads (holds the Lease and reconciles), else 0. */
+    public static final String LEADER_GAUGE = "podnuma.operator.leader";
 
     /**
      * The Lease a leader holds.
      *
+     * @param timings its lease duration, renew deadline and retry period
      * @param lostLeadership called when this replica stops leading, at shutdown too; it must end the process unless
      *     the process is stopping anyway (a replica that lost the Lease must not go on reconciling). The SDK's own
      *     exit is not used: it would call {@code System.exit} inside the shutdown hook, which never returns.
      */
-    public record LeaderElection(String leaseName, String leaseNamespace, String identity, Runnable lostLeadership) {}
+    public record LeaderElection(
+            String leaseName, String leaseNamespace, String identity, LeaseTimings timings, Runnable lostLeadership) {}
 
     /**
      * Reconciles at once. Each one assigns every node (a candidate per node, labels copied), so with the SDK's
@@ -35,9 +44,13 @@ public final class PodnumaOperator implements AutoCloseable {
     static final int RECONCILE_THREADS = 4;
 
     private final Operator operator;
+    private final AtomicInteger leading;
+    private final Optional<LeaseFence> fence;
 
-    private PodnumaOperator(Operator operator) {
+    private PodnumaOperator(Operator operator, AtomicInteger leading, Optional<LeaseFence> fence) {
         this.operator = operator;
+        this.leading = leading;
+        this.fence = fence;
     }
 
     /** Starts reconciling (or, with leader election, starts trying to lead); returns once the informers are synced. */
@@ -48,6 +61,18 @@ public final class PodnumaOperator implements AutoCloseable {
             MeterRegistry registry,
             InstantSource clock,
             String instance) {
+        // Without leader election the one replica leads from the start.
+        AtomicInteger leading = new AtomicInteger(leaderElection.isPresent() ? 0 : 1);
+        Gauge.builder(LEADER_GAUGE, leading, AtomicInteger::get)
+                .description("1 while this operator replica leads (holds the leader Lease and reconciles), else 0")
+                .register(registry);
+        // Stops leading when no renewal shows for renewDeadline, whatever the elector's attempt waits for. The wall
+        // clock: the Lease's renewTime is the wall clock's.
+        AtomicReference<LeaseFence> fence = new AtomicReference<>();
+        leaderElection.ifPresent(le -> fence.set(new LeaseFence(client, le, InstantSource.system(), () -> {
+            leading.set(0);
+            le.lostLeadership().run();
+        })));
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client)
                     .withCloseClientOnStop(false)
@@ -57,16 +82,26 @@ public final class PodnumaOperator implements AutoCloseable {
             leaderElection.ifPresent(le -> o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(
                     le.leaseName(),
                     le.leaseNamespace(),
-                    LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
-                    LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
-                    LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE,
+                    le.timings().leaseDuration(),
+                    le.timings().renewDeadline(),
+                    le.timings().retryPeriod(),
                     le.identity(),
-                    new LeaderCallbacks(() -> {}, le.lostLeadership(), leader -> {}),
+                    new LeaderCallbacks(
+                            () -> {
+                                leading.set(1);
+                                fence.get().leading();
+                            },
+                            () -> {
+                                leading.set(0);
+                                fence.get().close();
+                                le.lostLeadership().run();
+                            },
+                            leader -> {}),
                     false)));
         });
         operator.register(new PolicyReconciler(settings, clock, instance, new PolicyNodeGauges(registry)));
         operator.start();
-        return new PodnumaOperator(operator);
+        return new PodnumaOperator(operator, leading, Optional.ofNullable(fence.get()));
     }
 
     /** Whether the informers are healthy (what /readyz reports). */
@@ -74,10 +109,17 @@ public final class PodnumaOperator implements AutoCloseable {
         return operator.getRuntimeInfo().allEventSourcesAreHealthy();
     }
 
-    /** Stops reconciling, letting running reconciles finish (up to 10 s). */
+    /**
+     * Stops reconciling, letting running reconciles finish (up to 10 s), then gives the Lease up if this replica led.
+     * The gauge says 0 from the start of the stop, so a standby's 1 never overlaps this replica's 1.
+     */
     @Override
     public void close() {
+        boolean led = leading.getAndSet(0) == 1;
         operator.stop();
+        if (led) {
+            fence.ifPresent(LeaseFence::release);
+        }
     }
 
     /** The SDK's meters get a description (HELP) before it registers any. */

@@ -190,6 +190,24 @@ public enum OperatorSetting {
             "",
             "the Lease's namespace; empty: the operator's namespace",
             OperatorSetting::optionalDnsLabel),
+    LEASE_DURATION(
+            "leaseDuration",
+            "15s",
+            "how long the Lease holds without a renewal: a standby takes it over this long after the leader's last"
+                    + " renewal (" + LeaseTimings.RANGE + "; more than renewDeadline)",
+            v -> duration(v, LeaseTimings.MIN, LeaseTimings.MAX)),
+    RENEW_DEADLINE(
+            "renewDeadline",
+            "10s",
+            "how long the leader keeps failing to renew the Lease before it stops leading (and exits, to be restarted)"
+                    + " (" + LeaseTimings.RANGE + "; less than leaseDuration)",
+            v -> duration(v, LeaseTimings.MIN, LeaseTimings.MAX)),
+    RETRY_PERIOD(
+            "retryPeriod",
+            "2s",
+            "how often a replica tries to take or renew the Lease (" + LeaseTimings.RANGE
+                    + "; less than renewDeadline)",
+            v -> duration(v, LeaseTimings.MIN, LeaseTimings.MAX)),
     HEALTH_PORT("healthPort", "8080", "the operator's /healthz and /readyz port", OperatorSetting::port),
     METRICS_PORT("metricsPort", "9090", "the operator's /metrics port", OperatorSetting::port),
     METRICS_SECURITY(
@@ -477,7 +495,10 @@ public enum OperatorSetting {
         return d;
     }
 
-    private static String text(Duration d) {
+    static String text(Duration d) {
+        if (d.toMillis() % 1000 != 0) {
+            return d.toMillis() + "ms";
+        }
         return d.toMillis() % 3_600_000 == 0 && !d.isZero() ? d.toHours() + "h" : d.toSeconds() + "s";
     }
 }

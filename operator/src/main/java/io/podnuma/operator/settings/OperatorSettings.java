@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param restoreTimeout how long a deleted policy waits for its agents
  * @param errorWindow how long an agent's last error marks its node failing
  * @param leaseName empty: no leader election (a single replica)
+ * @param leaseTimings the leader election's lease duration, renew deadline and retry period
  * @param metricsSecurity the operator's own {@code /metrics}: plain HTTP, or HTTPS with a token check
  * @param metricsTls the certificate and decision cache of {@link MetricsSecurity#HTTPS}; unused with HTTP
  */
@@ -25,6 +26,7 @@ public record OperatorSettings(
         Duration errorWindow,
         Optional<String> leaseName,
         String leaseNamespace,
+        LeaseTimings leaseTimings,
         int healthPort,
         int metricsPort,
         MetricsSecurity metricsSecurity,
@@ -36,6 +38,7 @@ public record OperatorSettings(
         Objects.requireNonNull(errorWindow, "errorWindow");
         Objects.requireNonNull(leaseName, "leaseName");
         Objects.requireNonNull(leaseNamespace, "leaseNamespace");
+        Objects.requireNonNull(leaseTimings, "leaseTimings");
         Objects.requireNonNull(metricsSecurity, "metricsSecurity");
         Objects.requireNonNull(metricsTls, "metricsTls");
     }

@@ -145,6 +145,10 @@ public final class OperatorSettingsLoader {
             problems.add("agentMetricsCertSecret is set but agentMetricsSecurity is http: allowed"
                     + " agentMetricsSecurity https with it, or no Secret");
         }
+        problems.addAll(LeaseTimings.problems(
+                (Duration) values.get(OperatorSetting.LEASE_DURATION),
+                (Duration) values.get(OperatorSetting.RENEW_DEADLINE),
+                (Duration) values.get(OperatorSetting.RETRY_PERIOD)));
         String nri = (String) values.get(OperatorSetting.AGENT_NRI_SOCKET);
         String podResources = (String) values.get(OperatorSetting.AGENT_POD_RESOURCES_SOCKET);
         if (nri.substring(0, nri.lastIndexOf('/')).equals(podResources.substring(0, podResources.lastIndexOf('/')))) {
@@ -219,6 +223,10 @@ public final class OperatorSettingsLoader {
                 (Duration) v.get(OperatorSetting.ERROR_WINDOW),
                 elect ? Optional.of((String) v.get(OperatorSetting.LEASE_NAME)) : Optional.empty(),
                 ((Optional<String>) v.get(OperatorSetting.LEASE_NAMESPACE)).orElse(namespace),
+                new LeaseTimings(
+                        (Duration) v.get(OperatorSetting.LEASE_DURATION),
+                        (Duration) v.get(OperatorSetting.RENEW_DEADLINE),
+                        (Duration) v.get(OperatorSetting.RETRY_PERIOD)),
                 (Integer) v.get(OperatorSetting.HEALTH_PORT),
                 (Integer) v.get(OperatorSetting.METRICS_PORT),
                 (MetricsSecurity) v.get(OperatorSetting.METRICS_SECURITY),

@@ -63,7 +63,7 @@ class BadOperatorSettingsCasesTest {
                         "op-unknown-key",
                         "a key the operator does not have",
                         OK + "agentImagee: x\n",
-                        "operator.yaml: unknown key agentImagee: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, healthPort, metricsPort, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, agentMetricsSecurity, agentMetricsCertSecret, agentMetricsScrapeTokenSecret, agentMetricsAuthCacheTtl"),
+                        "operator.yaml: unknown key agentImagee: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, leaseDuration, renewDeadline, retryPeriod, healthPort, metricsPort, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, agentMetricsSecurity, agentMetricsCertSecret, agentMetricsScrapeTokenSecret, agentMetricsAuthCacheTtl"),
                 file(
                         "op-namespace",
                         "a namespace that is no DNS label",
@@ -115,6 +115,32 @@ class BadOperatorSettingsCasesTest {
                         OK + "leaderElection: yes-please\n",
                         "operator.yaml: leaderElection = \"yes-please\": allowed true or false"),
                 file(
+                        "op-lease-duration",
+                        "a lease duration without a unit",
+                        OK + "leaseDuration: 15\n",
+                        "operator.yaml: leaseDuration = \"15\": allowed a duration such as 30s, 5m or 1h (units ms, s, m, h) from 100ms to 600s"),
+                file(
+                        "op-renew-deadline",
+                        "a renew deadline as long as the lease",
+                        OK + "leaseDuration: 10s\nrenewDeadline: 10s\n",
+                        "renewDeadline 10s is not less than leaseDuration 10s: allowed a renewDeadline shorter than leaseDuration (the leader gives up before a standby may take the Lease over)"),
+                file(
+                        "op-retry-period",
+                        "a retry period longer than the renew deadline",
+                        OK + "retryPeriod: 15s\n",
+                        "retryPeriod 15s is not less than renewDeadline 10s: allowed a retryPeriod shorter than renewDeadline (the leader gets another try to renew before it gives up)"),
+                file(
+                        "op-lease-timings",
+                        "lease timings in the wrong order, both mistakes",
+                        OK + "leaseDuration: 2s\nrenewDeadline: 5s\nretryPeriod: 5s\n",
+                        "renewDeadline 5s is not less than leaseDuration 2s: allowed a renewDeadline shorter than leaseDuration (the leader gives up before a standby may take the Lease over)",
+                        "retryPeriod 5s is not less than renewDeadline 5s: allowed a retryPeriod shorter than renewDeadline (the leader gets another try to renew before it gives up)"),
+                start(
+                        "op-retry-period-flag",
+                        "a retry period below 100ms as a flag",
+                        new Start(OK, Map.of("retry-period", "50ms"), Map.of()),
+                        "flag --retry-period = \"50ms\": allowed a duration such as 30s, 5m or 1h (units ms, s, m, h) from 100ms to 600s"),
+                file(
                         "op-quantity",
                         "a memory limit in MB",
                         OK + "agentMemoryLimit: 256MB\n",
@@ -158,7 +184,7 @@ class BadOperatorSettingsCasesTest {
                         "op-many-mistakes",
                         "four mistakes in one file",
                         "namespace: Podnuma\nagentMetricsPort: 0\nfoo: bar\n",
-                        "operator.yaml: unknown key foo: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, healthPort, metricsPort, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, agentMetricsSecurity, agentMetricsCertSecret, agentMetricsScrapeTokenSecret, agentMetricsAuthCacheTtl",
+                        "operator.yaml: unknown key foo: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, leaseDuration, renewDeadline, retryPeriod, healthPort, metricsPort, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, agentMetricsSecurity, agentMetricsCertSecret, agentMetricsScrapeTokenSecret, agentMetricsAuthCacheTtl",
                         "operator.yaml: namespace = \"Podnuma\": allowed a DNS label: at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit",
                         "agentImage is required (the node agent's image reference): set it in the file, with --agent-image or with PODNUMA_OPERATOR_AGENT_IMAGE",
                         "operator.yaml: agentMetricsPort = \"0\": allowed a TCP port 1..65535"),
@@ -166,7 +192,7 @@ class BadOperatorSettingsCasesTest {
                         "op-unknown-flag",
                         "a flag the operator does not have",
                         new Start(OK, Map.of("agent-imag", "x"), Map.of()),
-                        "unknown flag --agent-imag: allowed --config, --namespace, --agent-image, --agent-pull-policy, --agent-service-account, --agent-priority-class, --max-unavailable, --agent-metrics-port, --agent-health-port, --agent-network, --agent-log-level, --agent-cpu-request, --agent-memory-request, --agent-memory-limit, --agent-reconcile-period, --agent-pod-resources-socket, --agent-pinning, --agent-nri-socket, --agent-nri-plugin-index, --agent-tolerations, --agent-node-selector, --agent-pod-labels, --agent-pod-annotations, --agent-service-monitor, --service-monitor-labels, --api-server, --host-sys, --host-cgroup, --host-state-dir, --kubelet-root-dir, --kubelet-config-file, --restore-timeout, --error-window, --leader-election, --lease-name, --lease-namespace, --health-port, --metrics-port, --metrics-security, --metrics-cert-file, --metrics-key-file, --metrics-auth-cache-ttl, --agent-metrics-security, --agent-metrics-cert-secret, --agent-metrics-scrape-token-secret, --agent-metrics-auth-cache-ttl"),
+                        "unknown flag --agent-imag: allowed --config, --namespace, --agent-image, --agent-pull-policy, --agent-service-account, --agent-priority-class, --max-unavailable, --agent-metrics-port, --agent-health-port, --agent-network, --agent-log-level, --agent-cpu-request, --agent-memory-request, --agent-memory-limit, --agent-reconcile-period, --agent-pod-resources-socket, --agent-pinning, --agent-nri-socket, --agent-nri-plugin-index, --agent-tolerations, --agent-node-selector, --agent-pod-labels, --agent-pod-annotations, --agent-service-monitor, --service-monitor-labels, --api-server, --host-sys, --host-cgroup, --host-state-dir, --kubelet-root-dir, --kubelet-config-file, --restore-timeout, --error-window, --leader-election, --lease-name, --lease-namespace, --lease-duration, --renew-deadline, --retry-period, --health-port, --metrics-port, --metrics-security, --metrics-cert-file, --metrics-key-file, --metrics-auth-cache-ttl, --agent-metrics-security, --agent-metrics-cert-secret, --agent-metrics-scrape-token-secret, --agent-metrics-auth-cache-ttl"),
                 start(
                         "op-env-bad",
                         "an environment variable with a bad value",

@@ -50,8 +50,17 @@ class OperatorSettingsLoaderTest {
         assertThat(s.errorWindow()).isEqualTo(Duration.ofMinutes(10));
         assertThat(s.leaseName()).contains("podnuma-operator");
         assertThat(s.leaseNamespace()).isEqualTo("podnuma-system");
+        assertThat(s.leaseTimings()).isEqualTo(LeaseTimings.DEFAULTS);
         assertThat(s.healthPort()).isEqualTo(8080);
         assertThat(s.metricsPort()).isEqualTo(9090);
+    }
+
+    @Test
+    void theLeaseTimingsAreReadAsGivenDownToMilliseconds() {
+        OperatorSettings s =
+                parse(MINIMAL + "leaseDuration: 3s\nrenewDeadline: 2s\n", Map.of("retry-period", "500ms"), Map.of());
+        assertThat(s.leaseTimings())
+                .isEqualTo(new LeaseTimings(Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(500)));
     }
 
     @Test

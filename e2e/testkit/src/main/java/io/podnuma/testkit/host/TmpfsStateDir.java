@@ -2,9 +2,12 @@ package io.podnuma.testkit.host;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -12,12 +15,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A small tmpfs mounted over an agent's state directory, so a soak can make the directory read-only for a while (a
- * remount, as a failing disk's file system does). Needs root (CAP_SYS_ADMIN). Every mount has the source name
+ * remount, as a failing disk's file system does) or full (a filler file takes every free page). Needs root (CAP_SYS_ADMIN). Every mount has the source name
  * {@link #SOURCE}, by which {@link #removeLeftovers} finds and unmounts what a killed run left behind.
  */
 public final class TmpfsStateDir implements AutoCloseable {
 
     public static final String SOURCE = "podnuma-soak-state";
+    /** The file that fills the tmpfs; its name starts with a dot so that no agent file is mistaken for it. */
+    static final String FILLER = ".podnuma-soak-filler";
 
     private final Path dir;
     private boolean mounted = true;
@@ -35,7 +40,8 @@ public final class TmpfsStateDir implements AutoCloseable {
         }
         String failed = run("mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", SOURCE, dir.toString());
         if (failed != null) {
-            System.out.println("no tmpfs over the state directory (" + failed + "): the read-only fault is left out");
+            System.out.println(
+                    "no tmpfs over the state directory (" + failed + "): the read-only and full faults are left out");
             return Optional.empty();
         }
         return Optional.of(new TmpfsStateDir(dir));
@@ -59,6 +65,54 @@ public final class TmpfsStateDir implements AutoCloseable {
     /** Writes work again. */
     public void writable() {
         require(run("mount", "-o", "remount,rw", dir.toString()));
+    }
+
+    /**
+     * Writes fail with ENOSPC from now on: a filler file takes what is free, down to the last byte (tmpfs limits root
+     * too). Creating an empty file still works, as on a full disk; its first write fails.
+     */
+    public void full() {
+        Path filler = dir.resolve(FILLER);
+        try (FileChannel out = FileChannel.open(filler, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            // Big chunks first, then ever smaller ones for the rest of the last page.
+            for (int chunk = 1 << 20; chunk >= 1; chunk >>= 4) {
+                ByteBuffer buf = ByteBuffer.allocate(chunk);
+                try {
+                    while (true) {
+                        buf.clear();
+                        if (out.write(buf, out.size()) == 0) {
+                            break;
+                        }
+                    }
+                } catch (IOException noSpace) {
+                    // this chunk no longer fits: try a smaller one
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the filler " + filler, e);
+        }
+        try {
+            Path probe = Files.createTempFile(dir, "probe-", "");
+            try {
+                Files.write(probe, new byte[4096]);
+                throw new IllegalStateException(dir + " still takes writes after the filler took its space");
+            } catch (IOException expected) {
+                // ENOSPC
+            } finally {
+                Files.deleteIfExists(probe);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The filler gone: writes work again. */
+    public void notFull() {
+        try {
+            Files.deleteIfExists(dir.resolve(FILLER));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Unmounts it (what it held goes with it). */

@@ -194,6 +194,11 @@ public final class OperatorProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** Its exit code once it has exited (137 after SIGKILL, 1 after it lost the Lease), else empty. */
+    public java.util.OptionalInt exitCode() {
+        return process.isAlive() ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(process.exitValue());
+    }
+
     /** The HTTP status of {@code GET <path>} on its health port ({@code /healthz}, {@code /readyz}). */
     public int health(String path) throws IOException, InterruptedException {
         return get(healthPort, path).statusCode();

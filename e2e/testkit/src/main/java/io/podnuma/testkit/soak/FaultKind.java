@@ -1,7 +1,7 @@
 package io.podnuma.testkit.soak;
 
 /**
- * The faults the soak injects, each with its weight in the draw (cheap faults more often) and whether the agent is
+ * The faults the soaks inject (the agent's and the operator's; each driver offers the kinds it has an injector for), each with its weight in the draw (cheap faults more often) and whether the agent is
  * down afterwards until the soak starts it again.
  */
 public enum FaultKind {
@@ -21,6 +21,12 @@ public enum FaultKind {
     AGENT_KILL9_DURING_SHUTDOWN(3),
     /** SIGTERM (a rolling update: the label stays, the pins stay), then a new start. */
     AGENT_SIGTERM(5),
+    /** SIGKILL of the operator replica that leads (holds the Lease); a standby takes over once the Lease expires. */
+    OPERATOR_KILL9(3),
+    /** SIGTERM of the operator replica that leads: it stops reconciling and gives the Lease up. */
+    OPERATOR_SIGTERM(2),
+    /** SIGKILL of an operator replica that stands by (nothing may change: it neither leads nor writes). */
+    OPERATOR_FOLLOWER_KILL9(1),
     /** kube-apiserver stopped for a moment and started again. */
     API_SERVER_RESTART(1),
     /** etcd stopped for a moment and started again. */

@@ -8,13 +8,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a soak counts per fault kind (injections, violations, time to converge after the fault) and which pods'
- * placement changed and why; renders the table the soak prints.
+ * What a soak counts per fault kind (injections, violations, time to converge after the fault, for a leader's fault
+ * the time until a leader acts again) and which pods' placement changed and why; renders the table the soak prints.
  */
 public final class SoakTally {
 
     private final Map<FaultKind, Integer> injections = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, List<Duration>> convergence = new EnumMap<>(FaultKind.class);
+    private final Map<FaultKind, List<Duration>> takeover = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, List<Violation>> violations = new EnumMap<>(FaultKind.class);
     private final Map<String, Integer> placementChanges = new TreeMap<>();
 
@@ -24,6 +25,11 @@ public final class SoakTally {
 
     public void converged(FaultKind k, Duration d) {
         convergence.computeIfAbsent(k, x -> new ArrayList<>()).add(d);
+    }
+
+    /** After a fault that ended a leadership: the time until another leader (or the restarted one) acted. */
+    public void tookOver(FaultKind k, Duration d) {
+        takeover.computeIfAbsent(k, x -> new ArrayList<>()).add(d);
     }
 
     public void violated(FaultKind k, Violation v) {
@@ -78,6 +84,15 @@ public final class SoakTally {
         }
         b.append(String.format(
                 "%-30s %10d %10d%n", "total", injections(), violations().size()));
+        if (!takeover.isEmpty()) {
+            b.append(String.format("%-30s %10s %12s %12s%n", "takeover", "count", "p50", "p99"));
+            takeover.forEach((k, ds) -> b.append(String.format(
+                    "%-30s %10d %12s %12s%n",
+                    k.name().toLowerCase(java.util.Locale.ROOT),
+                    ds.size(),
+                    millis(quantile(ds, 0.5)),
+                    millis(quantile(ds, 0.99)))));
+        }
         if (placementChanges.isEmpty()) {
             b.append("pods whose placement changed: none\n");
         } else {

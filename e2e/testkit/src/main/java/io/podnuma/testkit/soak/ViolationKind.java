@@ -1,11 +1,19 @@
 package io.podnuma.testkit.soak;
 
-/** The invariants the soak watches; any instant that breaks one fails the soak. */
+/** The invariants the soaks watch (the agent's, then the operator's); any instant that breaks one fails the soak. */
 public enum ViolationKind {
     /** A CPU is held exclusively by two containers of different pods (by their cgroups or their processes). */
     CPU_EXCLUSIVE_TO_TWO,
     /** A container with exclusive CPUs runs outside its set for longer than the documented window. */
     OUTSIDE_SET_TOO_LONG,
     /** A live pod's allocation is missing from one of the records (checkpoint, NumaNodeState, PodResources). */
-    ALLOCATION_LOST
+    ALLOCATION_LOST,
+    /** Two operator replicas each say they lead ({@code podnuma_operator_leader} 1) at one instant. */
+    TWO_LEADERS,
+    /** An operator replica says it leads while the Lease names another holder. */
+    LEADER_WITHOUT_LEASE,
+    /** An operator replica wrote (reconciled, or made an Event) at a time it did not hold the Lease. */
+    WRITE_WITHOUT_LEASE,
+    /** After a fault the cluster did not reach the state the objects ask for within the bound. */
+    NOT_CONVERGED
 }

@@ -35,6 +35,17 @@ class SoakTallyTest {
     }
 
     @Test
+    void takeoverTimesGetTheirOwnLinesOnlyWhenMeasured() {
+        SoakTally t = new SoakTally();
+        t.injected(FaultKind.OPERATOR_KILL9);
+        assertThat(t.render()).doesNotContain("takeover");
+        t.tookOver(FaultKind.OPERATOR_KILL9, Duration.ofMillis(4100));
+        t.tookOver(FaultKind.OPERATOR_KILL9, Duration.ofMillis(4300));
+        assertThat(t.render())
+                .contains(String.format("%-30s %10d %12s %12s", "operator_kill9", 2, "4100 ms", "4300 ms"));
+    }
+
+    @Test
     void theDrawIsSeededAndWeighted() {
         List<FaultKind> kinds = List.of(FaultKind.AGENT_KILL9, FaultKind.ETCD_RESTART);
         FaultDraw a = new FaultDraw(kinds, new Random(42));
