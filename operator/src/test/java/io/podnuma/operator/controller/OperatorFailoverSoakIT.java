@@ -69,7 +69,7 @@ import org.junit.jupiter.api.io.TempDir;
  * conditions say what its nodes are, every node carries the label of the policy that selects it (none when none
  * does), every policy's agent DaemonSet is the rendered one, and a deleted policy and its DaemonSet are gone.
  *
- * <p>Short by default ({@code PT60S} of faults, about 80-100 s with the start); {@code scripts/soak operator
+ * <p>Short by default ({@code PT30S} of faults, about 50-70 s with the start); {@code scripts/soak operator
  * [duration]} runs longer. {@code -Dpodnuma.soak.seed=<n>} replays a draw (up to the timing of the processes).
  */
 @ExtendWith(ControlPlaneExtension.class)
@@ -188,7 +188,7 @@ class OperatorFailoverSoakIT {
         this.plane = plane;
         admin = plane.client();
         OperatorFixture.prepare(plane).client.close();
-        Duration duration = Duration.parse(System.getProperty("podnuma.soak.duration", "PT60S"));
+        Duration duration = Duration.parse(System.getProperty("podnuma.soak.duration", "PT30S"));
         long seed = Long.getLong("podnuma.soak.seed", System.nanoTime());
         int replicas = Integer.getInteger("podnuma.soak.replicas", REPLICAS_DEFAULT);
         System.out.println("OperatorFailoverSoakIT seed " + seed + " duration " + duration + " replicas " + replicas
