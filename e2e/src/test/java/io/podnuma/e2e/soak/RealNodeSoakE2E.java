@@ -68,7 +68,7 @@ import org.junit.jupiter.api.io.TempDir;
  * converged (the agent pod Ready, every workload container on its set, NumaNodeState holding the checkpoint's pods),
  * times it from the fault's end, and checks NumaNodeState and PodResources hold every live pod of the checkpoint.
  *
- * <p>Bounded: {@code -Dpodnuma.soak.node.injections} (default 6, one of each kind) and {@code
+ * <p>Bounded: {@code -Dpodnuma.soak.node.injections} (default 6, one of each kind; 60-95 s) and {@code
  * -Dpodnuma.soak.node.duration} (a cap on the fault loop, default {@code PT3M}); {@code -Dpodnuma.soak.seed} replays
  * the draw. {@code scripts/soak node [N]} runs a longer one.
  */
@@ -211,6 +211,19 @@ class RealNodeSoakE2E {
         assertThat(podResourcesSocket)
                 .as("the agent's PodResources socket on the host")
                 .exists();
+        // Not vacuous: the sampler's expectation holds the budgeted pod's two containers on CPU 1, and they are there.
+        TestPod budgeted = pods.get("p-0001");
+        Map<String, CpuList> expected = SoakExpectations.exclusiveByContainer(
+                SoakExpectations.readCheckpoint(checkpoint, fingerprint).orElseThrow());
+        assertThat(expected)
+                .as("the checkpoint's exclusive containers")
+                .isEqualTo(Map.of(budgeted.uid() + "/engine", CpuList.of(1), budgeted.uid() + "/proxy", CpuList.of(1)));
+        assertThat(readContainers().stream()
+                        .filter(c ->
+                                c.pod().equals(budgeted.uid()) && !c.container().startsWith("sandbox-"))
+                        .map(ContainerSample::cpuset))
+                .as("the budgeted pod's container cgroups")
+                .containsExactly(CpuList.of(1), CpuList.of(1));
         Duration setUp = Duration.ofNanos(System.nanoTime() - t0);
 
         Thread sampler = Thread.ofPlatform().name("soak-sampler").daemon().start(this::sample);
