@@ -83,6 +83,7 @@ public final class RealNode implements AutoCloseable {
     private final String nodeName;
     private Duration startup = Duration.ZERO;
     private ManagedProcess containerd;
+    private ManagedProcess kubelet;
     private Path containerdConfig;
     private Path containerdSocket;
     private boolean closed;
@@ -230,7 +231,7 @@ public final class RealNode implements AutoCloseable {
         }
         writeCniConfig();
 
-        ManagedProcess kubelet = launch(
+        kubelet = launch(
                 "kubelet",
                 Map.of(),
                 binDir.resolve("kubelet").toString(),
@@ -279,6 +280,62 @@ public final class RealNode implements AutoCloseable {
         validation.ifPresent(v -> containerdConfig = writeContainerdConfig(containerdSocket, v));
         startContainerd();
         return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /**
+     * Stops the kubelet (SIGTERM; the pods' containers run on, they belong to containerd) and starts it again with
+     * the same flags, as a kubelet upgrade or crash-restart does; returns once it is healthy again and has posted a
+     * Ready node status since its start (the Node object stays Ready meanwhile: the node controller's grace is 40 s).
+     */
+    public Duration restartKubelet() {
+        long t0 = System.nanoTime();
+        java.time.Instant stoppedAt = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        ManagedProcess old;
+        synchronized (this) {
+            old = kubelet;
+            processes.remove(old);
+        }
+        old.close();
+        ManagedProcess started;
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the real node is closed; cannot start the kubelet again");
+            }
+            started = old.again();
+            processes.add(started);
+            StaleRuns.record(runDir, started.handle());
+            kubelet = started;
+        }
+        awaitHeartbeatSince(started, stoppedAt);
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /** Waits until the node's Ready condition is True with a heartbeat at or after {@code since}. */
+    private void awaitHeartbeatSince(ManagedProcess kubelet, java.time.Instant since) {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (true) {
+            kubelet.requireAlive();
+            Node node = plane.client().nodes().withName(nodeName).get();
+            boolean fresh = node != null
+                    && node.getStatus() != null
+                    && node.getStatus().getConditions() != null
+                    && node.getStatus().getConditions().stream()
+                            .anyMatch(c -> "Ready".equals(c.getType())
+                                    && "True".equals(c.getStatus())
+                                    && c.getLastHeartbeatTime() != null
+                                    && !java.time.Instant.parse(c.getLastHeartbeatTime())
+                                            .isBefore(since));
+            if (fresh && untainted(node)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("node " + nodeName + " posted no Ready status within " + READY_TIMEOUT
+                        + " of the kubelet's restart (last seen: "
+                        + (node == null ? "not registered" : node.getStatus())
+                        + "); see " + kubelet.log());
+            }
+            sleep(200);
+        }
     }
 
     private Path writeContainerdConfig(Path socket, RealNodeOptions.NriValidation validation) {
@@ -422,6 +479,10 @@ public final class RealNode implements AutoCloseable {
                   nodefs.available: "1%%"
                   nodefs.inodesFree: "1%%"
                   imagefs.available: "1%%"
+                # A container that died is started again within 5 s however often it died (default: doubling up to
+                # 5 min), so a test that kills the agent again and again waits seconds, not minutes.
+                crashLoopBackOff:
+                  maxContainerRestartPeriod: 5s
                 featureGates:
                   PodLevelResources: true
                   PodLevelResourceManagers: true

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.grpc.ManagedChannel;
 import io.podnuma.agent.cgroup.FaultInjectingCgroupFiles;
-import io.podnuma.agent.checkpoint.CheckpointCodec;
 import io.podnuma.agent.checkpoint.TopologyFingerprint;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.runtime.CrashTestSetup.Kind;
@@ -14,11 +12,6 @@ import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
-import io.podnuma.crds.v1alpha1.nodestate.PodAllocation;
-import io.podnuma.podresources.DomainSocketChannels;
-import io.podnuma.podresources.v1.ListPodResourcesRequest;
-import io.podnuma.podresources.v1.PodResources;
-import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import io.podnuma.testkit.GeneratedCrds;
 import io.podnuma.testkit.agent.AgentProcess;
 import io.podnuma.testkit.cpu.CpuList;
@@ -26,6 +19,7 @@ import io.podnuma.testkit.host.CgroupDriverName;
 import io.podnuma.testkit.host.KubeletLikeHost;
 import io.podnuma.testkit.host.PodContainer;
 import io.podnuma.testkit.host.TmpfsStateDir;
+import io.podnuma.testkit.soak.AgentRecords;
 import io.podnuma.testkit.soak.ContainerSample;
 import io.podnuma.testkit.soak.FaultDraw;
 import io.podnuma.testkit.soak.FaultKind;
@@ -593,12 +587,7 @@ class FaultSoakIT {
     }
 
     private Optional<NodeState> checkpointIfReadable() {
-        try {
-            return Optional.of(CheckpointCodec.decode(Files.readAllBytes(agent.checkpoint()), fingerprint)
-                    .state());
-        } catch (Exception e) {
-            return Optional.empty(); // missing, truncated by the soak, or the rename not done
-        }
+        return SoakExpectations.readCheckpoint(agent.checkpoint(), fingerprint);
     }
 
     // ---- convergence and the records ----
@@ -654,18 +643,8 @@ class FaultSoakIT {
         if (nns == null || nns.getStatus() == null) {
             return false;
         }
-        Set<String> names = new TreeSet<>();
-        allocations(nns).stream().map(PodAllocation::name).forEach(names::add);
-        Set<String> want = new TreeSet<>();
-        state.get().pods().values().forEach(p -> want.add(p.ref().name()));
-        return names.equals(want);
-    }
-
-    /** The allocations of a NumaNodeState; the API leaves the list out when it is empty. */
-    private static List<PodAllocation> allocations(NumaNodeState nns) {
-        return nns == null || nns.getStatus() == null || nns.getStatus().allocations() == null
-                ? List.of()
-                : nns.getStatus().allocations();
+        return AgentRecords.numaNodeStatePods(cp.client(), node)
+                .equals(new TreeSet<>(SoakExpectations.podNames(state.get()).values()));
     }
 
     /** After convergence: every live pod the checkpoint holds is in NumaNodeState and PodResources. */
@@ -674,44 +653,13 @@ class FaultSoakIT {
         if (state.isEmpty()) {
             return;
         }
-        Map<String, String> nameToUid = new HashMap<>();
-        state.get()
-                .pods()
-                .values()
-                .forEach(p -> nameToUid.put(p.ref().name(), p.ref().uid()));
-        Set<String> nns = new TreeSet<>();
-        allocations(cp.client().resources(NumaNodeState.class).withName(node).get()).stream()
-                .map(a -> nameToUid.getOrDefault(a.name(), a.name()))
-                .forEach(nns::add);
-        Set<String> podResources = new TreeSet<>();
-        ManagedChannel channel = DomainSocketChannels.open(agent.socket());
-        try {
-            for (PodResources r : PodResourcesListerGrpc.newBlockingStub(channel)
-                    .withDeadlineAfter(5, TimeUnit.SECONDS)
-                    .list(ListPodResourcesRequest.getDefaultInstance())
-                    .getPodResourcesList()) {
-                podResources.add(nameToUid.getOrDefault(r.getName(), r.getName()));
-            }
-        } finally {
-            channel.shutdownNow();
-        }
         Set<String> livePods = new TreeSet<>();
         alive().forEach(p -> livePods.add(p.uid));
-        Snapshot s = new Snapshot(
-                Instant.now(),
-                List.of(),
-                Map.of(),
-                Optional.empty(),
-                livePods,
-                Map.of(
-                        Record.CHECKPOINT,
-                        state.get().pods().keySet(),
-                        Record.NUMA_NODE_STATE,
-                        nns,
-                        Record.POD_RESOURCES,
-                        podResources),
-                state.get().pods().keySet());
-        for (Violation v : Invariants.allocationsLost(s)) {
+        for (Violation v : AgentRecords.lostAfterConvergence(
+                SoakExpectations.podNames(state.get()),
+                AgentRecords.numaNodeStatePods(cp.client(), node),
+                AgentRecords.podResourcesPods(agent.socket()),
+                livePods)) {
             tally.violated(k, v);
             failures.add(k + " (after convergence): " + v);
         }

@@ -31,6 +31,10 @@ public enum FaultKind {
     API_SERVER_RESTART(1),
     /** etcd stopped for a moment and started again. */
     ETCD_RESTART(1),
+    /** The node's containerd stopped (SIGTERM; containers run on in their shims) and started again. */
+    CONTAINERD_RESTART(2),
+    /** The node's kubelet stopped (SIGTERM; containers run on) and started again with the same flags. */
+    KUBELET_RESTART(2),
     /** cgroup writes fail with EBUSY for a moment. */
     CGROUP_WRITE_EBUSY(6),
     /** cgroup writes fail with ENOSPC for a moment. */

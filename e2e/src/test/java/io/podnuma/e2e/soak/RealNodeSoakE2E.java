@@ -1,0 +1,623 @@
+package io.podnuma.e2e.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.podnuma.agent.checkpoint.TopologyFingerprint;
+import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.runtime.SoakExpectations;
+import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.controlplane.RealNode;
+import io.podnuma.controlplane.RealNodeOptions;
+import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.e2e.realnode.RealNodeAgent;
+import io.podnuma.testkit.agent.SampleConfigs;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.pods.SamplePods;
+import io.podnuma.testkit.realnode.KubepodsCgroups;
+import io.podnuma.testkit.realnode.WorkloadPods;
+import io.podnuma.testkit.soak.AgentRecords;
+import io.podnuma.testkit.soak.ContainerSample;
+import io.podnuma.testkit.soak.FaultDraw;
+import io.podnuma.testkit.soak.FaultKind;
+import io.podnuma.testkit.soak.Invariants;
+import io.podnuma.testkit.soak.Record;
+import io.podnuma.testkit.soak.Snapshot;
+import io.podnuma.testkit.soak.SoakTally;
+import io.podnuma.testkit.soak.Violation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fault soak on the real node (kubelet + containerd on this machine, the agent as the DaemonSet pod the real
+ * operator rolls out, pinning as an NRI plugin): a churn of workload pods (a Guaranteed pod with a one-CPU pod budget
+ * at most at a time, Burstable pods, some with a native sidecar) and, between churn steps, a fault drawn at random
+ * (seeded, the seed printed; each kind once first): the agent's JVM killed with SIGKILL (the kubelet restarts the
+ * container), the agent pod deleted (the DaemonSet's rollout: SIGTERM, a new pod), containerd restarted, the kubelet
+ * restarted, kube-apiserver and etcd stopped and started. A sampler reads every container cgroup under kubepods (the
+ * pods' containers, their sandboxes and the agent's own) with its processes' affinities and the agent's checkpoint as
+ * often as it can and checks {@link Invariants} at every sample; after each fault the soak waits until the node
+ * converged (the agent pod Ready, every workload container on its set, NumaNodeState holding the checkpoint's pods),
+ * times it from the fault's end, and checks NumaNodeState and PodResources hold every live pod of the checkpoint.
+ *
+ * <p>Bounded: {@code -Dpodnuma.soak.node.injections} (default 6, one of each kind; 60-95 s) and {@code
+ * -Dpodnuma.soak.node.duration} (a cap on the fault loop, default {@code PT3M}); {@code -Dpodnuma.soak.seed} replays
+ * the draw. {@code scripts/soak node [N]} runs a longer one.
+ */
+class RealNodeSoakE2E {
+
+    static final String POLICY = "soak";
+    /** The documented window (behaviour.md, "Fault soak"): twice the reconcile period the soak's agent runs with. */
+    static final Duration WINDOW = Duration.ofSeconds(2);
+
+    static final Duration CONVERGE_TIMEOUT = Duration.ofSeconds(120);
+    static final int MIN_ALIVE = 2;
+    static final int MAX_ALIVE = 4;
+    static final CpuList ALL = CpuList.of(0, 1);
+
+    /** The faults the real node offers. */
+    static final List<FaultKind> KINDS = List.of(
+            FaultKind.AGENT_KILL9,
+            FaultKind.AGENT_SIGTERM,
+            FaultKind.CONTAINERD_RESTART,
+            FaultKind.KUBELET_RESTART,
+            FaultKind.API_SERVER_RESTART,
+            FaultKind.ETCD_RESTART);
+
+    /** The shapes of the churn's pods. */
+    enum Shape {
+        /** Guaranteed, a one-CPU pod budget, app container and native sidecar sharing the bubble. */
+        BUDGETED,
+        /** Burstable, one container. */
+        BURSTABLE,
+        /** Burstable, one container and a native sidecar. */
+        BURSTABLE_SIDECAR
+    }
+
+    /** One pod of the churn. */
+    record TestPod(String name, Shape shape, String uid) {}
+
+    @TempDir
+    Path workDir;
+
+    private RealNode node;
+    private LocalControlPlane plane;
+    private RealNodeAgent agent;
+    private SharedIndexInformer<Pod> informer;
+    private Random rnd;
+    private TopologyFingerprint fingerprint;
+    private Path checkpoint;
+    private Path podResourcesSocket;
+    private final String ns = "soak";
+
+    private final Map<String, TestPod> pods = new ConcurrentHashMap<>();
+    private final Set<String> deletedUids = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Instant> writableSince = new AtomicReference<>();
+    private final AtomicReference<FaultKind> current = new AtomicReference<>(FaultKind.AGENT_KILL9);
+    private final SoakTally tally = new SoakTally();
+    private final List<String> failures = new CopyOnWriteArrayList<>();
+    private final AtomicLong samples = new AtomicLong();
+    private volatile boolean sampling = true;
+    private int created;
+    /** When the last fault ended (the kill, the delete, the component started again). */
+    private long liftedAt;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        sampling = false;
+        try {
+            if (plane != null && !plane.etcdRunning()) {
+                plane.startEtcd();
+            }
+            if (plane != null && !plane.apiServerRunning()) {
+                plane.startApiServer();
+            }
+            if (informer != null) {
+                informer.close();
+            }
+            if (agent != null) {
+                agent.close();
+            }
+        } finally {
+            if (node != null) {
+                node.close();
+            }
+        }
+    }
+
+    @Test
+    void noInvariantBreaksUnderRandomFaultsOfAPodChurnOnTheRealNode() throws Exception {
+        RealNode.assumeAvailable(RealNodeSoakE2E.class);
+        Optional<String> noImages = RealNodeAgent.whyNoImages();
+        noImages.ifPresent(why -> System.err.println("[RealNodeSoakE2E] skipped: " + why));
+        Assumptions.assumeTrue(noImages.isEmpty(), () -> noImages.orElse(""));
+        CpuList cpus = CpuList.parse(Files.readString(KubepodsCgroups.ROOT.resolveSibling("cpuset.effective_cpus")));
+        Assumptions.assumeTrue(
+                cpus.equals(ALL),
+                "written for a node with CPUs 0-1 (CPU 0 reserved, CPU 1 exclusive); this has " + cpus);
+        int injections = Integer.getInteger("podnuma.soak.node.injections", KINDS.size());
+        Duration cap = Duration.parse(System.getProperty("podnuma.soak.node.duration", "PT3M"));
+        long seed = Long.getLong("podnuma.soak.seed", System.nanoTime());
+        System.out.println("RealNodeSoakE2E seed " + seed + ", " + injections + " injections at most, cap " + cap
+                + " (-Dpodnuma.soak.seed=" + seed + " replays the draw)");
+        rnd = new Random(seed);
+        fingerprint = TopologyFingerprint.of(SysfsTopologyReader.host().read());
+
+        long t0 = System.nanoTime();
+        node = RealNode.startWithPlane(RealNodeOptions.defaults().withImages(RealNodeAgent.images()));
+        plane = node.plane();
+        plane.ensureNamespace(ns);
+        podResourcesSocket = node.runDir().resolve("pod-resources/podnuma.sock");
+        RealNodeAgent.select(plane, node, POLICY);
+        agent = RealNodeAgent.deploy(
+                plane,
+                node,
+                workDir,
+                POLICY,
+                SampleConfigs.podScopePolicy(SampleConfigs.reservedCpus("0"), AdmissionAction.WARN, false),
+                Map.of(
+                        // In the node's run directory (its cleanup removes it), not the default /var/lib/podnuma.
+                        "agent-pod-resources-socket",
+                        podResourcesSocket.toString(),
+                        "agent-reconcile-period",
+                        "1s",
+                        "agent-pinning",
+                        "nri",
+                        "agent-nri-socket",
+                        node.nriSocket().toString()));
+        agent.awaitReady(Optional.empty());
+        writableSince.set(Instant.now());
+        Path state = node.runDir().resolve("podnuma-agent");
+        checkpoint = state.resolve("node-state.json");
+        informer = plane.client()
+                .pods()
+                .inAnyNamespace()
+                .withField("spec.nodeName", node.nodeName())
+                .inform();
+        create(Shape.BUDGETED);
+        create(Shape.BURSTABLE_SIDECAR);
+        assertThat(awaitConverged())
+                .as("the node converged before the first fault:\n" + agent.logs())
+                .isTrue();
+        assertThat(checkpoint).as("the agent's checkpoint on the host").isRegularFile();
+        assertThat(podResourcesSocket)
+                .as("the agent's PodResources socket on the host")
+                .exists();
+        // Not vacuous: the sampler's expectation holds the budgeted pod's two containers on CPU 1, and they are there.
+        TestPod budgeted = pods.get("p-0001");
+        Map<String, CpuList> expected = SoakExpectations.exclusiveByContainer(
+                SoakExpectations.readCheckpoint(checkpoint, fingerprint).orElseThrow());
+        assertThat(expected)
+                .as("the checkpoint's exclusive containers")
+                .isEqualTo(Map.of(budgeted.uid() + "/engine", CpuList.of(1), budgeted.uid() + "/proxy", CpuList.of(1)));
+        assertThat(readContainers().stream()
+                        .filter(c ->
+                                c.pod().equals(budgeted.uid()) && !c.container().startsWith("sandbox-"))
+                        .map(ContainerSample::cpuset))
+                .as("the budgeted pod's container cgroups")
+                .containsExactly(CpuList.of(1), CpuList.of(1));
+        Duration setUp = Duration.ofNanos(System.nanoTime() - t0);
+
+        Thread sampler = Thread.ofPlatform().name("soak-sampler").daemon().start(this::sample);
+        FaultDraw draw = new FaultDraw(KINDS, rnd);
+        long loopStart = System.nanoTime();
+        long deadline = loopStart + cap.toNanos();
+        for (int i = 0; i < injections && System.nanoTime() < deadline && failures.isEmpty(); i++) {
+            for (int s = rnd.nextInt(3); s > 0; s--) {
+                churnStep();
+            }
+            FaultKind k = i < KINDS.size() ? KINDS.get(i) : draw.next();
+            current.set(k);
+            Map<String, String> holdersBefore = exclusiveHolderNames();
+            inject(k);
+            tally.injected(k);
+            if (!awaitConverged()) {
+                failures.add(k + ": no convergence within " + CONVERGE_TIMEOUT + "; the agent's log:\n" + agent.logs());
+                break;
+            }
+            tally.converged(k, Duration.ofNanos(System.nanoTime() - liftedAt));
+            checkRecords(k);
+            Map<String, String> holdersAfter = exclusiveHolderNames();
+            holdersBefore.forEach((uid, name) -> {
+                if (!holdersAfter.containsKey(uid) && !deletedUids.contains(uid)) {
+                    tally.placementChanged(k.name().toLowerCase() + ": " + name + " lost CPU 1");
+                }
+            });
+        }
+        Duration loop = Duration.ofNanos(System.nanoTime() - loopStart);
+        sampling = false;
+        sampler.join(5_000);
+        System.out.printf(
+                "RealNodeSoakE2E: %d injections in %d s (set-up %d s), %d pods created, %d samples (%.1f/s)%n%s",
+                tally.injections(),
+                loop.toSeconds(),
+                setUp.toSeconds(),
+                created,
+                samples.get(),
+                samples.get() / Math.max(1.0, loop.toMillis() / 1000.0),
+                tally.render());
+        assertThat(failures).as("failures").isEmpty();
+        assertThat(tally.violations()).as("invariant violations").isEmpty();
+        assertThat(tally.injections()).isPositive();
+    }
+
+    // ---- the faults ----
+
+    private void inject(FaultKind k) throws Exception {
+        switch (k) {
+            case AGENT_KILL9 -> {
+                long pid = agentPid();
+                int restarts = agentRestarts();
+                writableSince.set(null);
+                liftedAt = System.nanoTime();
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                // Pods born while the agent is down start unpinned (NRI fails open); the agent pins them when back.
+                for (int i = rnd.nextInt(2); i > 0; i--) {
+                    churnStep();
+                }
+                awaitAgentReady(restarts);
+            }
+            case AGENT_SIGTERM -> {
+                writableSince.set(null);
+                liftedAt = System.nanoTime();
+                agent.restart();
+                writableSince.set(Instant.now());
+            }
+            case CONTAINERD_RESTART -> {
+                liftedAt = System.nanoTime();
+                node.restartContainerd();
+            }
+            case KUBELET_RESTART -> {
+                liftedAt = System.nanoTime();
+                node.restartKubelet();
+            }
+            case API_SERVER_RESTART -> {
+                plane.stopApiServer();
+                TimeUnit.MILLISECONDS.sleep(500 + rnd.nextInt(1500));
+                liftedAt = System.nanoTime();
+                plane.startApiServer();
+            }
+            case ETCD_RESTART -> {
+                plane.stopEtcd();
+                TimeUnit.MILLISECONDS.sleep(500 + rnd.nextInt(1500));
+                liftedAt = System.nanoTime();
+                plane.startEtcd();
+            }
+            default -> throw new IllegalArgumentException("the real node has no injector for " + k);
+        }
+    }
+
+    /** The agent JVM's host pid: the first process of the agent container, from containerd. */
+    private long agentPid() {
+        Pod pod = agent.pod().orElseThrow(() -> new AssertionError("no agent pod to kill"));
+        String id = pod.getStatus().getContainerStatuses().getFirst().getContainerID();
+        return node.containerPid(id).orElseThrow(() -> new AssertionError("no running task for the agent " + id));
+    }
+
+    private int agentRestarts() {
+        Integer n = agent.pod()
+                .orElseThrow(() -> new AssertionError("no agent pod"))
+                .getStatus()
+                .getContainerStatuses()
+                .getFirst()
+                .getRestartCount();
+        return n == null ? 0 : n;
+    }
+
+    /**
+     * Waits for the agent pod to be Ready again after its container's {@code restarts}-th restart (the kubelet
+     * restarted it) and marks it able to pin.
+     */
+    private void awaitAgentReady(int restarts) throws Exception {
+        long until = System.nanoTime() + CONVERGE_TIMEOUT.toNanos();
+        // The kubelet notices the death within a second or so; Ready goes False first, then True again.
+        while (System.nanoTime() < until) {
+            Optional<Pod> p = agent.pod();
+            if (p.isPresent() && RealNodeAgent.ready(p.get()) && agentRunningAgain(p.get(), restarts)) {
+                writableSince.set(Instant.now());
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        throw new AssertionError("the agent was not Ready again within " + CONVERGE_TIMEOUT + "\n" + agent.logs());
+    }
+
+    /** The agent container restarted since the kill and runs a process containerd knows. */
+    private boolean agentRunningAgain(Pod p, int restarts) {
+        ContainerStatus s = p.getStatus().getContainerStatuses().getFirst();
+        return s.getState() != null
+                && s.getState().getRunning() != null
+                && s.getRestartCount() != null
+                && s.getRestartCount() > restarts
+                && node.containerPid(s.getContainerID()).isPresent();
+    }
+
+    // ---- the churn ----
+
+    private void churnStep() throws Exception {
+        List<TestPod> alive = alive();
+        if (alive.size() < MIN_ALIVE || (alive.size() < MAX_ALIVE && rnd.nextInt(100) < 55)) {
+            boolean budgetTaken = alive.stream().anyMatch(p -> p.shape() == Shape.BUDGETED);
+            Shape s = Shape.values()[rnd.nextInt(Shape.values().length)];
+            create(s == Shape.BUDGETED && budgetTaken ? Shape.BURSTABLE : s);
+        } else if (!alive.isEmpty()) {
+            delete(alive.get(rnd.nextInt(alive.size())));
+        }
+    }
+
+    private void create(Shape shape) {
+        String name = String.format("p-%04d", ++created);
+        Pod pod = switch (shape) {
+            case BUDGETED -> SamplePods.budgeted(node.nodeName(), name, 1);
+            case BURSTABLE -> SamplePods.burstable(node.nodeName(), name);
+            case BURSTABLE_SIDECAR ->
+                new PodBuilder(SamplePods.burstable(node.nodeName(), name))
+                        .editSpec()
+                        .addNewInitContainer()
+                        .withName("sidecar")
+                        .withImage("sidecar")
+                        .withRestartPolicy("Always")
+                        .withNewResources()
+                        .addToRequests("memory", new Quantity("16Mi"))
+                        .endResources()
+                        .endInitContainer()
+                        .endSpec()
+                        .build();
+        };
+        pod.getMetadata().setNamespace(ns);
+        Pod made = plane.client()
+                .pods()
+                .inNamespace(ns)
+                .resource(WorkloadPods.ofImage(pod, RealNodeAgent.workloadImage()))
+                .create();
+        pods.put(name, new TestPod(name, shape, made.getMetadata().getUid()));
+        node.awaitRunning(ns, name);
+    }
+
+    /** Deletes the pod (1 s grace) and waits until the kubelet confirmed its containers gone. */
+    private void delete(TestPod p) throws Exception {
+        deletedUids.add(p.uid());
+        pods.remove(p.name());
+        plane.client()
+                .pods()
+                .inNamespace(ns)
+                .withName(p.name())
+                .withGracePeriod(1)
+                .delete();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (plane.client().pods().inNamespace(ns).withName(p.name()).get() != null) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("pod " + p.name() + " still there 60 s after its deletion");
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+
+    private List<TestPod> alive() {
+        return pods.values().stream()
+                .sorted((a, b) -> a.name().compareTo(b.name()))
+                .toList();
+    }
+
+    // ---- the sampler ----
+
+    /** {@code containerId → container name} of every pod on the node the informer knows (sandboxes are not named). */
+    private Map<String, String> containerNames() {
+        Map<String, String> out = new HashMap<>();
+        for (Pod p : informer.getStore().list()) {
+            if (p.getStatus() == null) {
+                continue;
+            }
+            List<ContainerStatus> statuses = new ArrayList<>();
+            if (p.getStatus().getContainerStatuses() != null) {
+                statuses.addAll(p.getStatus().getContainerStatuses());
+            }
+            if (p.getStatus().getInitContainerStatuses() != null) {
+                statuses.addAll(p.getStatus().getInitContainerStatuses());
+            }
+            for (ContainerStatus s : statuses) {
+                if (s.getContainerID() != null && s.getContainerID().startsWith("containerd://")) {
+                    out.put(s.getContainerID().substring("containerd://".length()), s.getName());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every container cgroup under kubepods with its cpuset and its processes' affinities. */
+    private List<ContainerSample> readContainers() {
+        Map<String, String> names = containerNames();
+        List<ContainerSample> out = new ArrayList<>();
+        for (KubepodsCgroups.ContainerCgroup c : KubepodsCgroups.list()) {
+            try {
+                CpuList cpuset = c.cpuset();
+                List<CpuList> affinities = new ArrayList<>();
+                for (long pid : c.pids()) {
+                    try {
+                        affinities.add(KubeletLikeHost.allowedCpus(pid));
+                    } catch (IOException exited) {
+                        // the process ended between the listing and the read
+                    }
+                }
+                String name = names.getOrDefault(
+                        c.containerId(), "sandbox-" + c.containerId().substring(0, 12));
+                out.add(new ContainerSample(c.podUid(), name, c.containerId(), cpuset, affinities));
+            } catch (IOException gone) {
+                // the container ended between the listing and the read
+            }
+        }
+        return out;
+    }
+
+    private void sample() {
+        Map<String, Instant> offSince = new HashMap<>();
+        Map<String, CpuList> exclusive = Map.of();
+        Set<String> everHeld = new TreeSet<>();
+        while (sampling) {
+            try {
+                Optional<NodeState> state = SoakExpectations.readCheckpoint(checkpoint, fingerprint);
+                Map<Record, Set<String>> records = new EnumMap<>(Record.class);
+                if (state.isPresent()) {
+                    exclusive = SoakExpectations.exclusiveByContainer(state.get());
+                    records.put(Record.CHECKPOINT, state.get().pods().keySet());
+                }
+                List<ContainerSample> cs = readContainers();
+                Set<String> livePods = new TreeSet<>();
+                pods.values().forEach(p -> livePods.add(p.uid()));
+                state.ifPresent(s -> everHeld.addAll(s.pods().keySet()));
+                everHeld.removeAll(deletedUids);
+                everHeld.retainAll(livePods);
+                FaultKind k = current.get();
+                Snapshot s = new Snapshot(
+                        Instant.now(),
+                        cs,
+                        exclusive,
+                        Optional.ofNullable(writableSince.get()),
+                        livePods,
+                        records,
+                        everHeld);
+                Invariants.Result r = Invariants.check(s, offSince, WINDOW);
+                offSince = new HashMap<>(r.offSince());
+                for (Violation v : r.violations()) {
+                    // a pod deleted since the listing is not a loss
+                    if (!v.subject().startsWith("pod ")
+                            || !deletedUids.contains(v.subject().substring(4))) {
+                        tally.violated(k, v);
+                        failures.add(k + ": " + v);
+                    }
+                }
+                samples.incrementAndGet();
+            } catch (Exception e) {
+                failures.add("sampler: " + e);
+                return;
+            }
+        }
+    }
+
+    // ---- convergence and the records ----
+
+    private Map<String, String> exclusiveHolderNames() {
+        Map<String, String> out = new TreeMap<>();
+        SoakExpectations.readCheckpoint(checkpoint, fingerprint)
+                .ifPresent(s -> s.pods().values().forEach(p -> {
+                    if (!p.exclusiveCpus().isEmpty()) {
+                        out.put(p.ref().uid(), p.ref().name());
+                    }
+                }));
+        return out;
+    }
+
+    /** The agent pod Ready, every workload container on its wanted set, NumaNodeState naming the checkpoint's pods. */
+    private boolean awaitConverged() throws Exception {
+        long until = System.nanoTime() + CONVERGE_TIMEOUT.toNanos();
+        while (System.nanoTime() < until) {
+            try {
+                if (converged()) {
+                    return true;
+                }
+            } catch (RuntimeException whileRecovering) {
+                // e.g. the API server still starting: not converged yet
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+        return false;
+    }
+
+    private boolean converged() throws Exception {
+        if (!plane.apiServerRunning()
+                || agent.pod().filter(RealNodeAgent::ready).isEmpty()) {
+            return false;
+        }
+        Optional<NodeState> state = SoakExpectations.readCheckpoint(checkpoint, fingerprint);
+        if (state.isEmpty()) {
+            return false;
+        }
+        Map<String, CpuList> exclusive = SoakExpectations.exclusiveByContainer(state.get());
+        TreeSet<Integer> taken = new TreeSet<>();
+        exclusive.values().forEach(c -> taken.addAll(c.ids()));
+        CpuList shared = ALL.minus(new CpuList(taken));
+        Map<String, KubepodsCgroups.ContainerCgroup> cgroups = new HashMap<>();
+        KubepodsCgroups.list().forEach(c -> cgroups.put(c.containerId(), c));
+        Map<String, String> names = containerNames();
+        for (TestPod p : alive()) {
+            Pod pod = informer.getStore().getByKey(ns + "/" + p.name());
+            if (pod == null || !"Running".equals(pod.getStatus().getPhase())) {
+                return false;
+            }
+            long ids = names.entrySet().stream()
+                    .filter(e -> cgroups.containsKey(e.getKey())
+                            && cgroups.get(e.getKey()).podUid().equals(p.uid()))
+                    .count();
+            int want = pod.getSpec().getContainers().size()
+                    + (pod.getSpec().getInitContainers() == null
+                            ? 0
+                            : pod.getSpec().getInitContainers().size());
+            if (ids != want) {
+                return false;
+            }
+            for (Map.Entry<String, String> e : names.entrySet()) {
+                KubepodsCgroups.ContainerCgroup c = cgroups.get(e.getKey());
+                if (c == null || !c.podUid().equals(p.uid())) {
+                    continue;
+                }
+                CpuList wanted = exclusive.getOrDefault(p.uid() + "/" + e.getValue(), shared);
+                if (!c.cpuset().equals(wanted)) {
+                    return false;
+                }
+                for (long pid : c.pids()) {
+                    if (!KubeletLikeHost.allowedCpus(pid).equals(wanted)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return AgentRecords.numaNodeStatePods(plane.client(), node.nodeName())
+                .equals(new TreeSet<>(SoakExpectations.podNames(state.get()).values()));
+    }
+
+    /** After convergence: every live pod the checkpoint holds is in NumaNodeState and PodResources. */
+    private void checkRecords(FaultKind k) {
+        Optional<NodeState> state = SoakExpectations.readCheckpoint(checkpoint, fingerprint);
+        if (state.isEmpty()) {
+            return;
+        }
+        Set<String> livePods = new TreeSet<>();
+        alive().forEach(p -> livePods.add(p.uid()));
+        for (Violation v : AgentRecords.lostAfterConvergence(
+                SoakExpectations.podNames(state.get()),
+                AgentRecords.numaNodeStatePods(plane.client(), node.nodeName()),
+                AgentRecords.podResourcesPods(podResourcesSocket),
+                livePods)) {
+            tally.violated(k, v);
+            failures.add(k + " (after convergence): " + v);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.podnuma.testkit.soak;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.grpc.ManagedChannel;
+import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.crds.v1alpha1.nodestate.PodAllocation;
+import io.podnuma.podresources.DomainSocketChannels;
+import io.podnuma.podresources.v1.ListPodResourcesRequest;
+import io.podnuma.podresources.v1.PodResources;
+import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The agent's records besides its checkpoint, as the soaks read them: the node's {@code NumaNodeState} allocations
+ * and the PodResources {@code List} of the agent's socket; and the after-convergence check that every live pod the
+ * checkpoint holds is in each.
+ */
+public final class AgentRecords {
+
+    private AgentRecords() {}
+
+    /** The allocations of node {@code node}'s NumaNodeState; empty when the object, its status or the list is absent. */
+    public static List<PodAllocation> allocations(KubernetesClient client, String node) {
+        NumaNodeState nns = client.resources(NumaNodeState.class).withName(node).get();
+        return nns == null || nns.getStatus() == null || nns.getStatus().allocations() == null
+                ? List.of()
+                : nns.getStatus().allocations();
+    }
+
+    /** {@code namespace/name} of every pod the NumaNodeState of {@code node} holds an allocation for. */
+    public static Set<String> numaNodeStatePods(KubernetesClient client, String node) {
+        Set<String> out = new TreeSet<>();
+        allocations(client, node).forEach(a -> out.add(a.namespace() + "/" + a.name()));
+        return out;
+    }
+
+    /** {@code namespace/name} of every pod the agent's PodResources {@code List} on {@code socket} answers with. */
+    public static Set<String> podResourcesPods(Path socket) {
+        Set<String> out = new TreeSet<>();
+        ManagedChannel channel = DomainSocketChannels.open(socket);
+        try {
+            for (PodResources r : PodResourcesListerGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .list(ListPodResourcesRequest.getDefaultInstance())
+                    .getPodResourcesList()) {
+                out.add(r.getNamespace() + "/" + r.getName());
+            }
+        } finally {
+            channel.shutdownNow();
+        }
+        return out;
+    }
+
+    /**
+     * "No allocation lost" once a fault converged: every live pod of {@code checkpoint} (UID → {@code namespace/name})
+     * is in the NumaNodeState and PodResources answers ({@code namespace/name} each).
+     */
+    public static List<Violation> lostAfterConvergence(
+            Map<String, String> checkpoint, Set<String> numaNodeState, Set<String> podResources, Set<String> livePods) {
+        Snapshot s = new Snapshot(
+                Instant.now(),
+                List.of(),
+                Map.of(),
+                Optional.empty(),
+                livePods,
+                Map.of(
+                        Record.CHECKPOINT,
+                        checkpoint.keySet(),
+                        Record.NUMA_NODE_STATE,
+                        uids(checkpoint, numaNodeState),
+                        Record.POD_RESOURCES,
+                        uids(checkpoint, podResources)),
+                checkpoint.keySet());
+        return Invariants.allocationsLost(s);
+    }
+
+    /** The UIDs of the checkpoint's pods whose {@code namespace/name} is in {@code names}. */
+    private static Set<String> uids(Map<String, String> checkpoint, Set<String> names) {
+        Set<String> out = new TreeSet<>();
+        checkpoint.forEach((uid, name) -> {
+            if (names.contains(name)) {
+                out.add(uid);
+            }
+        });
+        return out;
+    }
+}
