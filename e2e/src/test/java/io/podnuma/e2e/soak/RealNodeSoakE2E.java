@@ -28,6 +28,7 @@ import io.podnuma.testkit.soak.FaultDraw;
 import io.podnuma.testkit.soak.FaultKind;
 import io.podnuma.testkit.soak.Invariants;
 import io.podnuma.testkit.soak.Record;
+import io.podnuma.testkit.soak.SampleCheck;
 import io.podnuma.testkit.soak.Snapshot;
 import io.podnuma.testkit.soak.SoakTally;
 import io.podnuma.testkit.soak.Violation;
@@ -44,7 +45,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -478,7 +478,7 @@ class RealNodeSoakE2E {
     }
 
     private void sample() {
-        Map<String, Instant> offSince = new HashMap<>();
+        SampleCheck check = new SampleCheck(WINDOW);
         Map<String, CpuList> exclusive = Map.of();
         Set<String> everHeld = new TreeSet<>();
         while (sampling) {
@@ -504,15 +504,9 @@ class RealNodeSoakE2E {
                         livePods,
                         records,
                         everHeld);
-                Invariants.Result r = Invariants.check(s, offSince, WINDOW);
-                offSince = new HashMap<>(r.offSince());
-                for (Violation v : r.violations()) {
-                    // a pod deleted since the listing is not a loss
-                    if (!v.subject().startsWith("pod ")
-                            || !deletedUids.contains(v.subject().substring(4))) {
-                        tally.violated(k, v);
-                        failures.add(k + ": " + v);
-                    }
+                for (Violation v : check.check(s, deletedUids)) {
+                    tally.violated(k, v);
+                    failures.add(k + ": " + v);
                 }
                 samples.incrementAndGet();
             } catch (Exception e) {
@@ -525,14 +519,7 @@ class RealNodeSoakE2E {
     // ---- convergence and the records ----
 
     private Map<String, String> exclusiveHolderNames() {
-        Map<String, String> out = new TreeMap<>();
-        SoakExpectations.readCheckpoint(checkpoint, fingerprint)
-                .ifPresent(s -> s.pods().values().forEach(p -> {
-                    if (!p.exclusiveCpus().isEmpty()) {
-                        out.put(p.ref().uid(), p.ref().name());
-                    }
-                }));
-        return out;
+        return SoakExpectations.exclusiveHolderNames(SoakExpectations.readCheckpoint(checkpoint, fingerprint));
     }
 
     /** The agent pod Ready, every workload container on its wanted set, NumaNodeState naming the checkpoint's pods. */

@@ -25,6 +25,7 @@ import io.podnuma.testkit.soak.FaultDraw;
 import io.podnuma.testkit.soak.FaultKind;
 import io.podnuma.testkit.soak.Invariants;
 import io.podnuma.testkit.soak.Record;
+import io.podnuma.testkit.soak.SampleCheck;
 import io.podnuma.testkit.soak.Snapshot;
 import io.podnuma.testkit.soak.SoakTally;
 import io.podnuma.testkit.soak.Violation;
@@ -35,7 +36,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -525,7 +525,7 @@ class FaultSoakIT {
     // ---- the sampler ----
 
     private void sample() {
-        Map<String, Instant> offSince = new HashMap<>();
+        SampleCheck check = new SampleCheck(WINDOW);
         Map<String, CpuList> exclusive = Map.of();
         Set<String> everHeld = new TreeSet<>();
         while (sampling) {
@@ -568,15 +568,9 @@ class FaultSoakIT {
                         livePods,
                         records,
                         everHeld);
-                Invariants.Result r = Invariants.check(s, offSince, WINDOW);
-                offSince = new HashMap<>(r.offSince());
-                for (Violation v : r.violations()) {
-                    // a pod deleted since the listing is not a loss
-                    if (!v.subject().startsWith("pod ")
-                            || !deletedUids.contains(v.subject().substring(4))) {
-                        tally.violated(k, v);
-                        failures.add(k + ": " + v);
-                    }
+                for (Violation v : check.check(s, deletedUids)) {
+                    tally.violated(k, v);
+                    failures.add(k + ": " + v);
                 }
                 samples.incrementAndGet();
             } catch (Exception e) {
@@ -593,14 +587,7 @@ class FaultSoakIT {
     // ---- convergence and the records ----
 
     private Map<String, String> exclusiveHolderNames() {
-        Map<String, String> out = new TreeMap<>();
-        checkpointIfReadable()
-                .ifPresent(s -> s.pods().values().forEach(p -> {
-                    if (!p.exclusiveCpus().isEmpty()) {
-                        out.put(p.ref().uid(), p.ref().name());
-                    }
-                }));
-        return out;
+        return SoakExpectations.exclusiveHolderNames(checkpointIfReadable());
     }
 
     /** Every running container on its wanted set and NumaNodeState naming every pod the checkpoint holds. */
