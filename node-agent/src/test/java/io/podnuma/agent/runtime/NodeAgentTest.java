@@ -86,12 +86,18 @@ class NodeAgentTest {
     }
 
     private NodeAgent agent(AgentConfig config) throws InterruptedException {
-        NodeAgent agent = new InMemoryAgent(
-                        "unit", topo, config, naming, cgroups, () -> List.copyOf(onHost), stateDir, pods)
+        return started(inMemory(config));
+    }
+
+    private InMemoryAgent inMemory(AgentConfig config) {
+        return new InMemoryAgent("unit", topo, config, naming, cgroups, () -> List.copyOf(onHost), stateDir, pods)
                 .withEvents(new RecordingEvents(events))
                 .withReports(lastReport::set)
-                .withKubelet(kubelet)
-                .build();
+                .withKubelet(kubelet);
+    }
+
+    private NodeAgent started(InMemoryAgent parts) throws InterruptedException {
+        NodeAgent agent = parts.build();
         agents.add(agent);
         agent.start();
         assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();
@@ -342,21 +348,8 @@ class NodeAgentTest {
     void watchedTheTickReadsBackWhatWasWrittenAndEverythingOnceAMinute() throws Exception {
         Pod a = budgetedRunning("a");
         // A 30 s period: every second tick reads everything. The test's own ticks come long before the agent's.
-        NodeAgent agent = new InMemoryAgent(
-                        "unit",
-                        topo,
-                        config("0,64", AdmissionAction.WARN),
-                        naming,
-                        cgroups,
-                        () -> List.copyOf(onHost),
-                        stateDir,
-                        pods)
-                .withEvents(new RecordingEvents(events))
-                .withReconcilePeriod(Duration.ofSeconds(30))
-                .build();
-        agents.add(agent);
-        agent.start();
-        assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();
+        NodeAgent agent =
+                started(inMemory(config("0,64", AdmissionAction.WARN)).withReconcilePeriod(Duration.ofSeconds(30)));
         CpuSet aCpus = pinOf(a).cpus();
         CgroupPath path = onHost.getFirst().path();
         agent.watchCpusets();
@@ -527,16 +520,7 @@ class NodeAgentTest {
 
     @Test
     void aContainerOfAPodTheAgentHasNotSeenIsBornOnTheSharedPoolAndBeforeStartNothingIsDecided() throws Exception {
-        NodeAgent notStarted = new InMemoryAgent(
-                        "unit",
-                        topo,
-                        config("0,64", AdmissionAction.WARN),
-                        naming,
-                        cgroups,
-                        () -> List.copyOf(onHost),
-                        stateDir,
-                        pods)
-                .build();
+        NodeAgent notStarted = inMemory(config("0,64", AdmissionAction.WARN)).build();
         agents.add(notStarted);
         assertThat(notStarted.atCreation("u", "app")).isEqualTo(new BirthDecision.Unpinned(BirthReason.NOT_STARTED));
         notStarted.close();
