@@ -77,6 +77,8 @@ class RealNodeSoakE2E {
     static final String POLICY = "soak";
     /** The documented window (behaviour.md, "Fault soak"): twice the reconcile period the soak's agent runs with. */
     static final Duration WINDOW = Duration.ofSeconds(2);
+    /** How long the records may disagree after convergence: the same window (they are written one after the other). */
+    static final Duration RECORDS_GRACE = WINDOW;
 
     static final Duration CONVERGE_TIMEOUT = Duration.ofSeconds(120);
     static final int MIN_ALIVE = 2;
@@ -590,19 +592,27 @@ class RealNodeSoakE2E {
                 .equals(new TreeSet<>(SoakExpectations.podNames(state.get()).values()));
     }
 
-    /** After convergence: every live pod the checkpoint holds is in NumaNodeState and PodResources. */
-    private void checkRecords(FaultKind k) {
-        Optional<NodeState> state = SoakExpectations.readCheckpoint(checkpoint, fingerprint);
-        if (state.isEmpty()) {
-            return;
-        }
-        Set<String> livePods = new TreeSet<>();
-        alive().forEach(p -> livePods.add(p.uid()));
-        for (Violation v : AgentRecords.lostAfterConvergence(
-                SoakExpectations.podNames(state.get()),
-                AgentRecords.numaNodeStatePods(plane.client(), node.nodeName()),
-                AgentRecords.podResourcesPods(podResourcesSocket),
-                livePods)) {
+    /**
+     * After convergence: every live pod the checkpoint holds is in NumaNodeState and PodResources, within the grace
+     * of {@link AgentRecords#lastingLosses} (the records are written one after the other).
+     */
+    private void checkRecords(FaultKind k) throws InterruptedException {
+        List<Violation> lost = AgentRecords.lastingLosses(
+                () -> {
+                    Optional<NodeState> state = SoakExpectations.readCheckpoint(checkpoint, fingerprint);
+                    if (state.isEmpty()) {
+                        return List.of();
+                    }
+                    Set<String> livePods = new TreeSet<>();
+                    alive().forEach(p -> livePods.add(p.uid()));
+                    return AgentRecords.lostAfterConvergence(
+                            SoakExpectations.podNames(state.get()),
+                            AgentRecords.numaNodeStatePods(plane.client(), node.nodeName()),
+                            AgentRecords.podResourcesPods(podResourcesSocket),
+                            livePods);
+                },
+                RECORDS_GRACE);
+        for (Violation v : lost) {
             tally.violated(k, v);
             failures.add(k + " (after convergence): " + v);
         }

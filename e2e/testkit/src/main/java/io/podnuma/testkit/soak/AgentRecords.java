@@ -9,6 +9,7 @@ import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.PodResources;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The agent's records besides its checkpoint, as the soaks read them: the node's {@code NumaNodeState} allocations
@@ -79,6 +81,23 @@ public final class AgentRecords {
                         uids(checkpoint, podResources)),
                 checkpoint.keySet());
         return Invariants.allocationsLost(s);
+    }
+
+    /**
+     * {@code look} (a fresh {@link #lostAfterConvergence} of the records as they are now) asked again until it finds
+     * nothing or {@code grace} has passed; what it finds then. The records are written one after the other (the
+     * checkpoint, then NumaNodeState through its asynchronous writer), so a look between two writes (a checkpoint
+     * catching up after failed writes, say) sees one ahead of the other: a loss is one that lasts.
+     */
+    public static List<Violation> lastingLosses(Supplier<List<Violation>> look, Duration grace)
+            throws InterruptedException {
+        long until = System.nanoTime() + grace.toNanos();
+        List<Violation> found = look.get();
+        while (!found.isEmpty() && System.nanoTime() < until) {
+            TimeUnit.MILLISECONDS.sleep(50);
+            found = look.get();
+        }
+        return found;
     }
 
     /** The UIDs of the checkpoint's pods whose {@code namespace/name} is in {@code names}. */
