@@ -27,7 +27,9 @@ import io.podnuma.testkit.nri.NriRuntimeHarness;
 import io.podnuma.testkit.nri.PluginRegistration;
 import io.podnuma.ttrpc.Request;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -414,7 +416,11 @@ class NriConformanceIT {
         }
         next(handler.disconnects, "disconnect");
         long t0 = System.nanoTime();
-        try (NriRuntimeHarness second = harness(Duration.ofSeconds(2))) {
+        // The new runtime listens beside the plugin's socket path and is moved there once it holds its containers:
+        // containerd recovers them before it serves NRI, and a plugin redialling within the moment between a listen
+        // and the recovery would otherwise synchronize with none.
+        Path staging = socket.resolveSibling("nri.new");
+        try (NriRuntimeHarness second = NriRuntimeHarness.start(binary, staging, Duration.ofSeconds(2))) {
             // containerd restarted: it recovers its pod and the container, pinned as it was.
             second.addContainer(
                     pod,
@@ -425,6 +431,7 @@ class NriConformanceIT {
                                                     .setCpus("2-3")
                                                     .setMems("0"))))
                             .build());
+            Files.move(staging, socket, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
 
             RecordingHandler.Sync sync = next(handler.syncs, "Synchronize after the restart");
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
