@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.agent.AgentTokens;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

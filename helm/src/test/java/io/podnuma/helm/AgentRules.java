@@ -21,7 +21,8 @@ final class AgentRules {
     static List<PolicyRule> rules(boolean nodeResourceTopology, boolean secureMetrics) {
         List<PolicyRule> rules = new ArrayList<>(List.of(
                 rule("", List.of("pods"), "get", "list", "watch"),
-                rule("", List.of("pods/eviction"), "create"),
+                rule("", List.of("pods/eviction"), "impersonate-on:associated-node:create"),
+                rule("authentication.k8s.io", List.of("nodes"), "impersonate:associated-node"),
                 rule("", List.of("events"), "create", "patch"),
                 rule("", List.of("nodes"), "get"),
                 rule("podnuma.io", List.of("numanodestates", "numanodestates/status"), "get", "create", "patch"),

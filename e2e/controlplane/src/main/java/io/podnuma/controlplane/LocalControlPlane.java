@@ -202,8 +202,13 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
 
     private List<String> kubeletAccessArgs(String openssl) {
         return switch (kubeletAccess) {
-            // kwok runs no pod, so no pod needs a service-account token: nothing waits for a ServiceAccount.
-            case NONE -> List.of("--authorization-mode=RBAC", "--disable-admission-plugins=ServiceAccount");
+            // kwok runs no pod, so no pod needs a service-account token: nothing waits for a ServiceAccount. The Node
+            // authorizer and NodeRestriction as on every real cluster: an agent evicts as its node, and only its pods.
+            case NONE ->
+                List.of(
+                        "--authorization-mode=Node,RBAC",
+                        "--enable-admission-plugins=NodeRestriction",
+                        "--disable-admission-plugins=ServiceAccount");
             case REAL_KUBELET -> {
                 // system:masters: the kubelet's webhook authorizer lets the API server proxy logs and exec.
                 Pki.Issued client = pki.issue(

@@ -132,11 +132,7 @@ public final class RealNodeAgent implements AutoCloseable {
             throws Exception {
         plane.installCrds(GeneratedCrds.numaResourcePolicies(), GeneratedCrds.numaNodeStates());
         // The agent's identity as the chart makes it: its ServiceAccount and ClusterRole (+ binding).
-        plane.ensureNamespace(NAMESPACE);
-        String rbac = new PodnumaChart(plane, workDir.resolve("helm"))
-                .template(Map.of(), "--show-only", "templates/agent-rbac.yaml");
-        plane.kubectlWithStdin(rbac, "apply", "--server-side", "--field-manager=podnuma-e2e", "-f", "-")
-                .assertSuccess();
+        new PodnumaChart(plane, workDir.resolve("helm")).applyAgentRbac();
         int metricsPort = FreePorts.next();
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("namespace", NAMESPACE);
@@ -146,7 +142,12 @@ public final class RealNodeAgent implements AutoCloseable {
         settings.put("agent-health-port", Integer.toString(FreePorts.next()));
         // No kube-proxy here: the agents dial the API server where it listens, on loopback.
         settings.put("api-server", "127.0.0.1:" + node.apiServerPort());
-        settings.put("host-state-dir", node.runDir().resolve("podnuma-agent").toString());
+        // The agent's files in the node's run directory (its cleanup removes them), not under /var/lib/podnuma.
+        Path state = PodnumaChart.agentStateDir(node);
+        settings.put("host-state-dir", state.toString());
+        settings.put(
+                "agent-pod-resources-socket",
+                PodnumaChart.podResourcesSocketIn(state).toString());
         settings.put("kubelet-root-dir", node.kubeletRootDir().toString());
         settings.put("kubelet-config-file", node.kubeletConfigFile().toString());
         // No CPU request: on a two-CPU node the scenario's pods need both CPUs of the kubelet's allocatable.

@@ -201,9 +201,16 @@ public final class Privileges {
             agent(
                     "pods/eviction",
                     Part.ALWAYS,
-                    "evicting a pod of its node that it cannot admit (admission action Evict); RBAC cannot"
-                            + " narrow it to its node's pods",
-                    "create"),
+                    "evicting a pod of its node that it cannot admit (admission action Evict), only as its node"
+                            + " (constrained impersonation): the Node authorizer and NodeRestriction refuse a pod bound"
+                            + " to another node, and it cannot evict as itself",
+                    "impersonate-on:associated-node:create"),
+            agent(
+                    "nodes.authentication.k8s.io",
+                    Part.ALWAYS,
+                    "acting as the node its pod runs on (system:node:<its node>, taken from its pod-bound token by"
+                            + " the API server; no other node), for evictions only",
+                    "impersonate:associated-node"),
             agent(
                     "events",
                     Part.ALWAYS,

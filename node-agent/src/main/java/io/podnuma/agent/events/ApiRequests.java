@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -57,11 +58,14 @@ final class ApiRequests {
     }
 
     Answer post(String path, Object body) {
-        return send(
-                builder(path)
-                        .post("application/json", serialization.asJson(body))
-                        .build(),
-                "POST " + path);
+        return post(path, body, Map.of());
+    }
+
+    /** A POST with headers of its own (an {@code Impersonate-User}, say) beside the client's credentials. */
+    Answer post(String path, Object body, Map<String, String> headers) {
+        HttpRequest.Builder request = builder(path).post("application/json", serialization.asJson(body));
+        headers.forEach(request::setHeader);
+        return send(request.build(), "POST " + path);
     }
 
     Answer mergePatch(String path, String patch) {

@@ -7,19 +7,29 @@ import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.agent.engine.pod.PodRef;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * {@link EvictionApi} with plain requests (see {@link ApiRequests}). The Eviction is POSTed to the pod's
  * {@code eviction} subresource directly rather than through {@code pods().evict()}, which turns a 429 into
  * {@code false} and loses the API server's explanation (the budget's name) that the agent reports.
+ *
+ * <p>The Eviction goes as the agent's node ({@code Impersonate-User: system:node:<node>}, constrained impersonation's
+ * {@code associated-node} mode): RBAC cannot narrow {@code pods/eviction} to one node's pods, but the Node authorizer
+ * and the NodeRestriction admission let a node evict only pods bound to it, so the agent holds no cluster-wide right
+ * to evict. The read of the pod stays the agent's own ({@code pods get}, which it has for its informer).
  */
 final class KubeEvictionApi implements EvictionApi {
 
-    private final ApiRequests requests;
+    static final String IMPERSONATE_USER = "Impersonate-User";
 
-    KubeEvictionApi(KubernetesClient client, Duration timeout) {
+    private final ApiRequests requests;
+    private final Map<String, String> asNode;
+
+    KubeEvictionApi(KubernetesClient client, NodeRef node, Duration timeout) {
         this.requests = new ApiRequests(client, timeout);
+        this.asNode = Map.of(IMPERSONATE_USER, node.userName());
     }
 
     @Override
@@ -50,8 +60,8 @@ final class KubeEvictionApi implements EvictionApi {
                         .endPreconditions()
                         .build())
                 .build();
-        ApiRequests.Answer answer =
-                requests.post("/api/v1/namespaces/" + pod.namespace() + "/pods/" + pod.name() + "/eviction", eviction);
+        ApiRequests.Answer answer = requests.post(
+                "/api/v1/namespaces/" + pod.namespace() + "/pods/" + pod.name() + "/eviction", eviction, asNode);
         return new Answer(answer.code(), answer.successful() ? "" : requests.explain(answer.body()));
     }
 }

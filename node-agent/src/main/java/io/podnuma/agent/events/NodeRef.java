@@ -23,6 +23,11 @@ public record NodeRef(String name) implements EventTarget {
         return name;
     }
 
+    /** The node's user as the Node authorizer and NodeRestriction know it: {@code system:node:<name>}. */
+    public String userName() {
+        return "system:node:" + name;
+    }
+
     @Override
     public String toString() {
         return "node " + name;

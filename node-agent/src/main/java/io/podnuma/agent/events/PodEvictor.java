@@ -31,6 +31,13 @@ public final class PodEvictor implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PodEvictor.class);
 
+    /** What a 403 can mean: the agent evicts as its node (see {@link KubeEvictionApi}). */
+    static final String FORBIDDEN_HINT = " (the agent evicts as its node, which may evict only pods bound to it; its"
+            + " ServiceAccount needs"
+            + " impersonate:associated-node on nodes.authentication.k8s.io and impersonate-on:associated-node:create on"
+            + " pods/eviction, a token bound to its pod, and an API server with ConstrainedImpersonation (Kubernetes"
+            + " 1.36+), the Node authorizer and NodeRestriction)";
+
     /** One eviction in progress; its counters are touched by the executor thread only. */
     private static final class Run {
         final PodRef pod;
@@ -54,12 +61,13 @@ public final class PodEvictor implements AutoCloseable {
     private final Map<String, Run> running = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    public PodEvictor(KubernetesClient client, EventSink events) {
-        this(client, events, EvictionSettings.defaults());
+    /** Evicts as {@code node} (see {@link KubeEvictionApi}): only pods bound to that node can be evicted. */
+    public PodEvictor(KubernetesClient client, NodeRef node, EventSink events) {
+        this(client, node, events, EvictionSettings.defaults());
     }
 
-    public PodEvictor(KubernetesClient client, EventSink events, EvictionSettings settings) {
-        this(new KubeEvictionApi(client, settings.requestTimeout()), events, settings);
+    public PodEvictor(KubernetesClient client, NodeRef node, EventSink events, EvictionSettings settings) {
+        this(new KubeEvictionApi(client, node, settings.requestTimeout()), events, settings);
     }
 
     PodEvictor(EvictionApi api, EventSink events, EvictionSettings settings) {
@@ -182,7 +190,7 @@ public final class PodEvictor implements AutoCloseable {
             fail(
                     run,
                     "the API server refused the eviction with HTTP " + code + ": " + answer.message()
-                            + (code == 403 ? " (the agent needs create on pods/eviction)" : ""));
+                            + (code == 403 ? FORBIDDEN_HINT : ""));
         }
     }
 

@@ -18,6 +18,7 @@ import io.podnuma.agent.config.PinningMode;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.events.KubeEventRecorder;
+import io.podnuma.agent.events.NodeRef;
 import io.podnuma.agent.events.PodEvictor;
 import io.podnuma.agent.health.Readiness;
 import io.podnuma.agent.http.HttpEndpoint;
@@ -160,7 +161,7 @@ public final class AgentDaemon implements AutoCloseable {
 
         KubeEventRecorder recorder = KubeEventRecorder.start(client, config.nodeName());
         closeables.add(recorder);
-        PodEvictor evictor = new PodEvictor(client, recorder);
+        PodEvictor evictor = new PodEvictor(client, new NodeRef(config.nodeName()), recorder);
         closeables.add(evictor);
 
         statePublisher =

@@ -3,17 +3,18 @@ package io.podnuma.agent.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.agent.engine.pod.PodRef;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.testkit.agent.AgentTokens;
+import io.podnuma.testkit.chart.PodnumaChart;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -26,76 +27,37 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Events and evictions against the real kube-apiserver, with pods made Running by kwok. The agent side talks as a
- * service account holding exactly the RBAC rules {@link #AGENT_RULES} that the chart will grant.
+ * Events and evictions against the real kube-apiserver (with the Node authorizer and NodeRestriction, as on every real
+ * cluster), with pods made Running by kwok. The agent side is the chart's own identity: its ServiceAccount and
+ * ClusterRole ({@code templates/agent-rbac.yaml}) with a token bound to an agent pod on {@link #node}, as the kubelet
+ * mounts it, so the API server knows which node the agent may act as.
  */
 @ExtendWith(ControlPlaneExtension.class)
 class EventsAndEvictionIT {
 
-    /** The agent's rules for this package: Events (create, patch), evictions, and reading the pod it evicts. */
-    static final List<io.fabric8.kubernetes.api.model.rbac.PolicyRule> AGENT_RULES = List.of(
-            new PolicyRuleBuilder()
-                    .withApiGroups("")
-                    .withResources("events")
-                    .withVerbs("create", "patch")
-                    .build(),
-            new PolicyRuleBuilder()
-                    .withApiGroups("")
-                    .withResources("pods/eviction")
-                    .withVerbs("create")
-                    .build(),
-            new PolicyRuleBuilder()
-                    .withApiGroups("")
-                    .withResources("pods")
-                    .withVerbs("get")
-                    .build());
-
     static final String SUFFIX = UUID.randomUUID().toString().substring(0, 6);
     static final String NS = "events-it-" + SUFFIX;
-    static final String ROLE = "podnuma-agent-events-it-" + SUFFIX;
-    static final String SA = "podnuma-agent";
+    static final String AGENT_POD = "agent-events-it-" + SUFFIX;
     static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     static String node;
+    static String otherNode;
+    static String serviceAccount;
     static KubernetesClient agent;
 
     @BeforeAll
-    static void setUp(ControlPlane cp) {
-        node = cp.ensureNode("events-it-" + SUFFIX, Map.of(), Map.of("cpu", "16", "memory", "64Gi", "pods", "110"));
+    static void setUp(ControlPlane cp) throws Exception {
+        Map<String, String> capacity = Map.of("cpu", "16", "memory", "64Gi", "pods", "110");
+        node = cp.ensureNode("events-it-" + SUFFIX, Map.of(), capacity);
+        otherNode = cp.ensureNode("events-it-other-" + SUFFIX, Map.of(), capacity);
+        cp.ensureNamespace(NS);
+        Path helmDir = Files.createTempDirectory("events-it-helm");
+        serviceAccount = new PodnumaChart(cp, helmDir).applyAgentRbac();
         cp.client()
-                .namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NS)
-                        .endMetadata()
-                        .build())
+                .resource(AgentTokens.agentPod(AGENT_POD, PodnumaChart.NAMESPACE, serviceAccount, node))
                 .create();
-        cp.client()
-                .rbac()
-                .clusterRoles()
-                .resource(new ClusterRoleBuilder()
-                        .withNewMetadata()
-                        .withName(ROLE)
-                        .endMetadata()
-                        .withRules(AGENT_RULES)
-                        .build())
-                .create();
-        cp.client()
-                .rbac()
-                .clusterRoleBindings()
-                .resource(new ClusterRoleBindingBuilder()
-                        .withNewMetadata()
-                        .withName(ROLE)
-                        .endMetadata()
-                        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", ROLE)
-                        .addNewSubject()
-                        .withKind("ServiceAccount")
-                        .withNamespace(NS)
-                        .withName(SA)
-                        .endSubject()
-                        .build())
-                .create();
-        agent = cp.clientFor(NS, SA);
+        agent = AgentTokens.clientWithToken(
+                cp, AgentTokens.boundToken(cp, PodnumaChart.NAMESPACE, serviceAccount, AGENT_POD));
     }
 
     @AfterAll
@@ -103,8 +65,11 @@ class EventsAndEvictionIT {
         if (agent != null) {
             agent.close();
         }
-        cp.client().rbac().clusterRoleBindings().withName(ROLE).delete();
-        cp.client().rbac().clusterRoles().withName(ROLE).delete();
+        cp.client()
+                .pods()
+                .inNamespace(PodnumaChart.NAMESPACE)
+                .withName(AGENT_POD)
+                .delete();
         cp.client().namespaces().withName(NS).delete();
     }
 
@@ -123,6 +88,10 @@ class EventsAndEvictionIT {
     }
 
     private static Pod runningPod(ControlPlane cp, String name, Map<String, String> labels) {
+        return runningPod(cp, name, labels, node);
+    }
+
+    private static Pod runningPod(ControlPlane cp, String name, Map<String, String> labels, String onNode) {
         Pod pod = new PodBuilder()
                 .withNewMetadata()
                 .withNamespace(NS)
@@ -130,7 +99,7 @@ class EventsAndEvictionIT {
                 .withLabels(labels)
                 .endMetadata()
                 .withNewSpec()
-                .withNodeName(node)
+                .withNodeName(onNode)
                 .addNewContainer()
                 .withName("app")
                 .withImage("registry.example/app:1")
@@ -251,7 +220,7 @@ class EventsAndEvictionIT {
         PodRef ref = ref(pod);
 
         try (KubeEventRecorder recorder = KubeEventRecorder.start(agent, node, fastRecorder());
-                PodEvictor evictor = new PodEvictor(agent, recorder, fastEvictor(3))) {
+                PodEvictor evictor = new PodEvictor(agent, new NodeRef(node), recorder, fastEvictor(3))) {
             EvictionResult result = evictor.evict(ref, "TopologyAffinityError: no NUMA node has 6 free CPUs")
                     .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertThat(result).isEqualTo(new EvictionResult.Evicted(ref));
@@ -290,7 +259,7 @@ class EventsAndEvictionIT {
         PodRef ref = ref(pod);
 
         try (KubeEventRecorder recorder = KubeEventRecorder.start(agent, node, fastRecorder());
-                PodEvictor evictor = new PodEvictor(agent, recorder, fastEvictor(3))) {
+                PodEvictor evictor = new PodEvictor(agent, new NodeRef(node), recorder, fastEvictor(3))) {
             EvictionResult result =
                     evictor.evict(ref, "TopologyAffinityError").get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertThat(result).isInstanceOfSatisfying(EvictionResult.Blocked.class, b -> {
@@ -326,7 +295,7 @@ class EventsAndEvictionIT {
         assertThat(second.getMetadata().getUid()).isNotEqualTo(old.uid());
 
         try (KubeEventRecorder recorder = KubeEventRecorder.start(agent, node, fastRecorder());
-                PodEvictor evictor = new PodEvictor(agent, recorder, fastEvictor(3))) {
+                PodEvictor evictor = new PodEvictor(agent, new NodeRef(node), recorder, fastEvictor(3))) {
             EvictionResult result = evictor.evict(old, "stale decision").get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertThat(result)
                     .isInstanceOfSatisfying(
@@ -336,7 +305,7 @@ class EventsAndEvictionIT {
                                             + second.getMetadata().getUid()));
         }
         // The UID precondition on the Eviction itself also protects the new pod when the read races a recreation.
-        EvictionApi.Answer raced = new KubeEvictionApi(agent, Duration.ofSeconds(20)).evict(old);
+        EvictionApi.Answer raced = new KubeEvictionApi(agent, new NodeRef(node), Duration.ofSeconds(20)).evict(old);
         assertThat(raced.code()).isEqualTo(409);
         assertThat(raced.message()).contains(old.uid());
 
@@ -344,5 +313,58 @@ class EventsAndEvictionIT {
         assertThat(still).isNotNull();
         assertThat(still.getMetadata().getUid()).isEqualTo(second.getMetadata().getUid());
         assertThat(still.getMetadata().getDeletionTimestamp()).isNull();
+    }
+
+    @Test
+    void aPodOfAnotherNodeIsNotEvictedAndStays(ControlPlane cp) throws Exception {
+        Pod pod = runningPod(cp, "elsewhere", Map.of("app", "elsewhere"), otherNode);
+        PodRef ref = ref(pod);
+
+        try (KubeEventRecorder recorder = KubeEventRecorder.start(agent, node, fastRecorder());
+                PodEvictor evictor = new PodEvictor(agent, new NodeRef(node), recorder, fastEvictor(3))) {
+            EvictionResult result = evictor.evict(ref, "not mine").get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(result)
+                    .isInstanceOfSatisfying(
+                            EvictionResult.Failed.class,
+                            f -> assertThat(f.message())
+                                    .contains("HTTP 403")
+                                    .contains(
+                                            "node " + node + " can only evict pods with spec.nodeName set to itself"));
+        }
+        Pod after = cp.client().pods().inNamespace(NS).withName("elsewhere").get();
+        assertThat(after.getMetadata().getUid()).isEqualTo(ref.uid());
+        assertThat(after.getMetadata().getDeletionTimestamp()).isNull();
+    }
+
+    @Test
+    void theAgentEvictsNeitherAsItselfNorAsAnotherNode(ControlPlane cp) throws Exception {
+        Pod mine = runningPod(cp, "mine", Map.of("app", "mine"));
+        Pod theirs = runningPod(cp, "theirs", Map.of("app", "theirs"), otherNode);
+
+        // As itself: its ServiceAccount holds no right to evict.
+        ApiRequests.Answer asItself = new ApiRequests(agent, TIMEOUT)
+                .post(
+                        "/api/v1/namespaces/" + NS + "/pods/mine/eviction",
+                        new EvictionBuilder()
+                                .withNewMetadata()
+                                .withNamespace(NS)
+                                .withName("mine")
+                                .endMetadata()
+                                .build());
+        assertThat(asItself.code()).as(asItself.body()).isEqualTo(403);
+        // As the other node, the one the pod runs on: its token names only its own node.
+        EvictionApi.Answer asOtherNode = new KubeEvictionApi(agent, new NodeRef(otherNode), TIMEOUT).evict(ref(theirs));
+        assertThat(asOtherNode.code()).isEqualTo(403);
+        assertThat(asOtherNode.message()).contains("impersonate");
+
+        for (Pod pod : List.of(mine, theirs)) {
+            Pod after = cp.client()
+                    .pods()
+                    .inNamespace(NS)
+                    .withName(pod.getMetadata().getName())
+                    .get();
+            assertThat(after.getMetadata().getUid()).isEqualTo(pod.getMetadata().getUid());
+            assertThat(after.getMetadata().getDeletionTimestamp()).isNull();
+        }
     }
 }

@@ -229,7 +229,12 @@ class PodEvictorTest {
                         f -> assertThat(f.message())
                                 .isEqualTo(
                                         "the API server refused the eviction with HTTP 403: pods \"db-0\" is forbidden (the agent"
-                                                + " needs create on pods/eviction)"));
+                                                + " evicts as its node, which may evict only pods bound to it; its"
+                                                + " ServiceAccount needs impersonate:associated-node on"
+                                                + " nodes.authentication.k8s.io and"
+                                                + " impersonate-on:associated-node:create on pods/eviction, a token bound"
+                                                + " to its pod, and an API server with ConstrainedImpersonation"
+                                                + " (Kubernetes 1.36+), the Node authorizer and NodeRestriction)"));
         assertThat(api.evictions).hasValue(1);
         assertThat(reasons()).containsExactly(EventReason.EVICTION_FAILED);
     }

@@ -26,6 +26,8 @@ public final class PodnumaChart {
     public static final String NAMESPACE = "podnuma-system";
     /** The operator Deployment, its Lease and its pods' component label, for the chart's default names. */
     public static final String OPERATOR = RELEASE + "-operator";
+    /** The agent's ServiceAccount (and ClusterRole) for the chart's default names. */
+    public static final String AGENT = RELEASE + "-agent";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final ControlPlane cp;
@@ -171,6 +173,19 @@ public final class PodnumaChart {
                 valuesFile(values).toString()));
         args.addAll(List.of(more));
         return helm(args.toArray(String[]::new)).assertSuccess().stdout();
+    }
+
+    /**
+     * The agent's identity as the chart makes it, without the rest of the release: its ServiceAccount in
+     * {@value #NAMESPACE}, ClusterRole and binding ({@code templates/agent-rbac.yaml}), applied server-side. Returns
+     * the ServiceAccount's name, {@value #AGENT}.
+     */
+    public String applyAgentRbac() throws IOException {
+        cp.ensureNamespace(NAMESPACE);
+        String rbac = template(Map.of(), "--show-only", "templates/agent-rbac.yaml");
+        cp.kubectlWithStdin(rbac, "apply", "--server-side", "--field-manager=podnuma-tests", "-f", "-")
+                .assertSuccess();
+        return AGENT;
     }
 
     /** Any helm command against the plane (its kubeconfig). */

@@ -1,4 +1,4 @@
-package io.podnuma.helm;
+package io.podnuma.testkit.agent;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
