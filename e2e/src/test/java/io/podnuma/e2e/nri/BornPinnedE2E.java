@@ -50,7 +50,7 @@ class BornPinnedE2E {
     // (BENCH_ONLY=born scripts/bench) passes its own count, 10 by default.
     private static final int PODS = Integer.getInteger("podnuma.born.pods", 3);
     private static final int INITS = Integer.getInteger("podnuma.born.inits", 1);
-    private static final int SHORTS = Integer.getInteger("podnuma.born.shorts", 18);
+    private static final int SHORTS = Integer.getInteger("podnuma.born.shorts", 6);
     private static final Duration CONNECTED = Duration.ofSeconds(60);
 
     @TempDir

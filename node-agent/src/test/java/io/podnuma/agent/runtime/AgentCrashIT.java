@@ -58,7 +58,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code node-agent run} as a process, killed with SIGKILL at random moments of a churn of 200 pods on a kwok node
+ * {@code node-agent run} as a process, killed with SIGKILL at random moments of a churn of 120 pods on a kwok node
  * (right after a pod create, a pod delete, a container start, or after a pause) and started again each time, while
  * pods and containers keep coming and going, also while it is down. This machine has CPUs 0-1 with CPU 0 reserved,
  * so CPU 1 is the one exclusive CPU: at most one Guaranteed pod holds it, the others are refused and run on the
@@ -76,7 +76,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ControlPlaneExtension.class)
 class AgentCrashIT {
 
-    static final int PODS = 200;
+    static final int PODS = 120;
     static final int MIN_ALIVE = 4;
     static final int MAX_ALIVE = 14;
     static final CpuSet EXCLUSIVE = CpuSet.of(1);
@@ -167,7 +167,7 @@ class AgentCrashIT {
     }
 
     @Test
-    void survivesKill9AtRandomMomentsOfAChurnOf200Pods(ControlPlane cp) throws Exception {
+    void survivesKill9AtRandomMomentsOfAChurnOf120Pods(ControlPlane cp) throws Exception {
         this.cp = cp;
         host = KubeletLikeHost.create(CgroupDriverName.CGROUPFS);
         Assumptions.assumeTrue(

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code node-agent run} as a process while kube-apiserver is stopped for 30 s: the containers of pods it already
+ * {@code node-agent run} as a process while kube-apiserver is stopped for 15 s: the containers of pods it already
  * knows start meanwhile and are pinned (asserted while the API server is down), as fast as with it; once the API
  * server is back the agent catches up: a pod created after the outage is pinned and {@code NumaNodeState} is
  * written again.
@@ -47,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(ControlPlaneExtension.class)
 class ApiServerOutageIT {
 
-    static final Duration OUTAGE = Duration.ofSeconds(30);
+    static final Duration OUTAGE = Duration.ofSeconds(15);
     static final CpuList EXCLUSIVE = CpuList.of(1);
     static final CpuList SHARED = CpuList.of(0);
 

@@ -209,7 +209,7 @@ class FaultSoakIT {
         host = KubeletLikeHost.create(CgroupDriverName.CGROUPFS);
         Assumptions.assumeTrue(
                 host.cpus().equals(ALL), "written for a host with CPUs 0-1, this one has " + host.cpus());
-        Duration duration = Duration.parse(System.getProperty("podnuma.soak.duration", "PT20S"));
+        Duration duration = Duration.parse(System.getProperty("podnuma.soak.duration", "PT12S"));
         long seed = Long.getLong("podnuma.soak.seed", System.nanoTime());
         System.out.println("FaultSoakIT seed " + seed + " duration " + duration + " (-Dpodnuma.soak.seed=" + seed
                 + " replays the draw)");

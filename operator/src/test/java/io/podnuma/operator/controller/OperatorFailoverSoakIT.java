@@ -188,7 +188,7 @@ class OperatorFailoverSoakIT {
         this.plane = plane;
         admin = plane.client();
         OperatorFixture.prepare(plane).client.close();
-        Duration duration = Duration.parse(System.getProperty("podnuma.soak.duration", "PT30S"));
+        Duration duration = Duration.parse(System.getProperty("podnuma.soak.duration", "PT15S"));
         long seed = Long.getLong("podnuma.soak.seed", System.nanoTime());
         int replicas = Integer.getInteger("podnuma.soak.replicas", REPLICAS_DEFAULT);
         System.out.println("OperatorFailoverSoakIT seed " + seed + " duration " + duration + " replicas " + replicas

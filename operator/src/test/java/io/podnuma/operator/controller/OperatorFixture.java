@@ -28,7 +28,7 @@ final class OperatorFixture implements AutoCloseable {
 
     static final String NAMESPACE = "podnuma-system";
     static final String SERVICE_ACCOUNT = "podnuma-operator";
-    static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(20);
+    static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(10);
 
     final ControlPlane plane;
     final KubernetesClient client;

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * {@code go build}); CPU sets, errors, hints, reservations and shared pools must be identical,
  * except for the named entries of {@link KnownDifferences}.
  *
- * <p>{@code -Dpodnuma.diff.cases=N} sets the number of cases (default 2000),
+ * <p>{@code -Dpodnuma.diff.cases=N} sets the number of cases (default 1000),
  * {@code -Dpodnuma.diff.seed=S} the first seed (default 1; {@code random} for a time-based one).
  * Case {@code s<seed>} is regenerated alone by {@code -Dpodnuma.diff.cases=1 -Dpodnuma.diff.seed=<seed>}.
  * The report with every disagreement goes to {@code target/kubeletoracle/report.txt}.
@@ -38,7 +38,7 @@ class KubeletDifferentialIT {
         Path go = KubeletOracle.goOrSkip(
                 "KubeletDifferentialIT", "the table tests in StaticPolicyTest and TakeByTopologyTest");
 
-        int count = Integer.getInteger("podnuma.diff.cases", 2000);
+        int count = Integer.getInteger("podnuma.diff.cases", 1000);
         long base = KubeletOracle.firstSeed();
         List<DiffCase> cases = KubeletOracle.generate(
                 new ArrayList<>(FixedCases.all()), base, count, new CaseGenerator(fixtures())::generate);
