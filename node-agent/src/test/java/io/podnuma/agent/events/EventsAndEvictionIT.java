@@ -117,6 +117,24 @@ class EventsAndEvictionIT {
         return cp.client().pods().inNamespace(NS).withName(name).get();
     }
 
+    /** One eviction by the agent's own evictor, as its node; the Events it raised are written before the answer. */
+    private static EvictionResult evictAsTheAgent(PodRef pod, String why) throws Exception {
+        try (KubeEventRecorder recorder = KubeEventRecorder.start(agent, node, fastRecorder());
+                PodEvictor evictor = new PodEvictor(agent, new NodeRef(node), recorder, fastEvictor(3))) {
+            EvictionResult result = evictor.evict(pod, why).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(recorder.awaitIdle(TIMEOUT)).isTrue();
+            return result;
+        }
+    }
+
+    /** The pod {@code name} of the test namespace is still the one with {@code uid}, and not terminating. */
+    private static void assertUntouched(ControlPlane cp, String name, String uid) {
+        Pod pod = cp.client().pods().inNamespace(NS).withName(name).get();
+        assertThat(pod).as("pod %s", name).isNotNull();
+        assertThat(pod.getMetadata().getUid()).isEqualTo(uid);
+        assertThat(pod.getMetadata().getDeletionTimestamp()).isNull();
+    }
+
     private static PodRef ref(Pod pod) {
         return new PodRef(
                 pod.getMetadata().getUid(),
@@ -219,13 +237,8 @@ class EventsAndEvictionIT {
         Pod pod = runningPod(cp, "evicted", Map.of("app", "free"));
         PodRef ref = ref(pod);
 
-        try (KubeEventRecorder recorder = KubeEventRecorder.start(agent, node, fastRecorder());
-                PodEvictor evictor = new PodEvictor(agent, new NodeRef(node), recorder, fastEvictor(3))) {
-            EvictionResult result = evictor.evict(ref, "TopologyAffinityError: no NUMA node has 6 free CPUs")
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(result).isEqualTo(new EvictionResult.Evicted(ref));
-            assertThat(recorder.awaitIdle(TIMEOUT)).isTrue();
-        }
+        EvictionResult result = evictAsTheAgent(ref, "TopologyAffinityError: no NUMA node has 6 free CPUs");
+        assertThat(result).isEqualTo(new EvictionResult.Evicted(ref));
         await(
                 "pod evicted deleted",
                 () -> cp.client().pods().inNamespace(NS).withName("evicted").get() == null);
@@ -258,20 +271,12 @@ class EventsAndEvictionIT {
         Pod pod = runningPod(cp, "guarded", Map.of("app", "guarded"));
         PodRef ref = ref(pod);
 
-        try (KubeEventRecorder recorder = KubeEventRecorder.start(agent, node, fastRecorder());
-                PodEvictor evictor = new PodEvictor(agent, new NodeRef(node), recorder, fastEvictor(3))) {
-            EvictionResult result =
-                    evictor.evict(ref, "TopologyAffinityError").get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(result).isInstanceOfSatisfying(EvictionResult.Blocked.class, b -> {
-                assertThat(b.attempts()).isEqualTo(3);
-                assertThat(b.message()).contains("disruption budget");
-            });
-            assertThat(recorder.awaitIdle(TIMEOUT)).isTrue();
-        }
-        Pod after = cp.client().pods().inNamespace(NS).withName("guarded").get();
-        assertThat(after).isNotNull();
-        assertThat(after.getMetadata().getUid()).isEqualTo(ref.uid());
-        assertThat(after.getMetadata().getDeletionTimestamp()).isNull();
+        EvictionResult result = evictAsTheAgent(ref, "TopologyAffinityError");
+        assertThat(result).isInstanceOfSatisfying(EvictionResult.Blocked.class, b -> {
+            assertThat(b.attempts()).isEqualTo(3);
+            assertThat(b.message()).contains("disruption budget");
+        });
+        assertUntouched(cp, "guarded", ref.uid());
         // Each refusal is reported; identical refusals fold into one Event whose count is the number of tries.
         List<Event> events = eventsOn(cp, NS, ref.uid());
         assertThat(events).singleElement().satisfies(e -> {
@@ -294,25 +299,19 @@ class EventsAndEvictionIT {
         Pod second = runningPod(cp, "reborn", Map.of("app", "reborn"));
         assertThat(second.getMetadata().getUid()).isNotEqualTo(old.uid());
 
-        try (KubeEventRecorder recorder = KubeEventRecorder.start(agent, node, fastRecorder());
-                PodEvictor evictor = new PodEvictor(agent, new NodeRef(node), recorder, fastEvictor(3))) {
-            EvictionResult result = evictor.evict(old, "stale decision").get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(result)
-                    .isInstanceOfSatisfying(
-                            EvictionResult.AlreadyGone.class,
-                            g -> assertThat(g.detail())
-                                    .contains("is now a different pod (uid "
-                                            + second.getMetadata().getUid()));
-        }
+        EvictionResult result = evictAsTheAgent(old, "stale decision");
+        assertThat(result)
+                .isInstanceOfSatisfying(
+                        EvictionResult.AlreadyGone.class,
+                        g -> assertThat(g.detail())
+                                .contains("is now a different pod (uid "
+                                        + second.getMetadata().getUid()));
         // The UID precondition on the Eviction itself also protects the new pod when the read races a recreation.
         EvictionApi.Answer raced = new KubeEvictionApi(agent, new NodeRef(node), Duration.ofSeconds(20)).evict(old);
         assertThat(raced.code()).isEqualTo(409);
         assertThat(raced.message()).contains(old.uid());
 
-        Pod still = cp.client().pods().inNamespace(NS).withName("reborn").get();
-        assertThat(still).isNotNull();
-        assertThat(still.getMetadata().getUid()).isEqualTo(second.getMetadata().getUid());
-        assertThat(still.getMetadata().getDeletionTimestamp()).isNull();
+        assertUntouched(cp, "reborn", second.getMetadata().getUid());
     }
 
     @Test
@@ -320,20 +319,14 @@ class EventsAndEvictionIT {
         Pod pod = runningPod(cp, "elsewhere", Map.of("app", "elsewhere"), otherNode);
         PodRef ref = ref(pod);
 
-        try (KubeEventRecorder recorder = KubeEventRecorder.start(agent, node, fastRecorder());
-                PodEvictor evictor = new PodEvictor(agent, new NodeRef(node), recorder, fastEvictor(3))) {
-            EvictionResult result = evictor.evict(ref, "not mine").get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(result)
-                    .isInstanceOfSatisfying(
-                            EvictionResult.Failed.class,
-                            f -> assertThat(f.message())
-                                    .contains("HTTP 403")
-                                    .contains(
-                                            "node " + node + " can only evict pods with spec.nodeName set to itself"));
-        }
-        Pod after = cp.client().pods().inNamespace(NS).withName("elsewhere").get();
-        assertThat(after.getMetadata().getUid()).isEqualTo(ref.uid());
-        assertThat(after.getMetadata().getDeletionTimestamp()).isNull();
+        EvictionResult result = evictAsTheAgent(ref, "not mine");
+        assertThat(result)
+                .isInstanceOfSatisfying(
+                        EvictionResult.Failed.class,
+                        f -> assertThat(f.message())
+                                .contains("HTTP 403")
+                                .contains("node " + node + " can only evict pods with spec.nodeName set to itself"));
+        assertUntouched(cp, "elsewhere", ref.uid());
     }
 
     @Test
@@ -358,13 +351,7 @@ class EventsAndEvictionIT {
         assertThat(asOtherNode.message()).contains("impersonate");
 
         for (Pod pod : List.of(mine, theirs)) {
-            Pod after = cp.client()
-                    .pods()
-                    .inNamespace(NS)
-                    .withName(pod.getMetadata().getName())
-                    .get();
-            assertThat(after.getMetadata().getUid()).isEqualTo(pod.getMetadata().getUid());
-            assertThat(after.getMetadata().getDeletionTimestamp()).isNull();
+            assertUntouched(cp, pod.getMetadata().getName(), pod.getMetadata().getUid());
         }
     }
 }
