@@ -376,10 +376,17 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         }
         apiServer = relaunch(apiServer);
         HealthProbe.trusting(pki.caCert()).await(URI.create(server + "/readyz"), apiServer, APISERVER_TIMEOUT);
-        // Their watches are in client-go's backoff by now (up to a minute between tries after a long outage), so a
-        // new node or pod would wait that long for kwok; started again, they list and watch at once.
+        restartNodeComponents();
+    }
+
+    /**
+     * kwok, the controller-manager and the scheduler, started again after an outage: their watches are in client-go's
+     * backoff by then (up to a minute between tries after a long outage), so a new node or pod would wait that long
+     * for kwok; started again, they list and watch at once.
+     */
+    private void restartNodeComponents() {
         for (ManagedProcess p : List.copyOf(processes)) {
-            if (p != apiServer && !p.name().equals("etcd")) {
+            if (p != apiServer && p != etcd) {
                 p.kill();
                 relaunch(p).requireAlive();
             }
@@ -417,8 +424,10 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         etcd = relaunch(etcd);
         HealthProbe.trusting(pki.caCert()).await(URI.create(etcdUrl + "/health"), etcd, ETCD_TIMEOUT);
         if (apiServer.isAlive()) {
-            // kube-apiserver reconnects by itself; ready means its storage answers again.
+            // kube-apiserver reconnects by itself; ready means its storage answers again. Its watchers' did not: a pod
+            // created around the outage waited for kwok's backed-off watch (FaultSoakIT saw more than 45 s).
             HealthProbe.trusting(pki.caCert()).await(URI.create(server + "/readyz"), apiServer, APISERVER_TIMEOUT);
+            restartNodeComponents();
         }
     }
 

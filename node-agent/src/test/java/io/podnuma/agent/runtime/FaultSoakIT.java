@@ -253,7 +253,8 @@ class FaultSoakIT {
             inject(k);
             tally.injected(k);
             if (!awaitConverged()) {
-                failures.add(k + ": no convergence within " + CONVERGE_TIMEOUT + ":\n" + agent.logTail());
+                failures.add(k + ": no convergence within " + CONVERGE_TIMEOUT + " ("
+                        + convergenceGap().orElse("converged just now") + "):\n" + agent.logTail());
                 break;
             }
             tally.converged(k, Duration.ofNanos(System.nanoTime() - liftedAt));
@@ -606,34 +607,44 @@ class FaultSoakIT {
     }
 
     private boolean converged() throws Exception {
+        return convergenceGap().isEmpty();
+    }
+
+    /** What still differs from a converged node, the first thing found; empty once converged. */
+    private Optional<String> convergenceGap() throws Exception {
         if (!agent.isAlive() || !cp.apiServerRunning()) {
-            return false;
+            return Optional.of("the agent or the API server is not running");
         }
         Optional<NodeState> state = checkpointIfReadable();
         if (state.isEmpty()) {
-            return false;
+            return Optional.of("no readable checkpoint");
         }
         Map<String, CpuList> exclusive = SoakExpectations.exclusiveByContainer(state.get());
         CpuList shared = exclusive.isEmpty() ? ALL : RESERVED;
         for (TestPod p : alive()) {
             if (p.containers.isEmpty()) {
-                return false;
+                return Optional.of("pod " + p.uid + " has no container started yet (kwok has not reported it Running)");
             }
             for (Live l : p.containers.values()) {
                 CpuList want = exclusive.getOrDefault(p.uid + "/" + l.name(), shared);
-                if (!host.cpusetOf(l.cgroup()).equals(want)
-                        || !KubeletLikeHost.allowedCpus(l.pid()).equals(want)) {
-                    return false;
+                CpuList cpuset = host.cpusetOf(l.cgroup());
+                CpuList allowed = KubeletLikeHost.allowedCpus(l.pid());
+                if (!cpuset.equals(want) || !allowed.equals(want)) {
+                    return Optional.of("container " + p.uid + "/" + l.name() + " wants " + want + ", its cpuset is "
+                            + cpuset + " and its process may run on " + allowed);
                 }
             }
         }
         NumaNodeState nns =
                 cp.client().resources(NumaNodeState.class).withName(node).get();
         if (nns == null || nns.getStatus() == null) {
-            return false;
+            return Optional.of("no NumaNodeState status");
         }
-        return AgentRecords.numaNodeStatePods(cp.client(), node)
-                .equals(new TreeSet<>(SoakExpectations.podNames(state.get()).values()));
+        Set<String> reported = AgentRecords.numaNodeStatePods(cp.client(), node);
+        Set<String> held = new TreeSet<>(SoakExpectations.podNames(state.get()).values());
+        return reported.equals(held)
+                ? Optional.empty()
+                : Optional.of("NumaNodeState names " + reported + ", the checkpoint holds " + held);
     }
 
     /**
