@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 final class KubeEvictionApi implements EvictionApi {
 
-    static final String IMPERSONATE_USER = "Impersonate-User";
+    private static final String IMPERSONATE_USER = "Impersonate-User";
 
     private final ApiRequests requests;
     private final Map<String, String> asNode;
