@@ -13,7 +13,6 @@ import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.testkit.agent.AgentTokens;
 import io.podnuma.testkit.chart.PodnumaChart;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -25,6 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Events and evictions against the real kube-apiserver (with the Node authorizer and NodeRestriction, as on every real
@@ -40,6 +40,10 @@ class EventsAndEvictionIT {
     static final String AGENT_POD = "agent-events-it-" + SUFFIX;
     static final Duration TIMEOUT = Duration.ofSeconds(60);
 
+    /** The chart's values files for {@code helm template}; removed after the class. */
+    @TempDir
+    static Path helmDir;
+
     static String node;
     static String otherNode;
     static String serviceAccount;
@@ -51,7 +55,6 @@ class EventsAndEvictionIT {
         node = cp.ensureNode("events-it-" + SUFFIX, Map.of(), capacity);
         otherNode = cp.ensureNode("events-it-other-" + SUFFIX, Map.of(), capacity);
         cp.ensureNamespace(NS);
-        Path helmDir = Files.createTempDirectory("events-it-helm");
         serviceAccount = new PodnumaChart(cp, helmDir).applyAgentRbac();
         cp.client()
                 .resource(AgentTokens.agentPod(AGENT_POD, PodnumaChart.NAMESPACE, serviceAccount, node))
