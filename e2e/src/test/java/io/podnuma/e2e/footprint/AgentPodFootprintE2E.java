@@ -50,7 +50,9 @@ import org.junit.jupiter.api.io.TempDir;
  * image with the agent's flags. Figures are printed ({@code [AgentPodFootprintE2E] ...}), never asserted; what is
  * asserted is that the run did what it says (pods ran, the pods' cgroups were found).
  *
- * <p>{@code -Dpodnuma.node.quick=true}: 15 s idle window instead of 60 s; {@code -Dpodnuma.node.settle=S}: seconds of
+ * <p>{@code -Dpodnuma.node.quick=true}: 30 s idle window instead of 60 s, 45 s in service instead of 90 before the
+ * restart; {@code -Dpodnuma.node.inService=S}: seconds the node runs its pods before the restart;
+ * {@code -Dpodnuma.node.agentCpu=Q}: the agent's CPU request (the chart's default; {@code none}: no request); {@code -Dpodnuma.node.settle=S}: seconds of
  * settling before it (15); {@code -Dpodnuma.node.poll=S}: how often each workload container reads its affinity
  * (60); {@code -Dpodnuma.node.containers=N}: containers
  * per Burstable pod (3); {@code -Dpodnuma.node.pods=N}: workload pods at most (110, the kubelet's default limit).
@@ -76,7 +78,21 @@ class AgentPodFootprintE2E {
      */
     private static final Duration POLL = Duration.ofSeconds(Integer.getInteger("podnuma.node.poll", 60));
 
-    private static final Duration IDLE = Duration.ofSeconds(QUICK ? 15 : 60);
+    private static final Duration IDLE = Duration.ofSeconds(QUICK ? 30 : 60);
+
+    /**
+     * How long the node runs its workload pods before the agent is restarted: a rolling update meets a node in
+     * service, not one still starting a hundred pods (the kubelet reports their statuses for a minute after).
+     */
+    private static final Duration IN_SERVICE =
+            Duration.ofSeconds(Integer.getInteger("podnuma.node.inService", QUICK ? 45 : 90));
+
+    /**
+     * The agent pod's CPU request: the chart's default unless {@code -Dpodnuma.node.agentCpu=} names one ({@code none}:
+     * no request, so the pod's cgroup has the smallest CPU weight), to tell the node's contention from the agent's cost.
+     */
+    private static final String AGENT_CPU = System.getProperty("podnuma.node.agentCpu", "");
+
     private static final Duration WAIT = Duration.ofSeconds(180);
     private static final Duration HELM = Duration.ofSeconds(150);
     private static final List<PodnumaImage> IMAGES =
@@ -122,14 +138,14 @@ class AgentPodFootprintE2E {
         int healthPort = FreePorts.next();
         int metricsPort = FreePorts.next();
         PodnumaChart chart = new PodnumaChart(plane, workDir.resolve("helm"));
-        chart.install(
-                PodnumaChart.realNodeValues(
-                        node,
-                        RealNodeAgent.reference(PodnumaImage.OPERATOR),
-                        RealNodeAgent.reference(PodnumaImage.NODE_AGENT),
-                        metricsPort,
-                        healthPort),
-                HELM);
+        Map<String, Object> values = PodnumaChart.realNodeValues(
+                node,
+                RealNodeAgent.reference(PodnumaImage.OPERATOR),
+                RealNodeAgent.reference(PodnumaImage.NODE_AGENT),
+                metricsPort,
+                healthPort);
+        setAgentCpuRequest(values);
+        chart.install(values, HELM);
         plane.kubectl("label", "node", node.nodeName(), NODE_LABEL + "=enabled", "--overwrite")
                 .assertSuccess();
         plane.kubectl(
@@ -138,6 +154,16 @@ class AgentPodFootprintE2E {
                         Repository.resolve("crds/examples/quickstart.yaml").toString())
                 .assertSuccess();
         Pod agent = awaitAgent(plane, node, Optional.empty());
+        lines.add("agent pod CPU request: "
+                + Optional.ofNullable(agent.getSpec()
+                                .getContainers()
+                                .get(0)
+                                .getResources()
+                                .getRequests()
+                                .get("cpu"))
+                        .map(Object::toString)
+                        .orElse("none")
+                + (AGENT_CPU.isEmpty() ? " (the chart's default)" : " (-Dpodnuma.node.agentCpu=" + AGENT_CPU + ")"));
 
         // The node full: as many workload pods as its pod limit leaves beside podnuma's and the baseline's.
         plane.ensureNamespace(NS);
@@ -181,7 +207,10 @@ class AgentPodFootprintE2E {
                 POLL.toSeconds(),
                 (System.nanoTime() - t0) / 1e9));
 
-        // Readiness with the node full, as after a rolling update: the pod deleted, the DaemonSet's next one timed.
+        // Readiness with the node full, as after a rolling update of a node in service: the pods' starts settled
+        // first, then the pod deleted and the DaemonSet's next one timed.
+        lines.add("the agent restarted " + IN_SERVICE.toSeconds() + " s after the last workload pod ran; the machine's"
+                + " CPUs busy in each 15 s of those (/proc/stat): " + String.join(", ", busyEach(IN_SERVICE)));
         ReadyTiming timing = restartAndTimeReady(plane, node, agent, healthPort);
         agent = timing.pod();
         // Not part of the table: what the restarted agent did before it was ready, for whoever reads the log.
@@ -201,13 +230,15 @@ class AgentPodFootprintE2E {
         long agentCpu0 = agentCgroup.cpuNanos();
         long baselineCpu0 = baselineCgroup.cpuNanos();
         PrometheusText metrics0 = scrape(metricsPort);
-        Map<Long, ProcFs.ThreadTicks> threads0 = ProcFs.threads(agentPid);
+        Map<Long, ProcFs.ThreadCpu> threads0 = ProcFs.threads(agentPid);
+        PodEventCount podEvents = PodEventCount.watch(plane.client(), node.nodeName());
         long w0 = System.nanoTime();
         TimeUnit.NANOSECONDS.sleep(IDLE.toNanos());
+        podEvents.close();
         long agentCpu1 = agentCgroup.cpuNanos();
         long baselineCpu1 = baselineCgroup.cpuNanos();
         double window = System.nanoTime() - w0;
-        Map<Long, ProcFs.ThreadTicks> threads1 = ProcFs.threads(agentPid);
+        Map<Long, ProcFs.ThreadCpu> threads1 = ProcFs.threads(agentPid);
         PrometheusText metrics1 = scrape(metricsPort);
         // Not part of the table: what the agent logged while it was idle, for whoever reads the idle CPU.
         System.err.println("the agent's log since the idle window began:\n"
@@ -236,11 +267,36 @@ class AgentPodFootprintE2E {
         lines.add("");
         lines.add("the agent's busiest threads in the idle window: "
                 + String.join(", ", IdleActivity.threads(threads0, threads1, window, 8)));
+        lines.add("changes of pods on the node in it (a watch like the agent's): " + podEvents.summary());
         lines.add("its counters that moved in it (one scrape before, one after): "
                 + String.join(", ", IdleActivity.counters(metrics0, metrics1)));
         assertThat(agentFigures.memory().usageBytes())
                 .as("the agent pod's memory cgroup")
                 .isPositive();
+    }
+
+    /** The agent's CPU request in the real-node values (which have none) as {@link #AGENT_CPU} says. */
+    @SuppressWarnings("unchecked")
+    private static void setAgentCpuRequest(Map<String, Object> values) {
+        Map<String, Object> requests = (Map<String, Object>)
+                ((Map<String, Object>) ((Map<String, Object>) values.get("agent")).get("resources")).get("requests");
+        if (AGENT_CPU.isEmpty()) {
+            requests.remove("cpu");
+        } else if (!AGENT_CPU.equals("none")) {
+            requests.put("cpu", AGENT_CPU);
+        }
+    }
+
+    /** The machine's busy share in each 15 s of {@code span}, while it passes. */
+    private static List<String> busyEach(Duration span) throws IOException, InterruptedException {
+        List<String> out = new ArrayList<>();
+        long end = System.nanoTime() + span.toNanos();
+        while (System.nanoTime() < end) {
+            MachineTicks t0 = MachineTicks.now();
+            TimeUnit.NANOSECONDS.sleep(Math.min(Duration.ofSeconds(15).toNanos(), end - System.nanoTime()));
+            out.add(String.format(Locale.ROOT, "%.0f%%", MachineTicks.now().busyPercentSince(t0)));
+        }
+        return out;
     }
 
     /** The agent pod, its restart's JVM start → first /readyz 200, and the kubelet's startedAt → Ready. */

@@ -46,11 +46,11 @@ final class IdleActivity {
      * threads of one name (a pool) summed.
      */
     static List<String> threads(
-            Map<Long, ProcFs.ThreadTicks> before, Map<Long, ProcFs.ThreadTicks> after, double windowNanos, int top) {
+            Map<Long, ProcFs.ThreadCpu> before, Map<Long, ProcFs.ThreadCpu> after, double windowNanos, int top) {
         Map<String, Long> byName = new TreeMap<>();
         after.forEach((tid, t) -> {
-            ProcFs.ThreadTicks was = before.get(tid);
-            long used = t.ticks() - (was == null ? 0 : was.ticks());
+            ProcFs.ThreadCpu was = before.get(tid);
+            long used = t.nanos() - (was == null ? 0 : was.nanos());
             if (used > 0) {
                 byName.merge(t.name(), used, Long::sum);
             }
@@ -59,11 +59,7 @@ final class IdleActivity {
                 .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
                         .thenComparing(Map.Entry.comparingByKey()))
                 .limit(top)
-                .map(e -> String.format(
-                        Locale.ROOT,
-                        "%s %.2f m",
-                        e.getKey(),
-                        e.getValue() * 1e9 / ProcFs.TICKS_PER_SECOND / windowNanos * 1000))
+                .map(e -> String.format(Locale.ROOT, "%s %.2f m", e.getKey(), e.getValue() / windowNanos * 1000))
                 .toList();
     }
 

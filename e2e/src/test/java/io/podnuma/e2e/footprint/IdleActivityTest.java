@@ -1,6 +1,7 @@
 package io.podnuma.e2e.footprint;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.podnuma.testkit.prometheus.PrometheusText;
 import java.util.Map;
@@ -34,25 +35,29 @@ class IdleActivityTest {
 
     @Test
     void threadsArePerNameInMillicoresOfTheWindowBusiestFirst() {
-        Map<Long, ProcFs.ThreadTicks> before = Map.of(
-                1L, new ProcFs.ThreadTicks("podnuma-agent-l", 100),
-                2L, new ProcFs.ThreadTicks("ForkJoinPool-1-", 10),
-                3L, new ProcFs.ThreadTicks("ForkJoinPool-1-", 10),
-                4L, new ProcFs.ThreadTicks("idle", 5));
-        Map<Long, ProcFs.ThreadTicks> after = Map.of(
-                1L, new ProcFs.ThreadTicks("podnuma-agent-l", 103),
-                2L, new ProcFs.ThreadTicks("ForkJoinPool-1-", 11),
-                3L, new ProcFs.ThreadTicks("ForkJoinPool-1-", 11),
-                4L, new ProcFs.ThreadTicks("idle", 5),
-                5L, new ProcFs.ThreadTicks("new", 1));
-        // 10 s window: 3 ticks (30 ms) = 3 m, 2 ticks = 2 m, 1 tick = 1 m
+        Map<Long, ProcFs.ThreadCpu> before = Map.of(
+                1L, new ProcFs.ThreadCpu("podnuma-agent-l", 100_000_000),
+                2L, new ProcFs.ThreadCpu("ForkJoinPool-1-", 10_000_000),
+                3L, new ProcFs.ThreadCpu("ForkJoinPool-1-", 10_000_000),
+                4L, new ProcFs.ThreadCpu("idle", 5_000_000));
+        Map<Long, ProcFs.ThreadCpu> after = Map.of(
+                1L, new ProcFs.ThreadCpu("podnuma-agent-l", 130_000_000),
+                2L, new ProcFs.ThreadCpu("ForkJoinPool-1-", 10_500_000),
+                3L, new ProcFs.ThreadCpu("ForkJoinPool-1-", 11_000_000),
+                4L, new ProcFs.ThreadCpu("idle", 5_000_000),
+                5L, new ProcFs.ThreadCpu("new", 100_000));
+        // 10 s window: 30 ms = 3 m; the pool's two threads 1.5 ms = 0.15 m
         assertThat(IdleActivity.threads(before, after, 10e9, 2))
-                .containsExactly("podnuma-agent-l 3.00 m", "ForkJoinPool-1- 2.00 m");
+                .containsExactly("podnuma-agent-l 3.00 m", "ForkJoinPool-1- 0.15 m");
     }
 
     @Test
-    void aThreadStatLineNamedWithSpacesAndParenthesesIsRead() throws Exception {
+    void aThreadNamedWithSpacesAndParenthesesAndItsSchedulerTimeAreRead() throws Exception {
         String stat = "42 (C1 Compiler (x)) S 1 1 1 0 -1 4194368 10 0 0 0 7 5 0 0 20 0 1 0 100 0 0";
-        assertThat(ProcFs.threadTicks(stat)).isEqualTo(new ProcFs.ThreadTicks("C1 Compiler (x)", 12));
+        assertThat(ProcFs.threadCpu(stat, "1234567 89 10\n"))
+                .isEqualTo(new ProcFs.ThreadCpu("C1 Compiler (x)", 1_234_567));
+        assertThatThrownBy(() -> ProcFs.threadCpu(stat, "1234567\n"))
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("schedstat");
     }
 }

@@ -75,18 +75,23 @@ final class ProcFs {
                 Files.readString(Path.of("/proc/uptime")).strip().split("\\s+")[0]);
     }
 
-    /** A thread's name and its CPU so far (utime + stime, fields 14 and 15), in clock ticks. */
-    record ThreadTicks(String name, long ticks) {}
+    /**
+     * A thread's name and its CPU so far in nanoseconds: the first field of {@code schedstat}, the scheduler's own
+     * account; the clock ticks of {@code stat} count a thread that ran for 50 µs in a 10 ms tick as the whole tick.
+     */
+    record ThreadCpu(String name, long nanos) {}
 
     /** Every thread of {@code pid} by thread id; a thread that ends while they are read is left out. */
-    static Map<Long, ThreadTicks> threads(long pid) throws IOException {
-        Map<Long, ThreadTicks> out = new TreeMap<>();
+    static Map<Long, ThreadCpu> threads(long pid) throws IOException {
+        Map<Long, ThreadCpu> out = new TreeMap<>();
         try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
             for (Path task : tasks.toList()) {
                 try {
                     out.put(
                             Long.parseLong(task.getFileName().toString()),
-                            threadTicks(Files.readString(task.resolve("stat"))));
+                            threadCpu(
+                                    Files.readString(task.resolve("stat")),
+                                    Files.readString(task.resolve("schedstat"))));
                 } catch (java.nio.file.NoSuchFileException e) {
                     // ended meanwhile
                 }
@@ -95,14 +100,16 @@ final class ProcFs {
         return out;
     }
 
-    static ThreadTicks threadTicks(String stat) throws IOException {
+    static ThreadCpu threadCpu(String stat, String schedstat) throws IOException {
         int open = stat.indexOf('(');
         int close = stat.lastIndexOf(')');
-        String[] f =
-                close < 0 ? new String[0] : stat.substring(close + 1).strip().split("\\s+");
-        if (open < 0 || f.length < 13) {
+        if (open < 0 || close < open) {
             throw new IOException("not a /proc/<pid>/task/<tid>/stat line: " + stat);
         }
-        return new ThreadTicks(stat.substring(open + 1, close), Long.parseLong(f[11]) + Long.parseLong(f[12]));
+        String[] f = schedstat.strip().split("\\s+");
+        if (f.length != 3) {
+            throw new IOException("not a /proc/<pid>/task/<tid>/schedstat line (three numbers): " + schedstat);
+        }
+        return new ThreadCpu(stat.substring(open + 1, close), Long.parseLong(f[0]));
     }
 }

@@ -205,7 +205,7 @@ public final class AgentDaemon implements AutoCloseable {
                         reports,
                         metrics,
                         new KubeletCheckCache(config.kubeletFiles()),
-                        readiness::markReady,
+                        this::markReady,
                         Clock.systemUTC()));
         closeables.add(agent);
         NriPinning pinning = config.pinning() == PinningMode.CGROUP
@@ -264,13 +264,38 @@ public final class AgentDaemon implements AutoCloseable {
                 metrics::podResourcesRequest);
         closeables.add(podResources);
         LOG.info(
-                "serving /metrics ({}) on {}:{}, /healthz and /readyz on {}:{}, PodResources on {}",
+                "serving /metrics ({}) on {}:{}, /healthz and /readyz on {}:{}, PodResources on {} ({} after the JVM"
+                        + " started)",
                 config.metricsSecurity().settingName(),
                 config.metricsBindAddress(),
                 metricsEndpoint.port(),
                 config.healthBindAddress(),
                 healthEndpoint.port(),
-                config.podResourcesSocket());
+                config.podResourcesSocket(),
+                sinceJvmStart());
+    }
+
+    private void markReady() {
+        readiness.markReady();
+        LOG.info("ready {} after the JVM started", sinceJvmStart());
+    }
+
+    /**
+     * How long this process has run, as the kernel counts it (its start in {@code /proc/self/stat} against
+     * {@code /proc/uptime}, to the clock tick; {@link ProcessHandle.Info#startInstant} is off by up to a second): what a
+     * restart costs before the agent serves and is ready, for whoever reads the log of a rolling update.
+     */
+    private static String sinceJvmStart() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            double started = Long.parseLong(f[19]) / 100.0;
+            double now =
+                    Double.parseDouble(Files.readString(Path.of("/proc/uptime")).split(" ")[0]);
+            return Math.round((now - started) * 1000) + " ms";
+        } catch (IOException | RuntimeException e) {
+            return "an unknown time";
+        }
     }
 
     /**

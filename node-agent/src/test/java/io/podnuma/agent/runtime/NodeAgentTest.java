@@ -377,6 +377,35 @@ class NodeAgentTest {
         assertThat(ticks).isBetween(1, 2);
     }
 
+    @Test
+    void aStatusUpdateNoRecordHoldsTouchesNoCgroupAndKeepsTheAnswerAndTheTickStillRepairs() throws Exception {
+        Pod a = budgetedRunning("a");
+        NodeAgent agent =
+                started(inMemory(config("0,64", AdmissionAction.WARN)).withReconcilePeriod(Duration.ofSeconds(30)));
+        CpuSet aCpus = pinOf(a).cpus();
+        CgroupPath path = onHost.getFirst().path();
+        var answer = agent.snapshot();
+        Pin drifted = new Pin(CpuSet.of(aCpus.first()), pinOf(a).mems());
+        cgroups.actual.put(path, drifted);
+
+        // What the kubelet keeps rewriting on a running pod: a condition, nothing the agent reads.
+        pods.put(new io.fabric8.kubernetes.api.model.PodBuilder(a)
+                .editStatus()
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .withLastTransitionTime("2026-12-02T16:00:00Z")
+                .endCondition()
+                .endStatus()
+                .build());
+        agent.drain();
+        assertThat(pinOf(a)).as("no pass over the pod's containers").isEqualTo(drifted);
+        assertThat(agent.snapshot()).as("the PodResources answer not rebuilt").isSameAs(answer);
+
+        agent.reconcileNow();
+        assertThat(pinOf(a).cpus()).as("the drift is the tick's").isEqualTo(aCpus);
+    }
+
     private void removeCgroups(Pod p) {
         for (var s : RuntimeFixtures.allStatuses(p)) {
             CgroupPath path = naming.containerPath(new ContainerCgroup(

@@ -11,6 +11,7 @@ import io.podnuma.agent.runtime.admission.Decisions;
 import io.podnuma.agent.runtime.pin.PlanApplier;
 import io.podnuma.agent.runtime.status.AgentStatus;
 import io.podnuma.agent.runtime.sync.Decided;
+import java.util.Optional;
 
 /**
  * A pod changed or went away, after the first full sync: a new pod is admitted (or refused), a finished or deleted
@@ -51,8 +52,12 @@ public final class PodEvents implements PodFeed.Listener {
     @Override
     public void changed(PodRecord r) {
         String uid = r.ref().uid();
+        Optional<PodRecord> was = pods.get(uid);
         pods.put(r);
-        if (!node.synced()) {
+        if (!node.synced() || was.filter(r::equals).isPresent()) {
+            // Most updates of a running pod are the kubelet's status (conditions, times) which no record holds:
+            // nothing to decide, pin or answer anew, and a pass over every container for each would be the agent's
+            // main cost on a quiet node. Drift stays the reconcile tick's.
             return;
         }
         CpuSet poolBefore = node.state().sharedPool();
