@@ -214,7 +214,13 @@ class AgentPodFootprintE2E {
         ReadyTiming timing = restartAndTimeReady(plane, node, agent, healthPort);
         agent = timing.pod();
         // Not part of the table: what the restarted agent did before it was ready, for whoever reads the log.
-        System.err.println("the restarted agent's log:\n" + agentLog(plane, agent, "--tail=40"));
+        String startLog = agentLog(plane, agent, "--tail=40");
+        System.err.println("the restarted agent's log:\n" + startLog);
+        startLog.lines()
+                .filter(l -> l.contains("AgentDaemon - ready: "))
+                .findFirst()
+                .ifPresent(l -> lines.add("the restarted agent's own account (its log): ready "
+                        + l.substring(l.indexOf("ready: ") + "ready: ".length())));
         long agentPid = pid(node, agent);
         List<String> cmdline = ProcFs.cmdline(agentPid);
         lines.add("agent command line (the image's entrypoint): " + String.join(" ", cmdline));
@@ -267,7 +273,8 @@ class AgentPodFootprintE2E {
         lines.add("");
         lines.add("the agent's busiest threads in the idle window: "
                 + String.join(", ", IdleActivity.threads(threads0, threads1, window, 8)));
-        lines.add("changes of pods on the node in it (a watch like the agent's): " + podEvents.summary());
+        lines.add("changes of pods on the node in it (a watch like the agent's): " + podEvents.summary()
+                + "; the fields they changed: " + podEvents.changedFields(12));
         lines.add("its counters that moved in it (one scrape before, one after): "
                 + String.join(", ", IdleActivity.counters(metrics0, metrics1)));
         assertThat(agentFigures.memory().usageBytes())

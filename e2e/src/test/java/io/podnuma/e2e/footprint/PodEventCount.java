@@ -1,10 +1,13 @@
 package io.podnuma.e2e.footprint;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,22 +15,24 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
 /**
- * The changes of the node's pods during the idle window, seen by a watch like the agent's own: an idle window with
- * pods still changing measures the agent's work on them, not its idle cost. Printed beside the table, never asserted.
+ * The changes of the node's pods during the idle window, seen by a watch like the agent's own, and which fields each
+ * changed (JSON paths, list indexes kept, {@code metadata.resourceVersion} and {@code managedFields} left out): an idle
+ * window with pods still changing measures the agent's work on them, not its idle cost. Printed beside the table,
+ * never asserted.
  */
 final class PodEventCount implements AutoCloseable {
 
     private final Map<String, LongAdder> byKind = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> changedPaths = new ConcurrentHashMap<>();
+    private final Map<String, JsonNode> last = new ConcurrentHashMap<>();
     private final Watch watch;
 
     private PodEventCount(KubernetesClient client, String node) {
-        // From now on: no resource version, so the watch starts with no synthetic ADDED events for what exists.
-        String version = client.pods()
-                .inAnyNamespace()
-                .withField("spec.nodeName", node)
-                .list()
-                .getMetadata()
-                .getResourceVersion();
+        // From the list's resource version: the watch tells only what changes after it, no ADDED for what exists.
+        PodList listed =
+                client.pods().inAnyNamespace().withField("spec.nodeName", node).list();
+        listed.getItems().forEach(p -> last.put(p.getMetadata().getUid(), tree(p)));
+        String version = listed.getMetadata().getResourceVersion();
         this.watch = client.pods()
                 .inAnyNamespace()
                 .withField("spec.nodeName", node)
@@ -37,6 +42,14 @@ final class PodEventCount implements AutoCloseable {
                     public void eventReceived(Action action, Pod pod) {
                         String key = action + " " + pod.getMetadata().getNamespace();
                         byKind.computeIfAbsent(key, k -> new LongAdder()).increment();
+                        JsonNode now = tree(pod);
+                        JsonNode was = last.put(pod.getMetadata().getUid(), now);
+                        if (was != null) {
+                            JsonPaths.changed(was, now)
+                                    .forEach(path -> changedPaths
+                                            .computeIfAbsent(path, k -> new LongAdder())
+                                            .increment());
+                        }
                     }
 
                     @Override
@@ -60,6 +73,24 @@ final class PodEventCount implements AutoCloseable {
                 : sorted.entrySet().stream()
                         .map(e -> e.getKey() + " ×" + e.getValue())
                         .collect(Collectors.joining(", "));
+    }
+
+    /** {@code path ×N} for the fields the modifications changed, most often first (at most {@code top}). */
+    String changedFields(int top) {
+        return changedPaths.isEmpty()
+                ? "none"
+                : changedPaths.entrySet().stream()
+                        .sorted(Map.Entry.<String, LongAdder>comparingByValue(
+                                        java.util.Comparator.comparingLong(LongAdder::sum))
+                                .reversed()
+                                .thenComparing(Map.Entry.comparingByKey()))
+                        .limit(top)
+                        .map(e -> e.getKey() + " ×" + e.getValue().sum())
+                        .collect(Collectors.joining(", "));
+    }
+
+    private static JsonNode tree(Pod pod) {
+        return Serialization.jsonMapper().valueToTree(pod);
     }
 
     @Override
