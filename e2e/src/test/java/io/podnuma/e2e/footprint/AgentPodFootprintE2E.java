@@ -52,10 +52,10 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>{@code -Dpodnuma.node.quick=true}: 30 s idle window instead of 60 s, 45 s in service instead of 90 before the
  * restart; {@code -Dpodnuma.node.inService=S}: seconds the node runs its pods before the restart;
- * {@code -Dpodnuma.node.agentCpu=Q}: the agent's CPU request (the chart's default; {@code none}: no request); {@code -Dpodnuma.node.settle=S}: seconds of
- * settling before it (15); {@code -Dpodnuma.node.poll=S}: how often each workload container reads its affinity
- * (60); {@code -Dpodnuma.node.containers=N}: containers
- * per Burstable pod (3); {@code -Dpodnuma.node.pods=N}: workload pods at most (110, the kubelet's default limit).
+ * {@code -Dpodnuma.node.agentCpu=Q}: the agent's CPU request (the chart's default; {@code none}: no request);
+ * {@code -Dpodnuma.node.settle=S}: seconds of settling before the idle window (15); {@code -Dpodnuma.node.poll=S}: how
+ * often each workload container reads its affinity (60); {@code -Dpodnuma.node.containers=N}: containers per
+ * Burstable pod (3); {@code -Dpodnuma.node.pods=N}: workload pods at most (110, the kubelet's default limit).
  */
 class AgentPodFootprintE2E {
 
