@@ -76,7 +76,8 @@ public final class GoModules {
         Path absolute = binary.toAbsolutePath();
         Files.createDirectories(absolute.getParent());
         // Copied beside it and renamed over it, so a process running the previous copy is never handed half a file.
-        Path copy = absolute.resolveSibling(absolute.getFileName() + ".copy-" + ProcessHandle.current().pid());
+        Path copy = absolute.resolveSibling(
+                absolute.getFileName() + ".copy-" + ProcessHandle.current().pid());
         Files.copy(cached, copy, StandardCopyOption.REPLACE_EXISTING);
         if (!copy.toFile().setExecutable(true)) {
             throw new IOException("cannot make " + copy + " executable");
