@@ -1,6 +1,7 @@
 package io.podnuma.agent.engine.cpu.differential;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.podnuma.testkit.GoModules;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -133,27 +134,8 @@ final class KubeletOracle {
         Files.createDirectories(workDir);
         Path binary = workDir.resolve("kubeletoracle");
         if (!upToDate(binary, source)) {
-            Path log = workDir.resolve("go-build.log");
-            ProcessBuilder pb = new ProcessBuilder(
-                            go.toString(),
-                            "build",
-                            "-buildvcs=false",
-                            "-o",
-                            binary.toAbsolutePath().toString(),
-                            ".")
-                    .directory(source.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile());
-            pb.environment().put("CGO_ENABLED", "0");
-            Process p = pb.start();
-            if (!p.waitFor(15, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("go build of " + source + " took more than 15 minutes; see " + log);
-            }
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException("go build of " + source + " failed with status " + p.exitValue() + ":\n"
-                        + Files.readString(log));
-            }
+            // From the user's cache when these sources were built before (a fresh checkout would link it again).
+            GoModules.build(go, source, binary, Map.of("CGO_ENABLED", "0"));
         }
         return new KubeletOracle(binary, workDir, caseTimeout);
     }
