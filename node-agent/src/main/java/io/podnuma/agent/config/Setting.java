@@ -44,7 +44,7 @@ public enum Setting {
             "the kubelet's PodResources socket whose device assignments are merged in; empty: none",
             Setting::optionalAbsolutePath),
     METRICS_PORT("metricsPort", "9464", "TCP port of /metrics", Setting::port),
-    HEALTH_PORT("healthPort", "8081", "TCP port of /healthz and /readyz", Setting::port),
+    HEALTH_PORT("healthPort", "8081", "TCP port of /healthz, /startupz and /readyz", Setting::port),
     LOG_LEVEL("logLevel", "info", "trace, debug, info, warn or error", LogLevel::parse),
     RECONCILE_PERIOD(
             "reconcilePeriod",
@@ -70,7 +70,7 @@ public enum Setting {
     HEALTH_BIND_ADDRESS(
             "healthBindAddress",
             "0.0.0.0",
-            "address /healthz and /readyz listen on: an IPv4 or IPv6 literal or a host name",
+            "address /healthz, /startupz and /readyz listen on: an IPv4 or IPv6 literal or a host name",
             BindAddress::parse),
     POD_RESOURCES_QPS(
             "podResourcesQps",

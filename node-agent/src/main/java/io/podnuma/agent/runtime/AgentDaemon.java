@@ -156,7 +156,10 @@ public final class AgentDaemon implements AutoCloseable {
         healthEndpoint = HttpEndpoint.start(
                 config.healthBindAddress(),
                 config.healthPort(),
-                Map.of("/healthz", readiness.healthz(), "/readyz", readiness.readyz()));
+                Map.of(
+                        "/healthz", readiness.healthz(),
+                        "/startupz", readiness.startupz(),
+                        "/readyz", readiness.readyz()));
         closeables.add(healthEndpoint);
 
         KubeEventRecorder recorder = KubeEventRecorder.start(client, config.nodeName());
@@ -264,7 +267,7 @@ public final class AgentDaemon implements AutoCloseable {
                 metrics::podResourcesRequest);
         closeables.add(podResources);
         LOG.info(
-                "serving /metrics ({}) on {}:{}, /healthz and /readyz on {}:{}, PodResources on {} ({})",
+                "serving /metrics ({}) on {}:{}, /healthz, /startupz and /readyz on {}:{}, PodResources on {} ({})",
                 config.metricsSecurity().settingName(),
                 config.metricsBindAddress(),
                 metricsEndpoint.port(),

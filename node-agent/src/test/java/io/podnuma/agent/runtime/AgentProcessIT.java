@@ -28,6 +28,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -177,7 +178,7 @@ class AgentProcessIT {
 
     /**
      * {@code metricsSecurity: https} end to end: the agent serves a self-signed certificate and asks the real API
-     * server about each new token; the probes stay plain HTTP on the health port (awaitReady reads /readyz there).
+     * server about each new token; the probes stay plain HTTP on the health port.
      */
     @Test
     void httpsMetricsNeedATokenAllowedToGetMetrics(ControlPlane cp) throws Exception {
@@ -198,6 +199,9 @@ class AgentProcessIT {
                     cp.kubeconfig());
             agent.start();
             agent.awaitReady(Duration.ofSeconds(60));
+            assertThat(List.of(agent.health("/healthz"), agent.health("/startupz"), agent.health("/readyz")))
+                    .as("the probes' paths, plain HTTP")
+                    .containsOnly(200);
             int port = agent.placement().metricsPort();
             assertThat(agent.lastLog()).contains("/metrics over https with a self-signed certificate made at start");
             assertThat(SecureScrape.certificate(port).getSubjectX500Principal().getName())

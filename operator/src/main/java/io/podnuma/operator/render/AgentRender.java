@@ -274,13 +274,13 @@ public final class AgentRender {
                 .withRequests(rollout.requests().isEmpty() ? null : rollout.requests())
                 .withLimits(rollout.limits().isEmpty() ? null : rollout.limits())
                 .endResources()
-                // Startup covers the first full sync (60 s), asked every second so a ready agent is seen as such
-                // soon; it runs only until it succeeds. Readiness is the agent's own /readyz after it, every 2 s.
-                // Liveness at the kubelet's default period: each probe is a connection and a request on every
-                // node, all the time, and a hung agent restarted after 30 s rather than 12 s costs no pin (the
-                // cpusets stay as written).
-                .withStartupProbe(probe("/healthz", rollout.healthPort(), 1, 60))
-                .withReadinessProbe(probe("/readyz", rollout.healthPort(), 2, 3))
+                // Each probe is a connection and a request on every node, all the time, so readiness and liveness
+                // run at the kubelet's default period. Ready comes at once anyway: /startupz succeeds when the agent
+                // is ready (or after its 30 s start grace, so an agent that cannot sync is not restarted), asked
+                // every second, and the kubelet runs the readiness probe as soon as the startup probe succeeds.
+                // A hung agent restarted after 30 s rather than 12 s costs no pin (the cpusets stay as written).
+                .withStartupProbe(probe("/startupz", rollout.healthPort(), 1, 60))
+                .withReadinessProbe(probe("/readyz", rollout.healthPort(), 10, 3))
                 .withLivenessProbe(probe("/healthz", rollout.healthPort(), 10, 3))
                 .withSecurityContext(AgentSecurity.containerContext())
                 .withVolumeMounts(mounts(rollout))

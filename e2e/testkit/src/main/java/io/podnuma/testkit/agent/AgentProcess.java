@@ -205,6 +205,11 @@ public final class AgentProcess implements AutoCloseable {
         throw new IllegalStateException("the agent was not ready within " + timeout + ":\n" + lastLog());
     }
 
+    /** The HTTP status of {@code GET <path>} on its health port ({@code /healthz}, {@code /startupz}, {@code /readyz}). */
+    public int health(String path) throws IOException, InterruptedException {
+        return get(placement.healthPort(), path).statusCode();
+    }
+
     /** The Prometheus text of {@code /metrics}. */
     public String metrics() throws IOException, InterruptedException {
         HttpResponse<String> r = get(placement.metricsPort(), "/metrics");
