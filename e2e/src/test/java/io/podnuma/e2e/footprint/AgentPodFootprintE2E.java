@@ -210,6 +210,9 @@ class AgentPodFootprintE2E {
                 POLL.toSeconds(),
                 (System.nanoTime() - t0) / 1e9));
 
+        // Every change of the node's pods from here to the end of the idle window, by the half minute: whether the
+        // kubelet still rewrites the pods' status when the window begins.
+        PodEventCount sinceRunning = PodEventCount.watch(plane.client(), node.nodeName());
         // Readiness with the node full, as after a rolling update of a node in service: the pods' starts settled
         // first, then the pod deleted and the DaemonSet's next one timed.
         lines.add("the agent restarted " + IN_SERVICE.toSeconds() + " s after the last workload pod ran; the machine's"
@@ -244,6 +247,7 @@ class AgentPodFootprintE2E {
         long w0 = System.nanoTime();
         TimeUnit.NANOSECONDS.sleep(IDLE.toNanos());
         podEvents.close();
+        sinceRunning.close();
         long agentCpu1 = agentCgroup.cpuNanos();
         long baselineCpu1 = baselineCgroup.cpuNanos();
         double window = System.nanoTime() - w0;
@@ -278,6 +282,11 @@ class AgentPodFootprintE2E {
                 + String.join(", ", IdleActivity.threads(threads0, threads1, window, 8)));
         lines.add("changes of pods on the node in it (a watch like the agent's): " + podEvents.summary()
                 + "; the fields they changed: " + podEvents.changedFields(12));
+        long windowFrom = sinceRunning.secondsSinceStart(w0);
+        lines.add("changes of the node's pods per 30 s since the last workload pod ran (the agent restarted at "
+                + IN_SERVICE.toSeconds() + " s, the idle window " + windowFrom + "-" + (windowFrom + IDLE.toSeconds())
+                + " s): " + sinceRunning.timeline(Duration.ofSeconds(windowFrom + IDLE.toSeconds()))
+                + "; the fields they changed: " + sinceRunning.changedFields(4));
         lines.add("its counters that moved in it (one scrape before, one after): "
                 + String.join(", ", IdleActivity.counters(metrics0, metrics1)));
         assertThat(agentFigures.memory().usageBytes())

@@ -24,6 +24,15 @@ final class JsonPaths {
         return new ArrayList<>(out);
     }
 
+    /** The value at a path of {@link #changed} ({@code status.conditions[1].status}); a missing node if none. */
+    static JsonNode at(JsonNode root, String path) {
+        if (path.equals("(root)")) {
+            return root;
+        }
+        String pointer = "/" + path.replace(".", "/").replaceAll("\\[(\\d+)]", "/$1");
+        return root.at(pointer);
+    }
+
     private static void walk(String path, JsonNode a, JsonNode b, Set<String> out) {
         if (EVERY_WRITE.contains(path)) {
             return;

@@ -24,5 +24,8 @@ class JsonPathsTest {
         assertThat(JsonPaths.changed(before, after))
                 .containsExactly("status.conditions[0].status", "status.conditions[1]", "status.hostIP");
         assertThat(JsonPaths.changed(before, before)).isEmpty();
+        assertThat(JsonPaths.at(after, "status.conditions[0].status").asText()).isEqualTo("True");
+        assertThat(JsonPaths.at(before, "status.hostIP").isMissingNode()).isTrue();
+        assertThat(JsonPaths.at(after, "status.conditions[1]").toString()).isEqualTo("{\"type\":\"X\"}");
     }
 }

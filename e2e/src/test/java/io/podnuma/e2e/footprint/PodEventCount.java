@@ -17,14 +17,18 @@ import java.util.stream.Collectors;
 /**
  * The changes of the node's pods during the idle window, seen by a watch like the agent's own, and which fields each
  * changed (JSON paths, list indexes kept, {@code metadata.resourceVersion} and {@code managedFields} left out): an idle
- * window with pods still changing measures the agent's work on them, not its idle cost. Printed beside the table,
- * never asserted.
+ * window with pods still changing measures the agent's work on them, not its idle cost. Also when they changed (per
+ * 30 s since the watch began) and, for each changed field, its first change ({@code before → after}), since what a
+ * writer changes over and over is worth seeing. Printed beside the table, never asserted.
  */
 final class PodEventCount implements AutoCloseable {
 
     private final Map<String, LongAdder> byKind = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> changedPaths = new ConcurrentHashMap<>();
     private final Map<String, JsonNode> last = new ConcurrentHashMap<>();
+    private final Map<String, String> firstChange = new ConcurrentHashMap<>();
+    private final Map<Long, LongAdder> perHalfMinute = new ConcurrentHashMap<>();
+    private final long startNanos = System.nanoTime();
     private final Watch watch;
 
     private PodEventCount(KubernetesClient client, String node) {
@@ -42,13 +46,20 @@ final class PodEventCount implements AutoCloseable {
                     public void eventReceived(Action action, Pod pod) {
                         String key = action + " " + pod.getMetadata().getNamespace();
                         byKind.computeIfAbsent(key, k -> new LongAdder()).increment();
+                        perHalfMinute
+                                .computeIfAbsent(
+                                        (System.nanoTime() - startNanos) / HALF_MINUTE_NANOS, k -> new LongAdder())
+                                .increment();
                         JsonNode now = tree(pod);
                         JsonNode was = last.put(pod.getMetadata().getUid(), now);
                         if (was != null) {
-                            JsonPaths.changed(was, now)
-                                    .forEach(path -> changedPaths
-                                            .computeIfAbsent(path, k -> new LongAdder())
-                                            .increment());
+                            for (String path : JsonPaths.changed(was, now)) {
+                                changedPaths
+                                        .computeIfAbsent(path, k -> new LongAdder())
+                                        .increment();
+                                firstChange.computeIfAbsent(
+                                        path, k -> JsonPaths.at(was, k) + " → " + JsonPaths.at(now, k));
+                            }
                         }
                     }
 
@@ -59,6 +70,8 @@ final class PodEventCount implements AutoCloseable {
                     }
                 });
     }
+
+    private static final long HALF_MINUTE_NANOS = 30_000_000_000L;
 
     static PodEventCount watch(KubernetesClient client, String node) {
         return new PodEventCount(client, node);
@@ -85,8 +98,30 @@ final class PodEventCount implements AutoCloseable {
                                 .reversed()
                                 .thenComparing(Map.Entry.comparingByKey()))
                         .limit(top)
-                        .map(e -> e.getKey() + " ×" + e.getValue().sum())
+                        .map(e -> e.getKey() + " ×" + e.getValue().sum() + " (first: "
+                                + firstChange.getOrDefault(e.getKey(), "?") + ")")
                         .collect(Collectors.joining(", "));
+    }
+
+    /** Whole seconds from the watch's start to {@code nanos} (a {@link System#nanoTime()}). */
+    long secondsSinceStart(long nanos) {
+        return (nanos - startNanos) / 1_000_000_000L;
+    }
+
+    /** The events in each 30 s since the watch began, {@code 0-30 s: N}, every half minute up to {@code span}. */
+    String timeline(java.time.Duration span) {
+        long halves = Math.max(1, (span.toSeconds() + 29) / 30);
+        StringBuilder out = new StringBuilder();
+        for (long h = 0; h < halves; h++) {
+            LongAdder n = perHalfMinute.get(h);
+            out.append(h == 0 ? "" : ", ")
+                    .append(h * 30)
+                    .append('-')
+                    .append(h * 30 + 30)
+                    .append(" s: ")
+                    .append(n == null ? 0 : n.sum());
+        }
+        return out.toString();
     }
 
     private static JsonNode tree(Pod pod) {
