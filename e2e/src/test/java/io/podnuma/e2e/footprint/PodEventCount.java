@@ -58,7 +58,7 @@ final class PodEventCount implements AutoCloseable {
                                         .computeIfAbsent(path, k -> new LongAdder())
                                         .increment();
                                 firstChange.computeIfAbsent(
-                                        path, k -> JsonPaths.at(was, k) + " → " + JsonPaths.at(now, k));
+                                        path, k -> shown(JsonPaths.at(was, k)) + " → " + shown(JsonPaths.at(now, k)));
                             }
                         }
                     }
@@ -122,6 +122,10 @@ final class PodEventCount implements AutoCloseable {
                     .append(n == null ? 0 : n.sum());
         }
         return out.toString();
+    }
+
+    private static String shown(JsonNode value) {
+        return value.isMissingNode() ? "(absent)" : value.toString();
     }
 
     private static JsonNode tree(Pod pod) {
