@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +23,8 @@ import java.util.stream.Collectors;
  * writer changes over and over is worth seeing. Printed beside the table, never asserted.
  */
 final class PodEventCount implements AutoCloseable {
+
+    private static final long HALF_MINUTE_NANOS = 30_000_000_000L;
 
     private final Map<String, LongAdder> byKind = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> changedPaths = new ConcurrentHashMap<>();
@@ -71,8 +74,6 @@ final class PodEventCount implements AutoCloseable {
                 });
     }
 
-    private static final long HALF_MINUTE_NANOS = 30_000_000_000L;
-
     static PodEventCount watch(KubernetesClient client, String node) {
         return new PodEventCount(client, node);
     }
@@ -109,7 +110,7 @@ final class PodEventCount implements AutoCloseable {
     }
 
     /** The events in each 30 s since the watch began, {@code 0-30 s: N}, every half minute up to {@code span}. */
-    String timeline(java.time.Duration span) {
+    String timeline(Duration span) {
         long halves = Math.max(1, (span.toSeconds() + 29) / 30);
         StringBuilder out = new StringBuilder();
         for (long h = 0; h < halves; h++) {

@@ -3,6 +3,7 @@ package io.podnuma.agent.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.podnuma.agent.http.Response;
+import io.podnuma.agent.http.Route;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class ReadinessTest {
         assertThat(answer(readiness.healthz())).isEqualTo("200 ok\n");
     }
 
-    private static String answer(io.podnuma.agent.http.Route route) {
+    private static String answer(Route route) {
         Response r = route.get();
         return r.status() + " " + r.body();
     }

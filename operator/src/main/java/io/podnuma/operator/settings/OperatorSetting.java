@@ -51,7 +51,8 @@ public enum OperatorSetting {
             "how many nodes' agents may be down at once in a rollout: a count (3)" + " or a percentage 1%..100%",
             OperatorSetting::maxUnavailable),
     AGENT_METRICS_PORT("agentMetricsPort", "9464", "the agents' /metrics port", OperatorSetting::port),
-    AGENT_HEALTH_PORT("agentHealthPort", "8081", "the agents' /healthz and /readyz port", OperatorSetting::port),
+    AGENT_HEALTH_PORT(
+            "agentHealthPort", "8081", "the agents' /healthz, /startupz and /readyz port", OperatorSetting::port),
     AGENT_NETWORK("agentNetwork", "host", "the agent pods' network: host or pod", OperatorSetting::network),
     AGENT_LOG_LEVEL(
             "agentLogLevel",
