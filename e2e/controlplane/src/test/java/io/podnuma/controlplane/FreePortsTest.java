@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class FreePortsTest {
@@ -23,6 +25,16 @@ class FreePortsTest {
             for (int i = 0; i < 20; i++) {
                 assertThat(FreePorts.next()).isNotEqualTo(taken.getLocalPort());
             }
+        }
+    }
+
+    @Test
+    void portsComeFromBelowTheEphemeralRangeSoNoOutgoingConnectionTakesOneAndNoneIsHandedOutTwice() {
+        Set<Integer> seen = new HashSet<>();
+        for (int i = 0; i < 200; i++) {
+            int port = FreePorts.next();
+            assertThat(port).isBetween(FreePorts.LOWEST, FreePorts.ephemeralStart() - 1);
+            assertThat(seen.add(port)).as("port %d handed out twice", port).isTrue();
         }
     }
 }
