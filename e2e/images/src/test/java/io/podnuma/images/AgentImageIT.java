@@ -57,6 +57,8 @@ class AgentImageIT {
         // Headless: no X11 or ALSA client libraries, and nothing in the runtime that would need them.
         assertThat(layer.names()).noneMatch(n -> n.contains("libX") || n.contains("libasound"));
         assertThat(layer.names()).noneMatch(n -> n.endsWith("/libawt_xawt.so") || n.endsWith("/libjsound.so"));
+        // No public CAs: the agent trusts the cluster's CA alone.
+        assertThat(layer.names()).noneMatch(n -> n.endsWith("/security/cacerts"));
     }
 
     @Test

@@ -45,6 +45,8 @@ class OperatorImageIT {
         assertThat(BuiltImages.strings(process.path("Env"))).contains("MALLOC_ARENA_MAX=2");
         assertThat(layer.get("etc/passwd").text()).contains("nonroot:x:65532:65532:");
         assertThat(layer.get("opt/podnuma/operator.jar").mode()).isEqualTo(0644);
+        // No public CAs: the operator trusts the cluster's CA alone.
+        assertThat(layer.names()).noneMatch(n -> n.endsWith("/security/cacerts"));
         assertThat(layer.get("opt/podnuma/jre/release").text()).doesNotContain("jdk.compiler", "jdk.jshell");
     }
 

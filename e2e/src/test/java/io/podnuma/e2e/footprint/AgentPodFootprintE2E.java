@@ -98,6 +98,10 @@ class AgentPodFootprintE2E {
 
     private static final Duration WAIT = Duration.ofSeconds(180);
     private static final Duration HELM = Duration.ofSeconds(150);
+    /** The agent's jar in its image: what tells the agent's JVM from the other JVMs on the node. */
+    private static final String AGENT_JAR = "/opt/podnuma/node-agent.jar";
+
+    private static final String AOT_CACHE_FLAG = "-XX:AOTCache=";
     private static final List<PodnumaImage> IMAGES =
             List.of(PodnumaImage.OPERATOR, PodnumaImage.NODE_AGENT, PodnumaImage.WORKLOAD);
     private static final HttpClient HTTP =
@@ -219,6 +223,7 @@ class AgentPodFootprintE2E {
                 + " CPUs busy in each 15 s of those (/proc/stat): " + String.join(", ", busyEach(IN_SERVICE)));
         ReadyTiming timing = restartAndTimeReady(plane, node, agent, healthPort);
         agent = timing.pod();
+        timing.startCost().forEach(l -> lines.add("the restarted agent: " + l));
         // Not part of the table: what the restarted agent did before it was ready, for whoever reads the log.
         String startLog = agentLog(plane, agent, "--tail=40");
         System.err.println("the restarted agent's log:\n" + startLog);
@@ -319,7 +324,7 @@ class AgentPodFootprintE2E {
     }
 
     /** The agent pod, its restart's JVM start → first /readyz 200, and the kubelet's startedAt → Ready. */
-    record ReadyTiming(Pod pod, Duration ready, Duration kubeletReady) {}
+    record ReadyTiming(Pod pod, Duration ready, Duration kubeletReady, List<String> startCost) {}
 
     private ReadyTiming restartAndTimeReady(LocalControlPlane plane, RealNode node, Pod old, int healthPort)
             throws Exception {
@@ -336,12 +341,14 @@ class AgentPodFootprintE2E {
         URI readyz = URI.create("http://127.0.0.1:" + healthPort + "/readyz");
         long deadline = System.nanoTime() + WAIT.toNanos();
         double readyAt = -1;
+        List<String> startCost = List.of();
         while (readyAt < 0) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("no 200 from " + readyz + " within " + WAIT.toSeconds() + " s");
             }
             if (answersOk(readyz)) {
                 readyAt = ProcFs.uptimeSeconds();
+                startCost = startCost();
             } else {
                 TimeUnit.MILLISECONDS.sleep(10);
             }
@@ -359,7 +366,34 @@ class AgentPodFootprintE2E {
         return new ReadyTiming(
                 fresh,
                 Duration.ofNanos(Math.round((readyAt - started) * 1e9)),
-                Duration.between(startedAt, readyCondition));
+                Duration.between(startedAt, readyCondition),
+                startCost);
+    }
+
+    /**
+     * Read at the agent's first 200, before anything else: its threads by the CPU they used to get there, and whether
+     * its JVM maps the image's AOT cache (a cache the JVM cannot use is left out with a warning, and the start pays
+     * for every class again).
+     */
+    private static List<String> startCost() throws IOException {
+        List<Long> agents = ProcFs.running(AGENT_JAR);
+        if (agents.isEmpty()) {
+            return List.of("no process runs " + AGENT_JAR);
+        }
+        long pid = agents.getLast();
+        List<String> out = new ArrayList<>();
+        out.add("its threads by the CPU they used to get ready (schedstat at the first 200): "
+                + String.join(", ", IdleActivity.threadsSinceStart(ProcFs.threads(pid), 10)));
+        Optional<String> cache = ProcFs.cmdline(pid).stream()
+                .filter(a -> a.startsWith(AOT_CACHE_FLAG))
+                .map(a -> a.substring(AOT_CACHE_FLAG.length()))
+                .findFirst();
+        out.add(
+                cache.isEmpty()
+                        ? "its JVM runs without an AOT cache (no " + AOT_CACHE_FLAG + " on its command line)"
+                        : "its AOT cache " + cache.get() + (ProcFs.maps(pid, cache.get()) ? " is" : " is NOT")
+                                + " mapped (/proc/<pid>/maps)");
+        return out;
     }
 
     private Pod startBaseline(LocalControlPlane plane, RealNode node, Pod agent, List<String> agentCmdline)

@@ -47,6 +47,22 @@ final class IdleActivity {
      */
     static List<String> threads(
             Map<Long, ProcFs.ThreadCpu> before, Map<Long, ProcFs.ThreadCpu> after, double windowNanos, int top) {
+        return busiest(before, after, top, nanos -> String.format(Locale.ROOT, "%.2f m", nanos / windowNanos * 1000));
+    }
+
+    /**
+     * The threads by the CPU they used since they started, in milliseconds, busiest first; threads of one name summed.
+     * What a start cost, thread by thread (threads that have ended are not in {@code /proc} any more).
+     */
+    static List<String> threadsSinceStart(Map<Long, ProcFs.ThreadCpu> now, int top) {
+        return busiest(Map.of(), now, top, nanos -> String.format(Locale.ROOT, "%d ms", Math.round(nanos / 1e6)));
+    }
+
+    private static List<String> busiest(
+            Map<Long, ProcFs.ThreadCpu> before,
+            Map<Long, ProcFs.ThreadCpu> after,
+            int top,
+            java.util.function.LongFunction<String> amount) {
         Map<String, Long> byName = new TreeMap<>();
         after.forEach((tid, t) -> {
             ProcFs.ThreadCpu was = before.get(tid);
@@ -59,7 +75,7 @@ final class IdleActivity {
                 .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
                         .thenComparing(Map.Entry.comparingByKey()))
                 .limit(top)
-                .map(e -> String.format(Locale.ROOT, "%s %.2f m", e.getKey(), e.getValue() / windowNanos * 1000))
+                .map(e -> e.getKey() + " " + amount.apply(e.getValue()))
                 .toList();
     }
 

@@ -52,6 +52,16 @@ class IdleActivityTest {
     }
 
     @Test
+    void threadsSinceStartArePerNameInMillisecondsBusiestFirst() {
+        Map<Long, ProcFs.ThreadCpu> now = Map.of(
+                1L, new ProcFs.ThreadCpu("main", 412_400_000),
+                2L, new ProcFs.ThreadCpu("C1 CompilerThre", 300_000_000),
+                3L, new ProcFs.ThreadCpu("C1 CompilerThre", 250_600_000),
+                4L, new ProcFs.ThreadCpu("idle", 0));
+        assertThat(IdleActivity.threadsSinceStart(now, 5)).containsExactly("C1 CompilerThre 551 ms", "main 412 ms");
+    }
+
+    @Test
     void aThreadNamedWithSpacesAndParenthesesAndItsSchedulerTimeAreRead() throws Exception {
         String stat = "42 (C1 Compiler (x)) S 1 1 1 0 -1 4194368 10 0 0 0 7 5 0 0 20 0 1 0 100 0 0";
         assertThat(ProcFs.threadCpu(stat, "1234567 89 10\n"))

@@ -17,6 +17,41 @@ final class ProcFs {
 
     private ProcFs() {}
 
+    /** The processes whose command line holds {@code argument} (one of its arguments, whole), oldest first. */
+    static List<Long> running(String argument) throws IOException {
+        List<Long> out = new java.util.ArrayList<>();
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path p : procs.toList()) {
+                String name = p.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    if (cmdline(Long.parseLong(name)).contains(argument)) {
+                        out.add(Long.parseLong(name));
+                    }
+                } catch (IOException e) {
+                    // ended meanwhile, or a kernel thread
+                }
+            }
+        }
+        out.sort(java.util.Comparator.comparingDouble(pid -> {
+            try {
+                return startSeconds(pid);
+            } catch (IOException e) {
+                return Double.MAX_VALUE;
+            }
+        }));
+        return out;
+    }
+
+    /** Whether {@code file} is mapped into the process ({@code /proc/<pid>/maps}): an archive the JVM uses. */
+    static boolean maps(long pid, String file) throws IOException {
+        try (var lines = Files.lines(Path.of("/proc/" + pid + "/maps"))) {
+            return lines.anyMatch(l -> l.endsWith(" " + file));
+        }
+    }
+
     /** {@code /proc/<pid>/cmdline}: the arguments the process was started with, the program first. */
     static List<String> cmdline(long pid) throws IOException {
         return cmdline(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")));

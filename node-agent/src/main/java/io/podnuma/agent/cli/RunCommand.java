@@ -7,10 +7,12 @@ import io.podnuma.agent.config.AgentConfigException;
 import io.podnuma.agent.config.AgentConfigLoader;
 import io.podnuma.agent.pods.UnreadPodFields;
 import io.podnuma.agent.runtime.AgentDaemon;
+import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -24,10 +26,15 @@ import picocli.CommandLine.Command;
  * finds it (in-cluster service account, else {@code KUBECONFIG}).
  */
 @Command(
-        name = "run",
+        name = RunCommand.NAME,
         mixinStandardHelpOptions = true,
         description = "Run the node agent: pin this node's pods, serve PodResources and metrics, until SIGTERM.")
 final class RunCommand implements Callable<Integer> {
+
+    static final String NAME = "run";
+
+    /** The options {@code mixinStandardHelpOptions} adds: picocli answers them. */
+    private static final Set<String> STANDARD_OPTIONS = Set.of("-h", "--help", "-V", "--version");
 
     /** How long a SIGTERM during the start waits for it (the kubelet's grace period is 30 s by default). */
     static final long START_WAIT_SECONDS = 15;
@@ -40,18 +47,39 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        return run(settings, spec.commandLine().getErr());
+    }
+
+    /**
+     * Whether {@code args} is {@code run} with settings only, which {@link #run} handles without picocli; a help or
+     * version option goes through picocli, which answers it.
+     */
+    static boolean isDirect(String... args) {
+        if (args.length == 0 || !args[0].equals(NAME)) {
+            return false;
+        }
+        for (int i = 1; i < args.length; i++) {
+            if (STANDARD_OPTIONS.contains(args[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Starts the agent with {@code settings} and serves until SIGTERM; the exit code (0 stopped, 1 failed, 2 usage). */
+    static int run(List<String> settings, PrintWriter err) throws InterruptedException {
         Map<String, String> flags;
         try {
             flags = flags(settings);
         } catch (IllegalArgumentException e) {
-            spec.commandLine().getErr().println("error: " + e.getMessage());
+            err.println("error: " + e.getMessage());
             return 2;
         }
         AgentConfig config;
         try {
             config = AgentConfigLoader.load(flags, System.getenv());
         } catch (AgentConfigException e) {
-            spec.commandLine().getErr().println("error: invalid configuration:\n" + e.getMessage());
+            err.println("error: invalid configuration:\n" + e.getMessage());
             return 2;
         }
         KubernetesClient client = new KubernetesClientBuilder()
@@ -81,7 +109,7 @@ final class RunCommand implements Callable<Integer> {
         try {
             running.set(AgentDaemon.start(config, client, Optional.empty()));
         } catch (IllegalStateException e) {
-            spec.commandLine().getErr().println("error: the agent cannot start: " + e.getMessage());
+            err.println("error: the agent cannot start: " + e.getMessage());
             return 1;
         } finally {
             started.countDown();

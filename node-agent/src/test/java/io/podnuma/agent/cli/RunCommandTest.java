@@ -35,6 +35,27 @@ class RunCommandTest {
     }
 
     @Test
+    void runWithSettingsGoesStraightToTheAgentAndHelpOrVersionThroughPicocli() {
+        assertThat(RunCommand.isDirect("run")).isTrue();
+        assertThat(RunCommand.isDirect("run", "--config", "/etc/podnuma/agent.yaml", "--metrics-port=9000"))
+                .isTrue();
+        assertThat(RunCommand.isDirect("run", "--config", "/etc/a.yaml", "--help"))
+                .isFalse();
+        assertThat(RunCommand.isDirect("run", "-V")).isFalse();
+        assertThat(RunCommand.isDirect("topology", "--sysfs", "/sys")).isFalse();
+        assertThat(RunCommand.isDirect()).isFalse();
+
+        assertThat(run("run", "--help")).isZero();
+        assertThat(out.toString()).contains("Usage: node-agent run").contains("Run the node agent");
+    }
+
+    @Test
+    void aSettingWithoutItsDashesIsAUsageError() {
+        assertThat(run("run", "config", "/etc/a.yaml")).isEqualTo(2);
+        assertThat(err.toString()).contains("error: unexpected argument \"config\"");
+    }
+
+    @Test
     void aMissingConfigurationFileIsAUsageErrorNamingIt() {
         Path missing = dir.resolve("nope.yaml");
         assertThat(run("run", "--config", missing.toString())).isEqualTo(2);
