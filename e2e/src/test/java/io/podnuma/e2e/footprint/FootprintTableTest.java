@@ -61,4 +61,22 @@ class FootprintTableTest {
                         "total_rss " + rss + "\ntotal_cache " + cache + "\ntotal_inactive_file " + inactiveFile + "\n"),
                 Optional.of(usage / 60));
     }
+
+    @Test
+    void theTableTakesTheRestartWithTheMedianReadyTime() {
+        List<AgentPodFootprintE2E.ReadyTiming> restarts =
+                List.of(restart(4_400), restart(2_900), restart(3_500), restart(6_800));
+        // four restarts: the upper of the two middle ones
+        assertThat(AgentPodFootprintE2E.median(restarts).ready()).isEqualTo(Duration.ofMillis(4_400));
+        assertThat(AgentPodFootprintE2E.median(restarts.subList(0, 3)).ready()).isEqualTo(Duration.ofMillis(3_500));
+        assertThat(AgentPodFootprintE2E.median(restarts.subList(1, 2)).ready()).isEqualTo(Duration.ofMillis(2_900));
+    }
+
+    private static AgentPodFootprintE2E.ReadyTiming restart(long readyMillis) {
+        return new AgentPodFootprintE2E.ReadyTiming(
+                new io.fabric8.kubernetes.api.model.Pod(),
+                Duration.ofMillis(readyMillis),
+                Duration.ofSeconds(readyMillis / 1000 + 1),
+                List.of());
+    }
 }

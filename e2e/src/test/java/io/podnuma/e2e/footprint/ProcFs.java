@@ -45,6 +45,16 @@ final class ProcFs {
         return out;
     }
 
+    /** The CPUs the process's main thread may run on ({@code Cpus_allowed_list} of its status), e.g. {@code 0-1}. */
+    static String cpusAllowed(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("Cpus_allowed_list:")) {
+                return line.substring("Cpus_allowed_list:".length()).strip();
+            }
+        }
+        throw new IOException("no Cpus_allowed_list line in /proc/" + pid + "/status");
+    }
+
     /** Whether {@code file} is mapped into the process ({@code /proc/<pid>/maps}): an archive the JVM uses. */
     static boolean maps(long pid, String file) throws IOException {
         try (var lines = Files.lines(Path.of("/proc/" + pid + "/maps"))) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ProcFsTest {
@@ -35,5 +37,21 @@ class ProcFsTest {
         String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 50 7 0 0 20 0 21 0 123456 0 0";
         assertThat(ProcFs.startSeconds(stat)).isEqualTo(1234.56);
         assertThatThrownBy(() -> ProcFs.startSeconds("4242 (java) S 1")).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void thisProcessIsFoundByItsArgumentsMapsItsRuntimeAndMayRunOnSomeCpus() throws IOException {
+        long self = ProcessHandle.current().pid();
+        List<String> args = ProcFs.cmdline(self);
+        assertThat(ProcFs.running(args.get(0))).contains(self);
+        assertThat(ProcFs.running("no-such-argument-" + self)).isEmpty();
+        assertThat(ProcFs.maps(
+                        self,
+                        Path.of(System.getProperty("java.home"), "lib", "modules")
+                                .toString()))
+                .as("the JDK's modules image is mapped")
+                .isTrue();
+        assertThat(ProcFs.maps(self, "/no/such/file")).isFalse();
+        assertThat(ProcFs.cpusAllowed(self)).matches("[0-9]+([-,][0-9]+)*");
     }
 }

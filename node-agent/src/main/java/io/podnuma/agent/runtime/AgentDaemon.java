@@ -61,6 +61,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,6 +84,7 @@ public final class AgentDaemon implements AutoCloseable {
     private final Departure departure;
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final Readiness readiness = new Readiness();
+    private final AtomicInteger stepsToReady = new AtomicInteger(2);
     private NodeAgent agent;
     private AgentMetrics metrics;
     private HttpEndpoint metricsEndpoint;
@@ -111,7 +113,7 @@ public final class AgentDaemon implements AutoCloseable {
     }
 
     /**
-     * Starts the agent and returns once its endpoints serve; readiness follows the first full sync.
+     * Starts the agent and returns once its endpoints serve; readiness follows the first full sync and this.
      *
      * @param layout the cgroup layout when the caller knows it; otherwise detected from the mount table
      * @throws IllegalStateException naming what could not be started (topology, cgroups, ports, socket)
@@ -128,6 +130,9 @@ public final class AgentDaemon implements AutoCloseable {
     }
 
     private void startParts(Optional<CgroupLayout> given) throws IOException {
+        // Asked for first: the pod list arrives while the rest starts (the agent hears of it after its recovery).
+        PodSource pods = InformerPodSource.listing(client, config.nodeName());
+        closeables.add(pods);
         CpuTopology topo;
         try {
             topo = new SysfsTopologyReader(config.sysfsRoot()).read();
@@ -181,7 +186,6 @@ public final class AgentDaemon implements AutoCloseable {
                     config.nodeName(), nodeUid, allocator, r.node().state(), r.sharedPool()))));
         }
 
-        PodSource pods = new InformerPodSource(client, config.nodeName());
         agent = new NodeAgent(
                 new NodeAgent.Settings(
                         config.nodeName(),
@@ -208,7 +212,7 @@ public final class AgentDaemon implements AutoCloseable {
                         reports,
                         metrics,
                         new KubeletCheckCache(config.kubeletFiles()),
-                        this::markReady,
+                        this::stepToReady,
                         Clock.systemUTC()));
         closeables.add(agent);
         NriPinning pinning = config.pinning() == PinningMode.CGROUP
@@ -275,11 +279,18 @@ public final class AgentDaemon implements AutoCloseable {
                 healthEndpoint.port(),
                 config.podResourcesSocket(),
                 sinceJvmStart());
+        stepToReady();
     }
 
-    private void markReady() {
-        readiness.markReady();
-        LOG.info("ready: {}", sinceJvmStart());
+    /**
+     * One of the two things readiness waits for: the first full sync (on the agent's loop) and the end of the start
+     * (every endpoint serving, the cgroup watch on). The pod list is asked for first, so the sync may come first.
+     */
+    private void stepToReady() {
+        if (stepsToReady.decrementAndGet() == 0) {
+            readiness.markReady();
+            LOG.info("ready: {}", sinceJvmStart());
+        }
     }
 
     /**
