@@ -105,6 +105,12 @@ class AgentPodFootprintE2E {
     /** The pause between two restarts: the kubelet reports the new pod's statuses, the old JVM's pages go. */
     private static final Duration BETWEEN_RESTARTS = Duration.ofSeconds(15);
 
+    /**
+     * {@code JAVA_TOOL_OPTIONS} for the agent's JVM (empty: none), to profile its start on the node; not for the
+     * figures of record (a recording costs CPU of its own).
+     */
+    private static final String AGENT_JAVA_OPTIONS = System.getProperty("podnuma.node.agentJavaOptions", "");
+
     private static final Duration WAIT = Duration.ofSeconds(180);
     private static final Duration HELM = Duration.ofSeconds(150);
     /** The agent's jar in its image: what tells the agent's JVM from the other JVMs on the node. */
@@ -230,10 +236,14 @@ class AgentPodFootprintE2E {
         // first, then the pod deleted and the DaemonSet's next one timed.
         lines.add("the agent restarted " + IN_SERVICE.toSeconds() + " s after the last workload pod ran; the machine's"
                 + " CPUs busy in each 15 s of those (/proc/stat): " + String.join(", ", busyEach(IN_SERVICE)));
+        if (!AGENT_JAVA_OPTIONS.isEmpty()) {
+            agent = withJavaOptions(plane, node, agent);
+        }
         List<ReadyTiming> restarts = new ArrayList<>();
         for (int i = 1; i <= RESTARTS; i++) {
             if (i > 1) {
                 TimeUnit.NANOSECONDS.sleep(BETWEEN_RESTARTS.toNanos());
+                keepRecording(node, agent, i - 1);
             }
             ReadyTiming t = restartAndTimeReady(plane, node, agent, healthPort);
             agent = t.pod();
@@ -256,6 +266,8 @@ class AgentPodFootprintE2E {
                     own));
             t.startCost().forEach(l -> lines.add("  " + l));
         }
+        TimeUnit.NANOSECONDS.sleep(BETWEEN_RESTARTS.toNanos());
+        keepRecording(node, agent, RESTARTS);
         ReadyTiming timing = median(restarts);
         lines.add("ready over the " + restarts.size() + " restarts, in the table the median: "
                 + restarts.stream()
@@ -354,6 +366,46 @@ class AgentPodFootprintE2E {
 
     /** The agent pod, its restart's JVM start → first /readyz 200, and the kubelet's startedAt → Ready. */
     record ReadyTiming(Pod pod, Duration ready, Duration kubeletReady, List<String> startCost) {}
+
+    /**
+     * The agent's DaemonSet with {@code JAVA_TOOL_OPTIONS} set to {@link #AGENT_JAVA_OPTIONS} (a field the operator's
+     * server-side apply does not own, so it stays), and the pod of that template once Ready: a profile of the start
+     * on the node, e.g. {@code -XX:StartFlightRecording=duration=15s,filename=/tmp/start.jfr,settings=profile}.
+     */
+    private static Pod withJavaOptions(LocalControlPlane plane, RealNode node, Pod agent) throws InterruptedException {
+        String daemonSet = agent.getMetadata().getOwnerReferences().get(0).getName();
+        plane.kubectl(
+                        "set",
+                        "env",
+                        "-n",
+                        PodnumaChart.NAMESPACE,
+                        "daemonset/" + daemonSet,
+                        "JAVA_TOOL_OPTIONS=" + AGENT_JAVA_OPTIONS)
+                .assertSuccess();
+        System.err.println(
+                TAG + "the agent's DaemonSet " + daemonSet + " runs with JAVA_TOOL_OPTIONS=" + AGENT_JAVA_OPTIONS);
+        return awaitAgent(plane, node, Optional.of(agent.getMetadata().getUid()));
+    }
+
+    /**
+     * With {@link #AGENT_JAVA_OPTIONS}: the flight recordings the restart's JVM wrote under its {@code /tmp}, copied
+     * from its root (as the host sees it) to {@code target/node-bench-jfr/restart-<n>-<name>}.
+     */
+    private static void keepRecording(RealNode node, Pod agent, int restart) throws IOException {
+        if (AGENT_JAVA_OPTIONS.isEmpty()) {
+            return;
+        }
+        Path tmp = Path.of("/proc/" + pid(node, agent) + "/root/tmp");
+        Path out = Path.of("target/node-bench-jfr").toAbsolutePath();
+        Files.createDirectories(out);
+        try (var files = Files.list(tmp)) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".jfr")).toList()) {
+                Path copy = out.resolve("restart-" + restart + "-" + f.getFileName());
+                Files.copy(f, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                System.err.println(TAG + "the flight recording of restart " + restart + ": " + copy);
+            }
+        }
+    }
 
     /** The restart whose ready time is the median (the upper one of an even count). */
     static ReadyTiming median(List<ReadyTiming> restarts) {

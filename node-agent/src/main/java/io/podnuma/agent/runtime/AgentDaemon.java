@@ -225,32 +225,37 @@ public final class AgentDaemon implements AutoCloseable {
         agent.start();
         startNri(pinning);
 
-        watcher = CgroupTreeWatcher.start(layout, new ContainerCgroupListener() {
-            @Override
-            public void containerAppeared(ContainerCgroup container, CgroupPath path, long seenNanos) {
-                agent.containerAppeared(container, path, seenNanos);
-            }
+        List<FoundContainer> onHost = scan(layout);
+        agent.onHost(onHost);
+        watcher = CgroupTreeWatcher.start(
+                layout,
+                new ContainerCgroupListener() {
+                    @Override
+                    public void containerAppeared(ContainerCgroup container, CgroupPath path, long seenNanos) {
+                        agent.containerAppeared(container, path, seenNanos);
+                    }
 
-            @Override
-            public void containerRemoved(ContainerCgroup container, CgroupPath path, long seenNanos) {
-                agent.containerRemoved(path);
-            }
+                    @Override
+                    public void containerRemoved(ContainerCgroup container, CgroupPath path, long seenNanos) {
+                        agent.containerRemoved(path);
+                    }
 
-            @Override
-            public void cpusetWritten(ContainerCgroup container, CgroupPath path) {
-                agent.cpusetWritten(path);
-            }
+                    @Override
+                    public void cpusetWritten(ContainerCgroup container, CgroupPath path) {
+                        agent.cpusetWritten(path);
+                    }
 
-            @Override
-            public void cpusetUnwatched(ContainerCgroup container, CgroupPath path) {
-                agent.cpusetUnwatched(path);
-            }
+                    @Override
+                    public void cpusetUnwatched(ContainerCgroup container, CgroupPath path) {
+                        agent.cpusetUnwatched(path);
+                    }
 
-            @Override
-            public void eventsLost() {
-                agent.cpusetReportsLost();
-            }
-        });
+                    @Override
+                    public void eventsLost() {
+                        agent.cpusetReportsLost();
+                    }
+                },
+                onHost);
         closeables.add(watcher);
         if (layout.version() == CgroupVersion.V1) {
             // v2 moves a container's effective set when a parent changes, without a write to report.

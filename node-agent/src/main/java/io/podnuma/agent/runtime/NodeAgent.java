@@ -145,6 +145,21 @@ public final class NodeAgent implements AutoCloseable {
                         () -> steps.pins().runtimeApplied(steps.node().state(), ids));
     }
 
+    /**
+     * The containers on the host when the agent starts watching them (the watcher takes them as reported): read and
+     * pinned in one pass. One by one, each would plan over every container the agent knows, which made a start on a
+     * node of 430 containers spend most of its loop's time there (issue 13).
+     */
+    public void onHost(List<FoundContainer> containers) {
+        List<FoundContainer> found = List.copyOf(containers);
+        steps.loop().execute("the " + found.size() + " containers on the host", () -> {
+            for (FoundContainer f : found) {
+                steps.hostScan().discovered(f);
+            }
+            steps.pins().all(steps.node().state());
+        });
+    }
+
     /** A container cgroup appeared on the host; {@code seenNanos} is {@link System#nanoTime()} when it was seen. */
     public void containerAppeared(ContainerCgroup cgroup, CgroupPath path, long seenNanos) {
         steps.loop().execute("new container " + path, () -> pinNew(new FoundContainer(cgroup, path), seenNanos));

@@ -6,11 +6,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.agent.cgroup.CgroupPath;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,6 +96,50 @@ class NodeAgentBeforeSyncTest {
         assertThat(agent.state().pods().keySet())
                 .as("nothing is released before the pod list arrives")
                 .containsExactlyInAnyOrder(uid(trader), uid(web));
+    }
+
+    @Test
+    void theContainersOnTheHostAtStartArePinnedInOnePassBeforeThePodListArrives() throws Exception {
+        CpuTopology topo = new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
+        Pod trader = RuntimeFixtures.withStatus(guaranteed("trader", "4"));
+        Pod web = RuntimeFixtures.withStatus(burstable("web"));
+        FakePods api = new FakePods();
+        api.put(trader);
+        NodeAgent first = agent(topo, api);
+        first.start();
+        assertThat(first.awaitReady(Duration.ofSeconds(10))).isTrue();
+        NodeState held = first.state();
+        first.close();
+
+        // The containers are there before the next agent starts, as on a node in service; it is told of them at once.
+        Pin all = new Pin(topo.onlineCpus(), RuntimeFixtures.allMems(topo));
+        CgroupPath traderPath = host.create(trader, all);
+        CgroupPath webPath = host.create(web, all);
+        // Its own scans find nothing here: what it pins, it was told at the start.
+        NodeAgent agent = new InMemoryAgent(
+                        "before-sync",
+                        topo,
+                        InMemoryAgent.podScopeConfig("before-sync", SampleConfigs.reservedCpuCount(2)),
+                        host.naming,
+                        cgroups,
+                        List::of,
+                        stateDir,
+                        new AwayPods())
+                .withSyncLog(Duration.ofMillis(100))
+                .build();
+        agents.add(agent);
+        agent.start();
+        agent.onHost(List.of(
+                new FoundContainer(host.cgroup(traderPath), traderPath),
+                new FoundContainer(host.cgroup(webPath), webPath)));
+        agent.drain();
+        assertThat(cgroups.actual.get(traderPath).cpus())
+                .as("trader, held by the checkpoint")
+                .isEqualTo(held.pods().get(uid(trader)).exclusiveCpus());
+        assertThat(cgroups.actual.get(webPath).cpus())
+                .as("web, unknown to the checkpoint, on the shared pool")
+                .isEqualTo(held.sharedPool());
+        assertThat(agent.isReady()).isFalse();
     }
 
     private NodeAgent agent(CpuTopology topo, PodSource pods) {
