@@ -3,14 +3,11 @@ package io.podnuma.agent.runtime;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.agent.cgroup.CgroupDetector;
 import io.podnuma.agent.cgroup.CgroupLayout;
-import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.CgroupVersion;
-import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.FaultInjectingCgroupFiles;
 import io.podnuma.agent.cgroup.HostCgroupFiles;
 import io.podnuma.agent.cgroup.watch.CgroupTreeScanner;
 import io.podnuma.agent.cgroup.watch.CgroupTreeWatcher;
-import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
@@ -227,35 +224,7 @@ public final class AgentDaemon implements AutoCloseable {
 
         List<FoundContainer> onHost = scan(layout);
         agent.onHost(onHost);
-        watcher = CgroupTreeWatcher.start(
-                layout,
-                new ContainerCgroupListener() {
-                    @Override
-                    public void containerAppeared(ContainerCgroup container, CgroupPath path, long seenNanos) {
-                        agent.containerAppeared(container, path, seenNanos);
-                    }
-
-                    @Override
-                    public void containerRemoved(ContainerCgroup container, CgroupPath path, long seenNanos) {
-                        agent.containerRemoved(path);
-                    }
-
-                    @Override
-                    public void cpusetWritten(ContainerCgroup container, CgroupPath path) {
-                        agent.cpusetWritten(path);
-                    }
-
-                    @Override
-                    public void cpusetUnwatched(ContainerCgroup container, CgroupPath path) {
-                        agent.cpusetUnwatched(path);
-                    }
-
-                    @Override
-                    public void eventsLost() {
-                        agent.cpusetReportsLost();
-                    }
-                },
-                onHost);
+        watcher = CgroupTreeWatcher.start(layout, agent.cgroupEvents(), onHost);
         closeables.add(watcher);
         if (layout.version() == CgroupVersion.V1) {
             // v2 moves a container's effective set when a parent changes, without a write to report.

@@ -4,6 +4,7 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.ExclusiveCpuQuota;
@@ -158,6 +159,36 @@ public final class NodeAgent implements AutoCloseable {
             }
             steps.pins().all(steps.node().state());
         });
+    }
+
+    /** What the watch on the host's cgroup tree tells, handed to this agent. */
+    public ContainerCgroupListener cgroupEvents() {
+        return new ContainerCgroupListener() {
+            @Override
+            public void containerAppeared(ContainerCgroup container, CgroupPath path, long seenNanos) {
+                NodeAgent.this.containerAppeared(container, path, seenNanos);
+            }
+
+            @Override
+            public void containerRemoved(ContainerCgroup container, CgroupPath path, long seenNanos) {
+                NodeAgent.this.containerRemoved(path);
+            }
+
+            @Override
+            public void cpusetWritten(ContainerCgroup container, CgroupPath path) {
+                NodeAgent.this.cpusetWritten(path);
+            }
+
+            @Override
+            public void cpusetUnwatched(ContainerCgroup container, CgroupPath path) {
+                NodeAgent.this.cpusetUnwatched(path);
+            }
+
+            @Override
+            public void eventsLost() {
+                cpusetReportsLost();
+            }
+        };
     }
 
     /** A container cgroup appeared on the host; {@code seenNanos} is {@link System#nanoTime()} when it was seen. */

@@ -14,7 +14,6 @@ import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.cgroup.V2KernelFiles;
 import io.podnuma.agent.cgroup.watch.CgroupTreeScanner;
 import io.podnuma.agent.cgroup.watch.CgroupTreeWatcher;
-import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.engine.cpuset.CpuSet;
@@ -80,17 +79,7 @@ class NodeAgentV2TreeTest {
         closeables.add(agent);
         agent.start();
         assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();
-        closeables.add(CgroupTreeWatcher.start(layout, new ContainerCgroupListener() {
-            @Override
-            public void containerAppeared(ContainerCgroup container, CgroupPath path, long seenNanos) {
-                agent.containerAppeared(container, path, seenNanos);
-            }
-
-            @Override
-            public void containerRemoved(ContainerCgroup container, CgroupPath path, long seenNanos) {
-                agent.containerRemoved(path);
-            }
-        }));
+        closeables.add(CgroupTreeWatcher.start(layout, agent.cgroupEvents()));
 
         Pod budgeted = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(0, "trader", "trader", "4"));
         Pod burstable = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
