@@ -22,6 +22,7 @@ class JvmFlagsTest {
                         "-Dio.grpc.netty.shaded.io.netty.allocator.type=unpooled",
                         "-XX:TieredStopAtLevel=1",
                         "-XX:ReservedCodeCacheSize=32m",
+                        "-XX:-UseCodeCacheFlushing",
                         "-Xss512k",
                         "-XX:-UsePerfData",
                         "--enable-native-access=ALL-UNNAMED",
