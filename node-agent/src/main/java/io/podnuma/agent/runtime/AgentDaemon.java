@@ -223,7 +223,7 @@ public final class AgentDaemon implements AutoCloseable {
         startNri(pinning);
 
         List<FoundContainer> onHost = scan(layout);
-        agent.onHost(onHost);
+        agent.onHost(onHost, System.nanoTime());
         watcher = CgroupTreeWatcher.start(layout, agent.cgroupEvents(), onHost);
         closeables.add(watcher);
         if (layout.version() == CgroupVersion.V1) {

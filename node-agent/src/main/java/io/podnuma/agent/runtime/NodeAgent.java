@@ -18,6 +18,7 @@ import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.runtime.birth.BirthDecision;
 import io.podnuma.agent.runtime.host.CpusetReads;
+import io.podnuma.agent.runtime.host.HostContainer;
 import io.podnuma.agent.runtime.loop.AgentLoop;
 import io.podnuma.agent.runtime.loop.Lifecycle;
 import io.podnuma.agent.runtime.pin.WriteMode;
@@ -25,6 +26,7 @@ import io.podnuma.agent.runtime.recovery.Recovery;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -147,17 +149,26 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     /**
-     * The containers on the host when the agent starts watching them (the watcher takes them as reported): read and
-     * pinned in one pass. One by one, each would plan over every container the agent knows, which made a start on a
-     * node of 430 containers spend most of its loop's time there (issue 13).
+     * The containers on the host when the agent starts watching them (the watch takes them as reported), seen at
+     * {@code seenNanos} ({@link System#nanoTime()}): read and pinned in one pass, each that holds its pin then counted
+     * in the pin latency as a container the watch reported is. One by one, each would plan over every container the
+     * agent knows, which made a start on a node of 430 containers spend most of its loop's time there (issue 13).
      */
-    public void onHost(List<FoundContainer> containers) {
+    public void onHost(List<FoundContainer> containers, long seenNanos) {
         List<FoundContainer> found = List.copyOf(containers);
         steps.loop().execute("the " + found.size() + " containers on the host", () -> {
+            List<HostContainer> read = new ArrayList<>();
             for (FoundContainer f : found) {
-                steps.hostScan().discovered(f);
+                steps.hostScan().discovered(f).ifPresent(read::add);
             }
-            steps.pins().all(steps.node().state());
+            NodeState state = steps.node().state();
+            steps.pins().all(state);
+            Duration latency = Duration.ofNanos(System.nanoTime() - seenNanos);
+            for (HostContainer hc : read) {
+                if (steps.pins().holdsWanted(state, hc)) {
+                    parts.metrics().pinLatency(latency);
+                }
+            }
         });
     }
 

@@ -10,10 +10,12 @@ import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.pods.SamplePods;
+import io.podnuma.testkit.prometheus.PrometheusText;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -116,6 +118,7 @@ class NodeAgentBeforeSyncTest {
         CgroupPath traderPath = host.create(trader, all);
         CgroupPath webPath = host.create(web, all);
         // Its own scans find nothing here: what it pins, it was told at the start.
+        AgentMetrics metrics = new AgentMetrics(topo);
         NodeAgent agent = new InMemoryAgent(
                         "before-sync",
                         topo,
@@ -126,12 +129,15 @@ class NodeAgentBeforeSyncTest {
                         stateDir,
                         new AwayPods())
                 .withSyncLog(Duration.ofMillis(100))
+                .withMetrics(metrics)
                 .build();
         agents.add(agent);
         agent.start();
-        agent.onHost(List.of(
-                new FoundContainer(host.cgroup(traderPath), traderPath),
-                new FoundContainer(host.cgroup(webPath), webPath)));
+        agent.onHost(
+                List.of(
+                        new FoundContainer(host.cgroup(traderPath), traderPath),
+                        new FoundContainer(host.cgroup(webPath), webPath)),
+                System.nanoTime());
         agent.drain();
         assertThat(cgroups.actual.get(traderPath).cpus())
                 .as("trader, held by the checkpoint")
@@ -139,6 +145,9 @@ class NodeAgentBeforeSyncTest {
         assertThat(cgroups.actual.get(webPath).cpus())
                 .as("web, unknown to the checkpoint, on the shared pool")
                 .isEqualTo(held.sharedPool());
+        assertThat(PrometheusText.sampleValue(metrics.scrape(), "podnuma_pin_latency_seconds_count"))
+                .as("both pinned, both counted as pins")
+                .isEqualTo(2);
         assertThat(agent.isReady()).isFalse();
     }
 

@@ -176,6 +176,18 @@ public final class PlanApplier {
         }
     }
 
+    /**
+     * Whether the container holds what a pass wants for it now (within what the gate allows: while it gives up only,
+     * what of the target it held); false while nothing may be written.
+     */
+    public boolean holdsWanted(NodeState state, HostContainer hc) {
+        if (!gate.writes()) {
+            return false;
+        }
+        Optional<Pin> now = host.get(hc.path()).flatMap(HostContainer::applied);
+        return now.isPresent() && now.get().equals(givingUpOnly(hc.path(), targets.of(state, hc)));
+    }
+
     /** One container to its wanted cpuset; whether it has it now. */
     public boolean wanted(NodeState state, HostContainer hc) {
         return one(state, hc.path(), targets.of(state, hc), Cause.PIN);
