@@ -222,9 +222,7 @@ public final class AgentDaemon implements AutoCloseable {
         agent.start();
         startNri(pinning);
 
-        List<FoundContainer> onHost = scan(layout);
-        agent.onHost(onHost, System.nanoTime());
-        watcher = CgroupTreeWatcher.start(layout, agent.cgroupEvents(), onHost);
+        watcher = CgroupTreeWatcher.start(layout, agent.cgroupEvents());
         closeables.add(watcher);
         if (layout.version() == CgroupVersion.V1) {
             // v2 moves a container's effective set when a parent changes, without a write to report.

@@ -149,7 +149,7 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     /**
-     * The containers on the host when the agent starts watching them (the watch takes them as reported), seen at
+     * The containers on the host when the agent starts watching them (the watch's first listing), seen at
      * {@code seenNanos} ({@link System#nanoTime()}): read and pinned in one pass, each that holds its pin then counted
      * in the pin latency as a container the watch reported is. One by one, each would plan over every container the
      * agent knows, which made a start on a node of 430 containers spend most of its loop's time there (issue 13).
@@ -178,6 +178,11 @@ public final class NodeAgent implements AutoCloseable {
             @Override
             public void containerAppeared(ContainerCgroup container, CgroupPath path, long seenNanos) {
                 NodeAgent.this.containerAppeared(container, path, seenNanos);
+            }
+
+            @Override
+            public void containersFound(List<FoundContainer> found, long seenNanos) {
+                onHost(found, seenNanos);
             }
 
             @Override

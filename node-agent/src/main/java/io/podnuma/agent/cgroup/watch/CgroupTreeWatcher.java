@@ -77,6 +77,9 @@ public final class CgroupTreeWatcher implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean rescanRequested = new AtomicBoolean();
     private final AtomicLong rescans = new AtomicLong();
+    /** What the first listing finds, told in one call at its end; null after it (watcher thread only). */
+    private List<FoundContainer> firstListing = new ArrayList<>();
+
     private final AtomicLong watched = new AtomicLong();
     private final CompletableFuture<Void> started = new CompletableFuture<>();
 
@@ -201,7 +204,11 @@ public final class CgroupTreeWatcher implements AutoCloseable {
             } catch (IOException e) {
                 throw new IOException("cannot watch the cgroup hierarchy " + root + ": " + e, e);
             }
-            resync(System.nanoTime(), false);
+            long seen = System.nanoTime();
+            resync(seen, false);
+            List<FoundContainer> found = List.copyOf(firstListing);
+            firstListing = null;
+            call(() -> listener.containersFound(found, seen));
         } catch (IOException | RuntimeException e) {
             started.completeExceptionally(e);
             return;
@@ -397,7 +404,11 @@ public final class CgroupTreeWatcher implements AutoCloseable {
             }
         }
         if (known.putIfAbsent(path, c) == null) {
-            call(() -> listener.containerAppeared(c, path, seen));
+            if (firstListing != null) {
+                firstListing.add(new FoundContainer(c, path));
+            } else {
+                call(() -> listener.containerAppeared(c, path, seen));
+            }
         }
     }
 

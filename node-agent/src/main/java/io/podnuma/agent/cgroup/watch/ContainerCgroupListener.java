@@ -2,6 +2,7 @@ package io.podnuma.agent.cgroup.watch;
 
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
+import java.util.List;
 
 /**
  * Receives the container cgroups a {@link CgroupTreeWatcher} notices, all on the watcher's one thread, in the
@@ -17,6 +18,17 @@ public interface ContainerCgroupListener {
      *     taken, or the directory was listed)
      */
     void containerAppeared(ContainerCgroup container, CgroupPath path, long seenNanos);
+
+    /**
+     * The containers the watch's first listing found, in one call before {@link CgroupTreeWatcher#start} returns (those
+     * it was given as already known left out), so a caller can handle them in one pass; by default each is reported
+     * as appeared.
+     */
+    default void containersFound(List<FoundContainer> found, long seenNanos) {
+        for (FoundContainer f : found) {
+            containerAppeared(f.container(), f.path(), seenNanos);
+        }
+    }
 
     /** The directory of a container reported earlier is gone. */
     void containerRemoved(ContainerCgroup container, CgroupPath path, long seenNanos);

@@ -60,6 +60,38 @@ class CgroupTreeWatcherTest {
     }
 
     @Test
+    void theFirstListingComesInOneCallBeforeStartReturnsAndLaterContainersOneByOne() throws Exception {
+        KubeletTree tree = new KubeletTree(root, CgroupDriver.CGROUPFS, random);
+        CgroupPath a = tree.mkdir(tree.container(PodQos.BURSTABLE, tree.podUid(), ContainerRuntime.CONTAINERD));
+        CgroupPath b = tree.mkdir(tree.container(PodQos.GUARANTEED, tree.podUid(), ContainerRuntime.CONTAINERD));
+        List<List<CgroupPath>> batches = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RecordingListener each = new RecordingListener();
+        ContainerCgroupListener l = new ContainerCgroupListener() {
+            @Override
+            public void containersFound(List<FoundContainer> found, long seenNanos) {
+                batches.add(found.stream().map(FoundContainer::path).toList());
+            }
+
+            @Override
+            public void containerAppeared(ContainerCgroup container, CgroupPath path, long seenNanos) {
+                each.containerAppeared(container, path, seenNanos);
+            }
+
+            @Override
+            public void containerRemoved(ContainerCgroup container, CgroupPath path, long seenNanos) {
+                each.containerRemoved(container, path, seenNanos);
+            }
+        };
+        watch(tree, l);
+        assertThat(batches).hasSize(1);
+        assertThat(batches.get(0)).containsExactlyInAnyOrder(a, b);
+
+        CgroupPath later = tree.mkdir(tree.container(PodQos.BEST_EFFORT, tree.podUid(), ContainerRuntime.CONTAINERD));
+        assertThat(each.next().path()).isEqualTo(later);
+        assertThat(batches).as("only the first listing is one call").hasSize(1);
+    }
+
+    @Test
     void writesToAContainersCpusetFilesAreReportedAndOthersAreNot() throws Exception {
         KubeletTree tree = new KubeletTree(root, CgroupDriver.SYSTEMD, random);
         RecordingListener l = new RecordingListener();
