@@ -91,6 +91,7 @@ public final class AgentDaemon implements AutoCloseable {
     private NodeStatePublisher statePublisher;
     private CoalescingPublisher<NodeResourceTopology> nrtPublisher;
     private NriPlugin nri;
+    private ReportGate<AgentReport> reportsWhenReady;
 
     private AgentDaemon(AgentConfig config, KubernetesClient client) {
         this.config = config;
@@ -182,6 +183,7 @@ public final class AgentDaemon implements AutoCloseable {
             reports = reports.andThen(r -> nrtPublisher.publish(NodeResourceTopologyRenderer.render(new NrtReport(
                     config.nodeName(), nodeUid, allocator, r.node().state(), r.sharedPool()))));
         }
+        reportsWhenReady = new ReportGate<>(reports);
 
         agent = new NodeAgent(
                 new NodeAgent.Settings(
@@ -206,7 +208,7 @@ public final class AgentDaemon implements AutoCloseable {
                         new CheckpointStore(config.stateDir()),
                         pods,
                         new KubeRuntimeEvents(recorder, evictor, config.nodeName()),
-                        reports,
+                        reportsWhenReady,
                         metrics,
                         new KubeletCheckCache(config.kubeletFiles()),
                         this::stepToReady,
@@ -262,6 +264,7 @@ public final class AgentDaemon implements AutoCloseable {
         if (stepsToReady.decrementAndGet() == 0) {
             readiness.markReady();
             LOG.info("ready: {}", sinceJvmStart());
+            reportsWhenReady.open();
         }
     }
 

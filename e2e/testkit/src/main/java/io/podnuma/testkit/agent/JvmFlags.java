@@ -46,9 +46,17 @@ public final class JvmFlags {
      * the agent's memory cgroup (measured with 110 pods: RssAnon 96 MiB relocated, 74 MiB in place, VmRSS the same).
      * The cost is the archive's fixed address (less address-space randomisation for the class metadata); when that
      * address is taken the JVM relocates anyway.
+     *
+     * <p>The diagnostic {@code -AOTReplayTraining} leaves out the replay of the training run's method profiles: they
+     * serve C2, which the agent does not run (C1 only, {@code jvm.flags}), and their replay thread cost 30-90 ms of
+     * CPU in every start (issue 13).
      */
     public static List<String> mappingAotCache(String file) {
-        return List.of("-XX:AOTCache=" + file, "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+        return List.of(
+                "-XX:AOTCache=" + file,
+                "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:ArchiveRelocationMode=0",
+                "-XX:-AOTReplayTraining");
     }
 
     /**
@@ -65,6 +73,7 @@ public final class JvmFlags {
         return flag.startsWith("-XX:AOTCache")
                 || flag.startsWith("-XX:AOTMode=")
                 || flag.startsWith("-XX:ArchiveRelocationMode=")
+                || flag.equals("-XX:-AOTReplayTraining")
                 || flag.equals("-XX:+UnlockDiagnosticVMOptions")
                 || flag.equals("-XX:+AutoCreateSharedArchive")
                 || flag.startsWith("-XX:SharedArchiveFile=");

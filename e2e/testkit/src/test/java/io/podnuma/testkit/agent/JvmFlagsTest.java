@@ -21,10 +21,15 @@ class JvmFlagsTest {
                         "-XX:+UseCompactObjectHeaders",
                         "-Dio.grpc.netty.shaded.io.netty.allocator.type=unpooled",
                         "-XX:TieredStopAtLevel=1",
+                        "-XX:C1MaxInlineSize=15",
+                        "-XX:C1InlineStackLimit=4",
                         "-XX:ReservedCodeCacheSize=32m",
                         "-XX:-UseCodeCacheFlushing",
                         "-Xss512k",
                         "-XX:-UsePerfData",
+                        "-Djdk.reflect.useNativeAccessorOnly=true",
+                        "-Djdk.tls.namedGroups=x25519,secp384r1,secp256r1,secp521r1,x448,ffdhe2048,ffdhe3072,ffdhe4096,"
+                                + "ffdhe6144,ffdhe8192",
                         "--enable-native-access=ALL-UNNAMED",
                         "--sun-misc-unsafe-memory-access=allow");
     }
@@ -51,7 +56,10 @@ class JvmFlagsTest {
                 "-Xss512k"));
         assertThat(JvmFlags.mappingAotCache("/c.aot"))
                 .containsExactly(
-                        "-XX:AOTCache=/c.aot", "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+                        "-XX:AOTCache=/c.aot",
+                        "-XX:+UnlockDiagnosticVMOptions",
+                        "-XX:ArchiveRelocationMode=0",
+                        "-XX:-AOTReplayTraining");
         assertThat(JvmFlags.withoutClassCache(flags)).containsExactly("-XX:+UseSerialGC", "-Xmx64m", "-Xss512k");
     }
 }
