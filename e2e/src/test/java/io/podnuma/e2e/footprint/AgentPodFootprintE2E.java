@@ -477,8 +477,10 @@ class AgentPodFootprintE2E {
         long pid = agents.getLast();
         List<String> out = new ArrayList<>();
         out.add("the CPUs its JVM may run on: " + ProcFs.cpusAllowed(pid));
+        Map<Long, ProcFs.ThreadCpu> threads = ProcFs.threads(pid);
         out.add("its threads by the CPU they used to get ready (schedstat at the first 200): "
-                + String.join(", ", IdleActivity.threadsSinceStart(ProcFs.threads(pid), 10)));
+                + String.join(", ", IdleActivity.threadsSinceStart(threads, 10)));
+        out.add("their wait for a CPU while runnable (schedstat): " + IdleActivity.runQueueWait(threads));
         Optional<String> cache = ProcFs.cmdline(pid).stream()
                 .filter(a -> a.startsWith(AOT_CACHE_FLAG))
                 .map(a -> a.substring(AOT_CACHE_FLAG.length()))

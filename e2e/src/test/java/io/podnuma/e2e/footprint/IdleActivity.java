@@ -58,6 +58,21 @@ final class IdleActivity {
         return busiest(Map.of(), now, top, nanos -> String.format(Locale.ROOT, "%d ms", Math.round(nanos / 1e6)));
     }
 
+    /**
+     * How long the threads waited runnable for a CPU, in all and the main thread's share: time a start lost to a busy
+     * CPU rather than to its own work or to I/O.
+     */
+    static String runQueueWait(Map<Long, ProcFs.ThreadCpu> threads) {
+        long all =
+                threads.values().stream().mapToLong(ProcFs.ThreadCpu::waitNanos).sum();
+        long main = threads.values().stream()
+                .filter(t -> t.name().equals("java") || t.name().equals("main"))
+                .mapToLong(ProcFs.ThreadCpu::waitNanos)
+                .sum();
+        return String.format(
+                Locale.ROOT, "%d ms in all, the main thread %d ms", Math.round(all / 1e6), Math.round(main / 1e6));
+    }
+
     private static List<String> busiest(
             Map<Long, ProcFs.ThreadCpu> before,
             Map<Long, ProcFs.ThreadCpu> after,

@@ -62,10 +62,19 @@ class IdleActivityTest {
     }
 
     @Test
+    void theWaitForACpuIsSummedOverTheThreadsAndTheMainThreadsShareNamed() {
+        Map<Long, ProcFs.ThreadCpu> threads = Map.of(
+                1L, new ProcFs.ThreadCpu("java", 500_000_000, 120_400_000),
+                2L, new ProcFs.ThreadCpu("C1 CompilerThre", 400_000_000, 80_000_000),
+                3L, new ProcFs.ThreadCpu("VM Thread", 50_000_000, 0));
+        assertThat(IdleActivity.runQueueWait(threads)).isEqualTo("200 ms in all, the main thread 120 ms");
+    }
+
+    @Test
     void aThreadNamedWithSpacesAndParenthesesAndItsSchedulerTimeAreRead() throws Exception {
         String stat = "42 (C1 Compiler (x)) S 1 1 1 0 -1 4194368 10 0 0 0 7 5 0 0 20 0 1 0 100 0 0";
         assertThat(ProcFs.threadCpu(stat, "1234567 89 10\n"))
-                .isEqualTo(new ProcFs.ThreadCpu("C1 Compiler (x)", 1_234_567));
+                .isEqualTo(new ProcFs.ThreadCpu("C1 Compiler (x)", 1_234_567, 89));
         assertThatThrownBy(() -> ProcFs.threadCpu(stat, "1234567\n"))
                 .isInstanceOf(java.io.IOException.class)
                 .hasMessageContaining("schedstat");

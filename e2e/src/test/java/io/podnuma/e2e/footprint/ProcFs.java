@@ -121,10 +121,16 @@ final class ProcFs {
     }
 
     /**
-     * A thread's name and its CPU so far in nanoseconds: the first field of {@code schedstat}, the scheduler's own
-     * account; the clock ticks of {@code stat} count a thread that ran for 50 µs in a 10 ms tick as the whole tick.
+     * A thread's name, its CPU so far in nanoseconds and how long it waited runnable for a CPU: the first two fields
+     * of {@code schedstat}, the scheduler's own account (the clock ticks of {@code stat} count a thread that ran for
+     * 50 µs in a 10 ms tick as the whole tick). The wait tells a start slowed by a busy CPU from one blocked on I/O.
      */
-    record ThreadCpu(String name, long nanos) {}
+    record ThreadCpu(String name, long nanos, long waitNanos) {
+
+        ThreadCpu(String name, long nanos) {
+            this(name, nanos, 0);
+        }
+    }
 
     /** Every thread of {@code pid} by thread id; a thread that ends while they are read is left out. */
     static Map<Long, ThreadCpu> threads(long pid) throws IOException {
@@ -155,6 +161,6 @@ final class ProcFs {
         if (f.length != 3) {
             throw new IOException("not a /proc/<pid>/task/<tid>/schedstat line (three numbers): " + schedstat);
         }
-        return new ThreadCpu(stat.substring(open + 1, close), Long.parseLong(f[0]));
+        return new ThreadCpu(stat.substring(open + 1, close), Long.parseLong(f[0]), Long.parseLong(f[1]));
     }
 }
