@@ -40,12 +40,12 @@ public final class BuildJavaImage {
          * Runs as root: the agent writes cgroup files that root owns ({@code cpuset.cpus}, {@code cpuset.mems} under
          * {@code /sys/fs/cgroup}) and reads the kubelet's state and PodResources socket, which are root's.
          */
-        NODE_AGENT("node-agent", PodnumaImage.NODE_AGENT, ImageUser.ROOT, List.of(), true),
+        NODE_AGENT("node-agent", PodnumaImage.NODE_AGENT, ImageUser.ROOT, List.of(), true, true),
         /**
          * Runs as an unprivileged user: it only talks to the API server. Two malloc arenas: glibc's default of eight per
          * core for a JVM's threads cost the operator tens of MiB of RSS (the scale bench).
          */
-        OPERATOR("operator", PodnumaImage.OPERATOR, ImageUser.NONROOT, List.of("MALLOC_ARENA_MAX=2"), false);
+        OPERATOR("operator", PodnumaImage.OPERATOR, ImageUser.NONROOT, List.of("MALLOC_ARENA_MAX=2"), false, false);
 
         private final String id;
         private final PodnumaImage image;
@@ -53,13 +53,25 @@ public final class BuildJavaImage {
         private final List<String> env;
         /** Whether its image carries an AOT cache ({@link AgentClassCache}): the agent's, whose footprint each node pays. */
         private final boolean classCache;
+        /**
+         * Whether its jar goes into the image without the annotations only the CRD generator reads
+         * ({@link SchemaAnnotations}): the agent's, whose start each node waits for.
+         */
+        private final boolean withoutSchemaAnnotations;
 
-        Component(String id, PodnumaImage image, ImageUser user, List<String> env, boolean classCache) {
+        Component(
+                String id,
+                PodnumaImage image,
+                ImageUser user,
+                List<String> env,
+                boolean classCache,
+                boolean withoutSchemaAnnotations) {
             this.id = id;
             this.image = image;
             this.user = user;
             this.env = env;
             this.classCache = classCache;
+            this.withoutSchemaAnnotations = withoutSchemaAnnotations;
         }
 
         /** Where the jar is in the image: {@code /opt/podnuma/<component>.jar}. */
@@ -107,6 +119,14 @@ public final class BuildJavaImage {
         Path out = Path.of(args[3]);
         ImageName name = component.image.name(args[4]);
         Files.createDirectories(out);
+        if (component.withoutSchemaAnnotations) {
+            SchemaAnnotations.Stripped stripped =
+                    SchemaAnnotations.strip(jar, out.resolve(component.id + "-image.jar"));
+            System.out.printf(
+                    "podnuma images: %s without the CRD generator's annotations: %,d annotations off %,d classes%n",
+                    stripped.jar(), stripped.annotations(), stripped.classes());
+            jar = stripped.jar();
+        }
 
         long start = System.nanoTime();
         List<String> modules = modulesOf(jar);
