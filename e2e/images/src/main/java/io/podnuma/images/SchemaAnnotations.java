@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
@@ -98,15 +99,17 @@ final class SchemaAnnotations {
                 new ClassVisitor(Opcodes.ASM9, writer) {
                     @Override
                     public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
-                        return keep(descriptor, dropped) ? super.visitAnnotation(descriptor, visible) : null;
+                        return unlessBuildTimeOnly(
+                                descriptor, dropped, () -> super.visitAnnotation(descriptor, visible));
                     }
 
                     @Override
                     public AnnotationVisitor visitTypeAnnotation(
                             int typeRef, TypePath typePath, String descriptor, boolean visible) {
-                        return keep(descriptor, dropped)
-                                ? super.visitTypeAnnotation(typeRef, typePath, descriptor, visible)
-                                : null;
+                        return unlessBuildTimeOnly(
+                                descriptor,
+                                dropped,
+                                () -> super.visitTypeAnnotation(typeRef, typePath, descriptor, visible));
                     }
 
                     @Override
@@ -116,15 +119,16 @@ final class SchemaAnnotations {
                                 Opcodes.ASM9, super.visitField(access, name, descriptor, signature, value)) {
                             @Override
                             public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                                return keep(desc, dropped) ? super.visitAnnotation(desc, visible) : null;
+                                return unlessBuildTimeOnly(desc, dropped, () -> super.visitAnnotation(desc, visible));
                             }
 
                             @Override
                             public AnnotationVisitor visitTypeAnnotation(
                                     int typeRef, TypePath typePath, String desc, boolean visible) {
-                                return keep(desc, dropped)
-                                        ? super.visitTypeAnnotation(typeRef, typePath, desc, visible)
-                                        : null;
+                                return unlessBuildTimeOnly(
+                                        desc,
+                                        dropped,
+                                        () -> super.visitTypeAnnotation(typeRef, typePath, desc, visible));
                             }
                         };
                     }
@@ -136,23 +140,23 @@ final class SchemaAnnotations {
                                 Opcodes.ASM9, super.visitMethod(access, name, descriptor, signature, exceptions)) {
                             @Override
                             public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                                return keep(desc, dropped) ? super.visitAnnotation(desc, visible) : null;
+                                return unlessBuildTimeOnly(desc, dropped, () -> super.visitAnnotation(desc, visible));
                             }
 
                             @Override
                             public AnnotationVisitor visitParameterAnnotation(
                                     int parameter, String desc, boolean visible) {
-                                return keep(desc, dropped)
-                                        ? super.visitParameterAnnotation(parameter, desc, visible)
-                                        : null;
+                                return unlessBuildTimeOnly(
+                                        desc, dropped, () -> super.visitParameterAnnotation(parameter, desc, visible));
                             }
 
                             @Override
                             public AnnotationVisitor visitTypeAnnotation(
                                     int typeRef, TypePath typePath, String desc, boolean visible) {
-                                return keep(desc, dropped)
-                                        ? super.visitTypeAnnotation(typeRef, typePath, desc, visible)
-                                        : null;
+                                return unlessBuildTimeOnly(
+                                        desc,
+                                        dropped,
+                                        () -> super.visitTypeAnnotation(typeRef, typePath, desc, visible));
                             }
                         };
                     }
@@ -164,15 +168,16 @@ final class SchemaAnnotations {
                                 Opcodes.ASM9, super.visitRecordComponent(name, descriptor, signature)) {
                             @Override
                             public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                                return keep(desc, dropped) ? super.visitAnnotation(desc, visible) : null;
+                                return unlessBuildTimeOnly(desc, dropped, () -> super.visitAnnotation(desc, visible));
                             }
 
                             @Override
                             public AnnotationVisitor visitTypeAnnotation(
                                     int typeRef, TypePath typePath, String desc, boolean visible) {
-                                return keep(desc, dropped)
-                                        ? super.visitTypeAnnotation(typeRef, typePath, desc, visible)
-                                        : null;
+                                return unlessBuildTimeOnly(
+                                        desc,
+                                        dropped,
+                                        () -> super.visitTypeAnnotation(typeRef, typePath, desc, visible));
                             }
                         };
                     }
@@ -181,11 +186,13 @@ final class SchemaAnnotations {
         return writer.toByteArray();
     }
 
-    private static boolean keep(String descriptor, int[] dropped) {
+    /** Null (the annotation is not written) and counted when it is build-time only, else the next visitor's. */
+    private static AnnotationVisitor unlessBuildTimeOnly(
+            String descriptor, int[] dropped, Supplier<AnnotationVisitor> kept) {
         if (buildTimeOnly(descriptor)) {
             dropped[0]++;
-            return false;
+            return null;
         }
-        return true;
+        return kept.get();
     }
 }
