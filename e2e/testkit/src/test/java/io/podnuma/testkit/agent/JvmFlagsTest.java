@@ -56,10 +56,7 @@ class JvmFlagsTest {
                 "-Xss512k"));
         assertThat(JvmFlags.mappingAotCache("/c.aot"))
                 .containsExactly(
-                        "-XX:AOTCache=/c.aot",
-                        "-XX:+UnlockDiagnosticVMOptions",
-                        "-XX:ArchiveRelocationMode=0",
-                        "-XX:-AOTReplayTraining");
+                        "-XX:AOTCache=/c.aot", "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
         assertThat(JvmFlags.withoutClassCache(flags)).containsExactly("-XX:+UseSerialGC", "-Xmx64m", "-Xss512k");
     }
 }
