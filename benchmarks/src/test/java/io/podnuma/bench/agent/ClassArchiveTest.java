@@ -17,7 +17,10 @@ class ClassArchiveTest {
         assertThat(ClassArchive.AOT_CACHE.trainingFlags(file)).containsExactly("-XX:AOTCacheOutput=/w/agent.aot");
         assertThat(ClassArchive.AOT_CACHE.runFlags(file))
                 .containsExactly(
-                        "-XX:AOTCache=/w/agent.aot", "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+                        "-XX:AOTCache=/w/agent.aot",
+                        "-XX:+UnlockDiagnosticVMOptions",
+                        "-XX:ArchiveRelocationMode=0",
+                        "-XX:-AOTReplayTraining");
     }
 
     @Test

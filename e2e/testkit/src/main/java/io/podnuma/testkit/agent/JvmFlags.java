@@ -47,12 +47,18 @@ public final class JvmFlags {
      * The cost is the archive's fixed address (less address-space randomisation for the class metadata); when that
      * address is taken the JVM relocates anyway.
      *
-     * <p>The training run's method profiles stay replayed (the default): {@code -XX:-AOTReplayTraining} made a start
-     * ~5% cheaper, but the methods the training ran hot were then compiled later, and under the cache the process
-     * bench's shared-pool shrink/grow p99 went to 167-395 ms in two runs, against 64/94 ms with the replay (issue 13).
+     * <p>The diagnostic {@code -AOTReplayTraining} leaves out the replay of the training run's method profiles. With
+     * the replay, C1 compiled what the training ran hot before the agent was ready: on the real node (one CPU) the
+     * start cost 1.84-2.01 s of CPU and ready took 4 s, against 1.22-1.36 s and 1.4-2.2 s without it. The price: under
+     * the cache, the process bench's shared-pool shrink/grow p99 was 167-395 ms in two runs without the replay and
+     * 64/94 ms in one with it (issue 13, open).
      */
     public static List<String> mappingAotCache(String file) {
-        return List.of("-XX:AOTCache=" + file, "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+        return List.of(
+                "-XX:AOTCache=" + file,
+                "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:ArchiveRelocationMode=0",
+                "-XX:-AOTReplayTraining");
     }
 
     /**
@@ -69,6 +75,7 @@ public final class JvmFlags {
         return flag.startsWith("-XX:AOTCache")
                 || flag.startsWith("-XX:AOTMode=")
                 || flag.startsWith("-XX:ArchiveRelocationMode=")
+                || flag.equals("-XX:-AOTReplayTraining")
                 || flag.equals("-XX:+UnlockDiagnosticVMOptions")
                 || flag.equals("-XX:+AutoCreateSharedArchive")
                 || flag.startsWith("-XX:SharedArchiveFile=");

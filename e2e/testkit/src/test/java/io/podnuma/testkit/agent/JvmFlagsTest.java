@@ -56,7 +56,10 @@ class JvmFlagsTest {
                 "-Xss512k"));
         assertThat(JvmFlags.mappingAotCache("/c.aot"))
                 .containsExactly(
-                        "-XX:AOTCache=/c.aot", "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+                        "-XX:AOTCache=/c.aot",
+                        "-XX:+UnlockDiagnosticVMOptions",
+                        "-XX:ArchiveRelocationMode=0",
+                        "-XX:-AOTReplayTraining");
         assertThat(JvmFlags.withoutClassCache(flags)).containsExactly("-XX:+UseSerialGC", "-Xmx64m", "-Xss512k");
     }
 }
