@@ -50,7 +50,7 @@ public final class JvmFlags {
      * <p>The diagnostic {@code -AOTReplayTraining} leaves out the replay of the training run's method profiles. With
      * the replay, C1 compiled what the training ran hot before the agent was ready: on the real node (one CPU) the
      * start cost 1.84-2.01 s of CPU and ready took 4 s, against 1.22-1.36 s and 1.4-2.2 s without it. The price: under
-     * the cache, the process bench's shared-pool shrink/grow p99 was 167-395 ms in two runs without the replay and
+     * the cache, the process bench's shared-pool shrink/grow p99 was 129-395 ms in three runs without the replay and
      * 64/94 ms in one with it (issue 13, open).
      */
     public static List<String> mappingAotCache(String file) {
