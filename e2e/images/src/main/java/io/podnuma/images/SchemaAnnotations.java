@@ -7,19 +7,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.function.Supplier;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
-import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.FieldVisitor;
-import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.RecordComponentVisitor;
-import org.objectweb.asm.TypePath;
+import org.objectweb.asm.tree.AnnotationNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.RecordComponentNode;
 
 /**
  * The agent's jar for its image, without the annotations that only the CRD generator reads (at build time, from the
@@ -93,106 +90,51 @@ final class SchemaAnnotations {
 
     /** The class without those annotations on itself, its fields, methods, parameters and record components. */
     static byte[] without(byte[] classFile, int[] dropped) {
-        ClassReader reader = new ClassReader(classFile);
-        ClassWriter writer = new ClassWriter(reader, 0);
-        reader.accept(
-                new ClassVisitor(Opcodes.ASM9, writer) {
-                    @Override
-                    public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
-                        return unlessBuildTimeOnly(
-                                descriptor, dropped, () -> super.visitAnnotation(descriptor, visible));
-                    }
-
-                    @Override
-                    public AnnotationVisitor visitTypeAnnotation(
-                            int typeRef, TypePath typePath, String descriptor, boolean visible) {
-                        return unlessBuildTimeOnly(
-                                descriptor,
-                                dropped,
-                                () -> super.visitTypeAnnotation(typeRef, typePath, descriptor, visible));
-                    }
-
-                    @Override
-                    public FieldVisitor visitField(
-                            int access, String name, String descriptor, String signature, Object value) {
-                        return new FieldVisitor(
-                                Opcodes.ASM9, super.visitField(access, name, descriptor, signature, value)) {
-                            @Override
-                            public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                                return unlessBuildTimeOnly(desc, dropped, () -> super.visitAnnotation(desc, visible));
-                            }
-
-                            @Override
-                            public AnnotationVisitor visitTypeAnnotation(
-                                    int typeRef, TypePath typePath, String desc, boolean visible) {
-                                return unlessBuildTimeOnly(
-                                        desc,
-                                        dropped,
-                                        () -> super.visitTypeAnnotation(typeRef, typePath, desc, visible));
-                            }
-                        };
-                    }
-
-                    @Override
-                    public MethodVisitor visitMethod(
-                            int access, String name, String descriptor, String signature, String[] exceptions) {
-                        return new MethodVisitor(
-                                Opcodes.ASM9, super.visitMethod(access, name, descriptor, signature, exceptions)) {
-                            @Override
-                            public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                                return unlessBuildTimeOnly(desc, dropped, () -> super.visitAnnotation(desc, visible));
-                            }
-
-                            @Override
-                            public AnnotationVisitor visitParameterAnnotation(
-                                    int parameter, String desc, boolean visible) {
-                                return unlessBuildTimeOnly(
-                                        desc, dropped, () -> super.visitParameterAnnotation(parameter, desc, visible));
-                            }
-
-                            @Override
-                            public AnnotationVisitor visitTypeAnnotation(
-                                    int typeRef, TypePath typePath, String desc, boolean visible) {
-                                return unlessBuildTimeOnly(
-                                        desc,
-                                        dropped,
-                                        () -> super.visitTypeAnnotation(typeRef, typePath, desc, visible));
-                            }
-                        };
-                    }
-
-                    @Override
-                    public RecordComponentVisitor visitRecordComponent(
-                            String name, String descriptor, String signature) {
-                        return new RecordComponentVisitor(
-                                Opcodes.ASM9, super.visitRecordComponent(name, descriptor, signature)) {
-                            @Override
-                            public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                                return unlessBuildTimeOnly(desc, dropped, () -> super.visitAnnotation(desc, visible));
-                            }
-
-                            @Override
-                            public AnnotationVisitor visitTypeAnnotation(
-                                    int typeRef, TypePath typePath, String desc, boolean visible) {
-                                return unlessBuildTimeOnly(
-                                        desc,
-                                        dropped,
-                                        () -> super.visitTypeAnnotation(typeRef, typePath, desc, visible));
-                            }
-                        };
-                    }
-                },
-                0);
+        ClassNode type = new ClassNode();
+        new ClassReader(classFile).accept(type, 0);
+        dropped[0] += drop(type.visibleAnnotations, type.invisibleAnnotations)
+                + drop(type.visibleTypeAnnotations, type.invisibleTypeAnnotations);
+        for (FieldNode f : type.fields) {
+            dropped[0] += drop(f.visibleAnnotations, f.invisibleAnnotations)
+                    + drop(f.visibleTypeAnnotations, f.invisibleTypeAnnotations);
+        }
+        for (MethodNode m : type.methods) {
+            dropped[0] += drop(m.visibleAnnotations, m.invisibleAnnotations)
+                    + drop(m.visibleTypeAnnotations, m.invisibleTypeAnnotations);
+            for (List<AnnotationNode>[] parameters :
+                    List.of(nonNull(m.visibleParameterAnnotations), nonNull(m.invisibleParameterAnnotations))) {
+                for (List<AnnotationNode> one : parameters) {
+                    dropped[0] += drop(one);
+                }
+            }
+        }
+        if (type.recordComponents != null) {
+            for (RecordComponentNode r : type.recordComponents) {
+                dropped[0] += drop(r.visibleAnnotations, r.invisibleAnnotations)
+                        + drop(r.visibleTypeAnnotations, r.invisibleTypeAnnotations);
+            }
+        }
+        ClassWriter writer = new ClassWriter(0);
+        type.accept(writer);
         return writer.toByteArray();
     }
 
-    /** Null (the annotation is not written) and counted when it is build-time only, else the next visitor's. */
-    private static AnnotationVisitor unlessBuildTimeOnly(
-            String descriptor, int[] dropped, Supplier<AnnotationVisitor> kept) {
-        if (buildTimeOnly(descriptor)) {
-            dropped[0]++;
-            return null;
+    /** How many build-time-only annotations the lists held; each list (ASM leaves an empty one null) loses them. */
+    @SafeVarargs
+    private static int drop(List<? extends AnnotationNode>... lists) {
+        int gone = 0;
+        for (List<? extends AnnotationNode> list : lists) {
+            if (list != null) {
+                int before = list.size();
+                list.removeIf(a -> buildTimeOnly(a.desc));
+                gone += before - list.size();
+            }
         }
-        return kept.get();
+        return gone;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<AnnotationNode>[] nonNull(List<AnnotationNode>[] parameters) {
+        return parameters == null ? new List[0] : parameters;
     }
 }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,13 +20,10 @@ import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.FieldVisitor;
-import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.RecordComponentVisitor;
+import org.objectweb.asm.tree.AnnotationNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
 
 class SchemaAnnotationsTest {
 
@@ -107,60 +105,29 @@ class SchemaAnnotationsTest {
 
     /** Every annotation's descriptor on the class, its fields, methods, parameters and record components. */
     private static List<String> annotations(byte[] classFile) {
-        List<String> found = new ArrayList<>();
-        new ClassReader(classFile)
-                .accept(
-                        new ClassVisitor(Opcodes.ASM9) {
-                            @Override
-                            public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
-                                found.add(descriptor);
-                                return null;
-                            }
-
-                            @Override
-                            public FieldVisitor visitField(
-                                    int access, String name, String descriptor, String signature, Object value) {
-                                return new FieldVisitor(Opcodes.ASM9) {
-                                    @Override
-                                    public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                                        found.add(desc);
-                                        return null;
-                                    }
-                                };
-                            }
-
-                            @Override
-                            public MethodVisitor visitMethod(
-                                    int access, String name, String descriptor, String signature, String[] exceptions) {
-                                return new MethodVisitor(Opcodes.ASM9) {
-                                    @Override
-                                    public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                                        found.add(desc);
-                                        return null;
-                                    }
-
-                                    @Override
-                                    public AnnotationVisitor visitParameterAnnotation(
-                                            int parameter, String desc, boolean visible) {
-                                        found.add(desc);
-                                        return null;
-                                    }
-                                };
-                            }
-
-                            @Override
-                            public RecordComponentVisitor visitRecordComponent(
-                                    String name, String descriptor, String signature) {
-                                return new RecordComponentVisitor(Opcodes.ASM9) {
-                                    @Override
-                                    public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                                        found.add(desc);
-                                        return null;
-                                    }
-                                };
-                            }
-                        },
-                        0);
-        return found;
+        ClassNode type = new ClassNode();
+        new ClassReader(classFile).accept(type, 0);
+        List<List<AnnotationNode>> lists = new ArrayList<>();
+        lists.add(type.visibleAnnotations);
+        lists.add(type.invisibleAnnotations);
+        type.fields.forEach(f -> lists.addAll(Arrays.asList(f.visibleAnnotations, f.invisibleAnnotations)));
+        for (MethodNode m : type.methods) {
+            lists.addAll(Arrays.asList(m.visibleAnnotations, m.invisibleAnnotations));
+            for (List<AnnotationNode>[] parameters :
+                    Arrays.asList(m.visibleParameterAnnotations, m.invisibleParameterAnnotations)) {
+                if (parameters != null) {
+                    lists.addAll(Arrays.asList(parameters));
+                }
+            }
+        }
+        if (type.recordComponents != null) {
+            type.recordComponents.forEach(
+                    r -> lists.addAll(Arrays.asList(r.visibleAnnotations, r.invisibleAnnotations)));
+        }
+        return lists.stream()
+                .filter(java.util.Objects::nonNull)
+                .flatMap(List::stream)
+                .map(a -> a.desc)
+                .toList();
     }
 }
