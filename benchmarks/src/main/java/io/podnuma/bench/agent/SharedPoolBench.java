@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.StringJoiner;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -167,6 +169,9 @@ final class SharedPoolBench {
                 TimeUnit.NANOSECONDS.sleep(GAP.toNanos());
             }
             TimeUnit.MILLISECONDS.sleep(200);
+            // In order, so that a slow tail tells a cold start of the path (the first changes) from a busy machine.
+            log.println("shared pool: shrink from the call returning, in order (ms): " + shrink.inOrder());
+            log.println("shared pool: grow from the call returning, in order (ms): " + grow.inOrder());
             PromHistogram agentPool =
                     PromHistogram.parse(agent.metrics(), POOL_HISTOGRAM).minus(before);
             return new PoolResult(
@@ -304,6 +309,7 @@ final class SharedPoolBench {
         private final long[] afterReturn;
         private final long[] watched;
         private final long[] calls;
+        private final long[] inOrder;
         private int n;
         private int propagatedCount;
         private int watchedCount;
@@ -314,9 +320,11 @@ final class SharedPoolBench {
             afterReturn = new long[size];
             watched = new long[size];
             calls = new long[size];
+            inOrder = new long[size];
         }
 
         void add(long sent, long returned, long lastHeld, long event) {
+            inOrder[n] = lastHeld < 0 ? Long.MIN_VALUE : lastHeld - returned;
             calls[n++] = returned - sent;
             if (lastHeld >= 0) {
                 propagated[propagatedCount] = lastHeld - sent;
@@ -340,6 +348,15 @@ final class SharedPoolBench {
 
         LatencySummary watched() {
             return watchedCount == 0 ? null : LatencySummary.of(Arrays.copyOf(watched, watchedCount));
+        }
+
+        /** Each change's time from the call returning in milliseconds, in the order of the changes; "-" for none seen. */
+        String inOrder() {
+            StringJoiner out = new StringJoiner(" ");
+            for (int i = 0; i < n; i++) {
+                out.add(inOrder[i] == Long.MIN_VALUE ? "-" : String.format(Locale.ROOT, "%.1f", inOrder[i] / 1e6));
+            }
+            return out.toString();
         }
 
         long[] calls() {

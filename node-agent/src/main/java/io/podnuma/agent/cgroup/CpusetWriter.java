@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -61,22 +63,28 @@ public final class CpusetWriter {
             throw new CgroupWriteException(
                     layout.cpusetRoot(), "refusing to write the cpuset of the hierarchy root " + layout.cpusetRoot());
         }
+        // A pool change applies this to every container on the pool, so each file operation saved counts a hundred
+        // times: the container's existence is checked only when one of its files is missing, each directory is
+        // listed once, and a set is read back only when it was written or not known to be in force.
         Path dir = container.in(layout.cpusetRoot());
-        if (!files.isDirectory(dir)) {
-            throw new CgroupWriteException(
-                    dir, "container cgroup " + dir + " does not exist: the runtime has not created it (yet)");
-        }
+        Listing listing = new Listing();
         List<CgroupWrite> plan = new ArrayList<>();
         if (layout.version() == CgroupVersion.V2) {
             planSubtreeControl(container, plan);
         }
         boolean delegationPending = !plan.isEmpty();
-        planResource(container, Resource.CPUS, cpus, delegationPending, plan);
-        planResource(container, Resource.MEMS, mems, delegationPending, plan);
+        boolean cpusInForce = planResource(container, Resource.CPUS, cpus, delegationPending, plan, listing);
+        int cpuWrites = plan.size();
+        boolean memsInForce = planResource(container, Resource.MEMS, mems, delegationPending, plan, listing);
+        boolean memWrites = plan.size() > cpuWrites;
         execute(plan);
         if (!plan.isEmpty()) {
-            verifyEffective(dir, Resource.CPUS, cpus);
-            verifyEffective(dir, Resource.MEMS, mems);
+            if (cpuWrites > 0 || !cpusInForce) {
+                verifyEffective(dir, Resource.CPUS, cpus);
+            }
+            if (memWrites || !memsInForce) {
+                verifyEffective(dir, Resource.MEMS, mems);
+            }
         }
         return List.copyOf(plan);
     }
@@ -94,14 +102,47 @@ public final class CpusetWriter {
         }
     }
 
-    private void planResource(
-            CgroupPath container, Resource r, CpuSet wanted, boolean delegationPending, List<CgroupWrite> plan)
+    /**
+     * Plans one resource of the container.
+     *
+     * @return whether the container's effective set was read and holds {@code wanted} already (v1): then, with no
+     *     write of this resource, its effective set is {@code wanted} (it lies inside the configured set, which is
+     *     {@code wanted}) and needs no reading back
+     */
+    private boolean planResource(
+            CgroupPath container,
+            Resource r,
+            CpuSet wanted,
+            boolean delegationPending,
+            List<CgroupWrite> plan,
+            Listing listing)
             throws CgroupWriteException {
         Path dir = container.in(layout.cpusetRoot());
-        if (!withinEffective(dir, r, wanted) && !withinParentEffective(container, r, wanted, delegationPending)) {
+        boolean inForce = withinEffective(dir, r, wanted);
+        if (!inForce && !withinParentEffective(container, r, wanted, delegationPending)) {
             planAncestors(container, r, wanted, plan);
         }
-        planSubtree(dir, r, readSet(dir, r), wanted, plan);
+        planSubtree(dir, r, containerSet(dir, r), wanted, plan, listing);
+        return inForce;
+    }
+
+    /**
+     * The container's configured set; a missing file is looked into only now, so that the usual apply costs no
+     * check of the directory: a missing cgroup is a clear error, nothing having been written yet.
+     */
+    private CpuSet containerSet(Path dir, Resource r) throws CgroupWriteException {
+        Path file = dir.resolve(r.file);
+        try {
+            return parse(file, files.read(file));
+        } catch (NoSuchFileException e) {
+            if (!files.isDirectory(dir)) {
+                throw new CgroupWriteException(
+                        dir, "container cgroup " + dir + " does not exist: the runtime has not created it (yet)", e);
+            }
+            return readSet(dir, r); // the cgroup is there without the file: as for any cgroup of the tree
+        } catch (IOException e) {
+            throw new CgroupWriteException(file, "cannot read " + file + ": " + kernelText(e), e);
+        }
     }
 
     /**
@@ -165,9 +206,10 @@ public final class CpusetWriter {
     }
 
     /** Parent to old ∪ new, then each child that holds more than new to its part of new, then parent to new. */
-    private void planSubtree(Path dir, Resource r, CpuSet current, CpuSet wanted, List<CgroupWrite> plan)
+    private void planSubtree(
+            Path dir, Resource r, CpuSet current, CpuSet wanted, List<CgroupWrite> plan, Listing listing)
             throws CgroupWriteException {
-        if (wanted.isEmpty() && !current.isEmpty() && populated(dir)) {
+        if (wanted.isEmpty() && !current.isEmpty() && populated(dir, listing)) {
             throw new CgroupWriteException(
                     dir,
                     "refusing to write an empty " + r.file + " to " + dir + " (now \"" + current
@@ -178,10 +220,10 @@ public final class CpusetWriter {
         if (!union.equals(current)) {
             plan.add(write(dir, r, union));
         }
-        for (Path child : children(dir)) {
+        for (Path child : listing.children(dir)) {
             CpuSet childSet = readSet(child, r);
             if (!inherits(childSet) && !childSet.isSubsetOf(wanted)) {
-                planSubtree(child, r, childSet, childSet.intersection(wanted), plan);
+                planSubtree(child, r, childSet, childSet.intersection(wanted), plan, listing);
             }
         }
         if (!wanted.equals(union)) {
@@ -194,7 +236,7 @@ public final class CpusetWriter {
         return layout.version() == CgroupVersion.V2 && current.isEmpty();
     }
 
-    private boolean populated(Path dir) throws CgroupWriteException {
+    private boolean populated(Path dir, Listing listing) throws CgroupWriteException {
         if (layout.version() == CgroupVersion.V2) {
             for (String line : read(dir.resolve("cgroup.events")).split("\n")) {
                 if (line.strip().equals("populated 1")) {
@@ -206,8 +248,8 @@ public final class CpusetWriter {
         if (!read(dir.resolve("tasks")).isBlank()) {
             return true;
         }
-        for (Path child : children(dir)) {
-            if (populated(child)) {
+        for (Path child : listing.children(dir)) {
+            if (populated(child, listing)) {
                 return true;
             }
         }
@@ -279,13 +321,23 @@ public final class CpusetWriter {
         }
     }
 
-    private List<Path> children(Path dir) throws CgroupWriteException {
-        try {
-            List<Path> c = new ArrayList<>(files.childDirectories(dir));
-            c.sort(Comparator.naturalOrder());
-            return c;
-        } catch (IOException e) {
-            throw new CgroupWriteException(dir, "cannot list " + dir + ": " + kernelText(e), e);
+    /** The sub-directories of the cgroups one apply looks at, each directory listed once (both resources walk them). */
+    private final class Listing {
+        private final Map<Path, List<Path>> listed = new HashMap<>();
+
+        List<Path> children(Path dir) throws CgroupWriteException {
+            List<Path> known = listed.get(dir);
+            if (known != null) {
+                return known;
+            }
+            try {
+                List<Path> c = new ArrayList<>(files.childDirectories(dir));
+                c.sort(Comparator.naturalOrder());
+                listed.put(dir, c);
+                return c;
+            } catch (IOException e) {
+                throw new CgroupWriteException(dir, "cannot list " + dir + ": " + kernelText(e), e);
+            }
         }
     }
 

@@ -86,6 +86,46 @@ class CpusetWriterTest {
         assertThat(t.set(CONTAINER, "cpuset.cpus")).isEqualTo(CpuSet.range(0, 3));
     }
 
+    /**
+     * The shared pool shrinking under a container (a new exclusive owner took a CPU), its memory nodes unchanged:
+     * what a pool change costs per container on the pool. No directory check, one listing, the new CPUs read back,
+     * the memory nodes not (they were seen in force and not written).
+     */
+    @Test
+    void aPoolShrinkReadsTheContainersOwnFilesOnceAndReadsBackOnlyWhatItWrote() throws Exception {
+        FakeCpusetTree t = kubepodsTree("0-3", "0-1");
+        t.addTask(CONTAINER, 42);
+
+        List<CgroupWrite> done =
+                new CpusetWriter(layout(ROOT), t).apply(CONTAINER_PATH, CpuSet.range(0, 2), CpuSet.range(0, 1));
+
+        assertThat(done).containsExactly(w(CONTAINER, "cpuset.cpus", "0-2"));
+        assertThat(t.reads)
+                .containsExactly(
+                        CONTAINER.resolve("cpuset.effective_cpus"),
+                        CONTAINER.resolve("cpuset.cpus"),
+                        CONTAINER.resolve("cpuset.effective_mems"),
+                        CONTAINER.resolve("cpuset.mems"),
+                        CONTAINER.resolve("cpuset.effective_cpus"));
+        assertThat(t.listings).containsExactly(CONTAINER);
+        assertThat(t.directoryChecks).isEmpty();
+    }
+
+    /** A memory node written is read back like a CPU is (the kernel may keep what a cgroup above it lacks). */
+    @Test
+    void aWrittenMemoryNodeSetIsReadBack() throws Exception {
+        FakeCpusetTree t = kubepodsTree("0-3", "0-1");
+
+        new CpusetWriter(layout(ROOT), t).apply(CONTAINER_PATH, CpuSet.range(0, 3), CpuSet.of(1));
+
+        assertThat(t.reads.getLast()).isEqualTo(CONTAINER.resolve("cpuset.effective_mems"));
+        assertThat(t.reads)
+                .as("the CPUs, in force and not written, are not read back")
+                .filteredOn(CONTAINER.resolve("cpuset.effective_cpus")::equals)
+                .hasSize(1);
+        assertThat(t.set(CONTAINER, "cpuset.mems")).isEqualTo(CpuSet.of(1));
+    }
+
     /** The parent lacks part of the grow: the ancestors are read and grown top-down as before. */
     @Test
     void aGrowPastTheParentsSetStillWalksTheAncestors() throws Exception {
@@ -198,7 +238,8 @@ class CpusetWriterTest {
 
         assertThatThrownBy(() -> new CpusetWriter(layout(ROOT), t).apply(missing, CpuSet.of(1), CpuSet.of(0)))
                 .isInstanceOf(CgroupWriteException.class)
-                .hasMessageContaining("does not exist");
+                .hasMessageContaining("does not exist: the runtime has not created it");
+        assertThat(t.writes).isEmpty();
     }
 
     /** Random trees, random targets, random wanted sets: the kernel never refuses a planned write. */

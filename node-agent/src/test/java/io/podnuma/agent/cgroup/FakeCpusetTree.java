@@ -24,6 +24,10 @@ final class FakeCpusetTree implements CgroupFiles {
     final List<CgroupWrite> writes = new ArrayList<>();
     final List<Path> reads = new ArrayList<>();
     final Set<Path> failing = new HashSet<>();
+    /** The directories listed and checked for existence, in order. */
+    final List<Path> listings = new ArrayList<>();
+
+    final List<Path> directoryChecks = new ArrayList<>();
 
     FakeCpusetTree(Path root, String cpus, String mems) {
         this.root = root;
@@ -71,7 +75,7 @@ final class FakeCpusetTree implements CgroupFiles {
         if (!dir.equals(root) && !v.isSubsetOf(set(dir.getParent(), name))) {
             throw new IOException("Permission denied");
         }
-        for (Path child : childDirectories(dir)) {
+        for (Path child : children(dir)) {
             if (!set(child, name).isSubsetOf(v)) {
                 throw new IOException("Device or resource busy");
             }
@@ -86,6 +90,12 @@ final class FakeCpusetTree implements CgroupFiles {
 
     @Override
     public List<Path> childDirectories(Path dir) {
+        listings.add(dir);
+        return children(dir);
+    }
+
+    /** What the kernel knows of a directory's children, without counting as the writer's listing. */
+    private List<Path> children(Path dir) {
         List<Path> c = new ArrayList<>();
         for (Path d : dirs) {
             if (dir.equals(d.getParent())) {
@@ -97,6 +107,7 @@ final class FakeCpusetTree implements CgroupFiles {
 
     @Override
     public boolean isDirectory(Path dir) {
+        directoryChecks.add(dir);
         return dirs.contains(dir);
     }
 
