@@ -37,6 +37,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.StringJoiner;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -597,6 +598,27 @@ public final class AgentBench {
         return out;
     }
 
+    /**
+     * How the calls over {@code limitNanos} fall over the run, per slice of {@code slice} calls in order: bunched
+     * slices point at something periodic beside the calls (a tick, a collection), an even spread at the call itself.
+     */
+    static String slowCalls(long[] nanos, long limitNanos, int slice) {
+        StringJoiner perSlice = new StringJoiner(" ");
+        int total = 0;
+        for (int from = 0; from < nanos.length; from += slice) {
+            int n = 0;
+            for (int i = from; i < Math.min(nanos.length, from + slice); i++) {
+                if (nanos[i] > limitNanos) {
+                    n++;
+                }
+            }
+            total += n;
+            perSlice.add(Integer.toString(n));
+        }
+        return total + " of " + nanos.length + " calls over " + limitNanos / 1_000_000.0 + " ms; per " + slice
+                + " calls in order: " + perSlice;
+    }
+
     private CallResult calls(String method, Supplier<com.google.protobuf.Message> call) {
         int errors = 0;
         int bytes = 0;
@@ -617,6 +639,7 @@ public final class AgentBench {
             }
             nanos[i] = System.nanoTime() - t0;
         }
+        log.println(method + ": " + slowCalls(nanos, 1_000_000L, 500));
         return new CallResult(method, LatencySummary.of(nanos), errors, bytes);
     }
 

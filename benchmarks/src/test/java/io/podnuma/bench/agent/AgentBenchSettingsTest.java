@@ -52,4 +52,13 @@ class AgentBenchSettingsTest {
         assertThatThrownBy(() -> full.withOption("--pool-changes", "0"))
                 .hasMessageContaining("pool changes 0: allowed at least one of each");
     }
+
+    @Test
+    void slowCallsAreCountedPerSliceInOrder() {
+        long ms = 1_000_000L;
+        long[] nanos = {ms / 2, 2 * ms, 3 * ms, ms / 2, ms, ms / 4, 5 * ms};
+
+        assertThat(AgentBench.slowCalls(nanos, ms, 3))
+                .isEqualTo("3 of 7 calls over 1.0 ms; per 3 calls in order: 2 0 1");
+    }
 }
