@@ -32,6 +32,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -619,6 +622,34 @@ public final class AgentBench {
                 + " calls in order: " + perSlice;
     }
 
+    /**
+     * The slices of {@link #slowCalls} with at least one call in 20 over {@code limitNanos}, each with the wall-clock
+     * time of its first call, to line them up with what else ran then (a collection in a GC log, a tick in a log).
+     */
+    static String slowSlices(
+            long[] nanos, long[] startedNanos, long limitNanos, int slice, long wallAtStart, long nanosAtStart) {
+        StringJoiner out =
+                new StringJoiner(", ", "slices with 5% or more over " + limitNanos / 1_000_000.0 + " ms: ", "");
+        out.setEmptyValue("no slice with 5% or more over " + limitNanos / 1_000_000.0 + " ms");
+        DateTimeFormatter clock = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+        for (int from = 0; from < nanos.length; from += slice) {
+            int to = Math.min(nanos.length, from + slice);
+            int n = 0;
+            for (int i = from; i < to; i++) {
+                if (nanos[i] > limitNanos) {
+                    n++;
+                }
+            }
+            if (n * 20 >= to - from) {
+                long at = wallAtStart + (startedNanos[from] - nanosAtStart) / 1_000_000L;
+                long lasted = (startedNanos[to - 1] + nanos[to - 1] - startedNanos[from]) / 1_000_000L;
+                out.add("#" + from / slice + " from " + clock.format(Instant.ofEpochMilli(at)) + " UTC for " + lasted
+                        + " ms: " + n);
+            }
+        }
+        return out.toString();
+    }
+
     private CallResult calls(String method, Supplier<com.google.protobuf.Message> call) {
         int errors = 0;
         int bytes = 0;
@@ -630,8 +661,12 @@ public final class AgentBench {
             }
         }
         long[] nanos = new long[s.calls()];
+        long[] startedNanos = new long[s.calls()];
+        long wallAtStart = System.currentTimeMillis();
+        long nanosAtStart = System.nanoTime();
         for (int i = 0; i < s.calls(); i++) {
             long t0 = System.nanoTime();
+            startedNanos[i] = t0;
             try {
                 bytes = call.get().getSerializedSize();
             } catch (StatusRuntimeException e) {
@@ -640,6 +675,7 @@ public final class AgentBench {
             nanos[i] = System.nanoTime() - t0;
         }
         log.println(method + ": " + slowCalls(nanos, 1_000_000L, 500));
+        log.println(method + ": " + slowSlices(nanos, startedNanos, 1_000_000L, 500, wallAtStart, nanosAtStart));
         return new CallResult(method, LatencySummary.of(nanos), errors, bytes);
     }
 

@@ -61,4 +61,16 @@ class AgentBenchSettingsTest {
         assertThat(AgentBench.slowCalls(nanos, ms, 3))
                 .isEqualTo("3 of 7 calls over 1.0 ms; per 3 calls in order: 2 0 1");
     }
+
+    @Test
+    void slowSlicesNameTheirWallClockStart() {
+        long ms = 1_000_000L;
+        long[] nanos = {ms / 2, ms / 2, 2 * ms, 3 * ms};
+        long[] started = {0, ms, 2 * ms, 5 * ms};
+
+        assertThat(AgentBench.slowSlices(nanos, started, ms, 2, 1_000L, 0))
+                .isEqualTo("slices with 5% or more over 1.0 ms: #1 from 00:00:01.002 UTC for 6 ms: 2");
+        assertThat(AgentBench.slowSlices(new long[] {ms / 2}, new long[] {0}, ms, 2, 0, 0))
+                .isEqualTo("no slice with 5% or more over 1.0 ms");
+    }
 }
