@@ -19,7 +19,7 @@ class AgentBenchSettingsTest {
         assertThat(full.idle()).isEqualTo(Duration.ofSeconds(60));
         assertThat(full.containersPerPod()).as("500 starts over 110 pods").isEqualTo(5);
         assertThat(full.poolContainers()).isEqualTo(100);
-        assertThat(full.poolChanges()).isEqualTo(50);
+        assertThat(full.poolChanges()).isEqualTo(200);
         assertThat(Settings.quick().poolContainers()).isLessThan(100);
 
         Settings s = full.withOption("--starts", "120")
