@@ -18,8 +18,11 @@ public interface CheckpointFiles {
     /** Creates {@code dir} if needed and an empty temp file in it, readable by its owner only. */
     Path createTemp(Path dir, String prefix) throws IOException;
 
-    /** Writes {@code bytes} into {@code temp} and fsyncs it. */
-    void writeDurably(Path temp, byte[] bytes) throws IOException;
+    /** Writes {@code bytes} into {@code temp} (in the page cache: {@link #sync} makes them durable). */
+    void write(Path temp, byte[] bytes) throws IOException;
+
+    /** fsyncs {@code file} so its content survives a power loss. */
+    void sync(Path file) throws IOException;
 
     /** Renames {@code temp} over {@code target} atomically. */
     void replace(Path temp, Path target) throws IOException;

@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
  * The checkpoint file in the agent's state directory. One agent process is its only writer.
  *
  * <p>A write replaces the whole file or nothing: the bytes go to a temp file in the same directory
- * ({@code <name>.tmp-<random>}), which is fsynced, renamed over the file atomically, and then the directory is
- * fsynced so the rename survives a power loss. A crash at any point leaves the previous checkpoint intact and
- * at most a temp file, which the next {@link #read} deletes.
+ * ({@code <name>.tmp-<random>}), which is renamed over the file atomically; then the file and the directory are
+ * fsynced so the write survives a power loss ({@link #makeDurable}, which the agent runs off the thread that pins,
+ * since an fsync may wait hundreds of milliseconds behind other writers of the disk). A crash of the process at any
+ * point leaves the previous checkpoint or the new one and at most a temp file, which the next {@link #read} deletes.
  *
  * <p>A file that cannot be used is never deleted: it is renamed to {@code <name>.corrupt-<UTC timestamp>} for
  * inspection and the read says why, so the agent can emit an Event and rebuild the state from the live pods.
@@ -38,7 +39,7 @@ public final class CheckpointStore {
     private static final DateTimeFormatter STAMP =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
 
-    /** Test seam: runs between the fsync of the temp file and the rename, where a crash is most interesting. */
+    /** Test seam: runs between the write of the temp file and the rename, where a crash is most interesting. */
     interface BeforeRename {
         void run(Path temp) throws IOException;
     }
@@ -78,20 +79,33 @@ public final class CheckpointStore {
     }
 
     /**
-     * Replaces the checkpoint with {@code checkpoint}, durably.
+     * Replaces the checkpoint with {@code checkpoint}, durably: {@link #replace} then {@link #makeDurable}.
      *
      * @throws UncheckedIOException when the directory cannot be written; the previous checkpoint is then intact
      */
     public void write(Checkpoint checkpoint) {
+        replace(checkpoint);
+        makeDurable();
+    }
+
+    /**
+     * Replaces the checkpoint with {@code checkpoint} in one rename: from then on every reader (an agent that
+     * restarts after a crash of this one) reads it. It survives a power loss once {@link #makeDurable} returns; a
+     * power loss before that leaves the previous checkpoint, this one, or a file the next {@link #read} sets aside
+     * (its checksum fails) where the file system does not order the data before the rename. A power loss also ends
+     * every container and its cpuset, so no pin on the host can be older than the checkpoint then.
+     *
+     * @throws UncheckedIOException when the directory cannot be written; the previous checkpoint is then intact
+     */
+    public void replace(Checkpoint checkpoint) {
         byte[] bytes = CheckpointCodec.encode(checkpoint);
         Path temp = null;
         try {
             temp = files.createTemp(dir, fileName + ".tmp-");
-            files.writeDurably(temp, bytes);
+            files.write(temp, bytes);
             beforeRename.run(temp);
             files.replace(temp, file());
             temp = null;
-            syncDirectory();
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot write the checkpoint " + file() + ": " + e.getMessage()
@@ -105,6 +119,26 @@ public final class CheckpointStore {
                     LOG.warn("cannot delete the unfinished checkpoint {}: {}", temp, e.getMessage());
                 }
             }
+        }
+    }
+
+    /**
+     * fsyncs the checkpoint file and its directory: what {@link #replace} put there survives a power loss. A file
+     * gone meanwhile (the node left podnuma) leaves the directory to sync.
+     *
+     * @throws UncheckedIOException when the file system reports an error
+     */
+    public void makeDurable() {
+        try {
+            try {
+                files.sync(file());
+            } catch (NoSuchFileException e) {
+                // deleted since: its deletion is what the directory's sync makes durable
+            }
+            syncDirectory();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot make the checkpoint " + file() + " durable (fsync): " + e.getMessage(), e);
         }
     }
 

@@ -19,12 +19,18 @@ final class HostCheckpointFiles implements CheckpointFiles {
     }
 
     @Override
-    public void writeDurably(Path temp, byte[] bytes) throws IOException {
+    public void write(Path temp, byte[] bytes) throws IOException {
         try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
             ByteBuffer buf = ByteBuffer.wrap(bytes);
             while (buf.hasRemaining()) {
                 ch.write(buf);
             }
+        }
+    }
+
+    @Override
+    public void sync(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             ch.force(true);
         }
     }

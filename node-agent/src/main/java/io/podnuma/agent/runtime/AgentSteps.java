@@ -99,7 +99,8 @@ record AgentSteps(
                 settings.configHash(),
                 parts.events(),
                 status,
-                parts.metrics());
+                parts.metrics(),
+                loop);
         KubeletWatch kubelet = new KubeletWatch(parts.kubelet(), gate, status, parts.events());
         Decided decided = new Decided(node, pods, recovery, pins, status);
         FullSync fullSync = new FullSync(

@@ -283,6 +283,7 @@ public final class NodeAgent implements AutoCloseable {
     @Override
     public void close() {
         steps.lifecycle().close();
+        steps.recovery().close();
     }
 
     // ---- the steps of our own, on the loop thread ----

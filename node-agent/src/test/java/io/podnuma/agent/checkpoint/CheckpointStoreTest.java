@@ -312,9 +312,9 @@ class CheckpointStoreTest {
         }
 
         @Override
-        public void writeDurably(Path temp, byte[] bytes) throws IOException {
-            step("writeDurably");
-            HOST.writeDurably(temp, bytes);
+        public void write(Path temp, byte[] bytes) throws IOException {
+            step("write");
+            HOST.write(temp, bytes);
         }
 
         @Override
@@ -336,6 +336,12 @@ class CheckpointStoreTest {
         }
 
         @Override
+        public void sync(Path file) throws IOException {
+            step("sync");
+            HOST.sync(file);
+        }
+
+        @Override
         public void syncDirectory(Path d) throws IOException {
             step("syncDirectory");
             HOST.syncDirectory(d);
@@ -346,8 +352,36 @@ class CheckpointStoreTest {
     void everyChangeOfAWriteGoesThroughTheSeamInTheOrderOfTheAtomicReplace() throws IOException {
         StepLog log = new StepLog();
         new CheckpointStore(dir, log).write(CheckpointFixtures.checkpoint());
-        assertThat(log.steps).containsExactly("createTemp", "writeDurably", "replace", "syncDirectory");
+        assertThat(log.steps).containsExactly("createTemp", "write", "replace", "sync", "syncDirectory");
         assertThat(listing()).containsExactly("node-state.json");
+    }
+
+    /**
+     * The agent's write in two parts: the rename, which a restarted agent reads at once, without an fsync (it may wait
+     * behind the disk's other writers); then the fsyncs, which survive a deletion of the file meanwhile.
+     */
+    @Test
+    void replaceRenamesWithoutAnFsyncAndMakeDurableSyncsTheFileThenTheDirectory() throws IOException {
+        StepLog log = new StepLog();
+        CheckpointStore logged = new CheckpointStore(dir, log);
+        Checkpoint written = CheckpointFixtures.checkpoint();
+
+        logged.replace(written);
+
+        assertThat(log.steps).containsExactly("createTemp", "write", "replace");
+        assertThat(store().read(FINGERPRINT, CONFIG_HASH)).isEqualTo(new CheckpointRead.Loaded(written, false));
+        log.steps.clear();
+        logged.makeDurable();
+        assertThat(log.steps).containsExactly("sync", "syncDirectory");
+
+        store().delete();
+        log.steps.clear();
+        logged.makeDurable();
+        assertThat(log.steps).containsExactly("sync", "syncDirectory");
+        log.failAt = "sync";
+        assertThatThrownBy(logged::makeDurable)
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessage("cannot make the checkpoint " + file() + " durable (fsync): No space left on device");
     }
 
     @Test
@@ -355,13 +389,13 @@ class CheckpointStoreTest {
         Checkpoint previous = CheckpointFixtures.checkpoint();
         store().write(previous);
         StepLog log = new StepLog();
-        log.failAt = "writeDurably";
+        log.failAt = "write";
         assertThatThrownBy(() -> new CheckpointStore(dir, log)
                         .write(new Checkpoint(ALLOCATOR.initialState(), FINGERPRINT, CONFIG_HASH)))
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessage("cannot write the checkpoint " + file()
                         + ": No space left on device (the previous checkpoint, if any, is unchanged)");
-        assertThat(log.steps).containsExactly("createTemp", "writeDurably", "delete");
+        assertThat(log.steps).containsExactly("createTemp", "write", "delete");
         assertThat(listing()).containsExactly("node-state.json");
         assertThat(store().read(FINGERPRINT, CONFIG_HASH)).isEqualTo(new CheckpointRead.Loaded(previous, false));
     }

@@ -140,10 +140,10 @@ final class CrashHost {
         }
 
         @Override
-        public void writeDurably(Path temp, byte[] bytes) throws IOException {
+        public void write(Path temp, byte[] bytes) throws IOException {
             fence.call(Port.CHECKPOINT_DATA, () -> {
                 failIf(DirFault.FULL, "No space left on device");
-                HOST.writeDurably(temp, bytes);
+                HOST.write(temp, bytes);
                 return null;
             });
         }
@@ -171,6 +171,14 @@ final class CrashHost {
             fence.call(Port.CHECKPOINT_OTHER, () -> {
                 failIf(DirFault.READ_ONLY, "Read-only file system");
                 HOST.delete(file);
+                return null;
+            });
+        }
+
+        @Override
+        public void sync(Path file) throws IOException {
+            fence.call(Port.CHECKPOINT_OTHER, () -> {
+                HOST.sync(file);
                 return null;
             });
         }

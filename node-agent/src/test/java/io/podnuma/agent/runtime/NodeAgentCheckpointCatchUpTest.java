@@ -48,11 +48,11 @@ class NodeAgentCheckpointCatchUpTest {
         }
 
         @Override
-        public void writeDurably(Path temp, byte[] bytes) throws IOException {
+        public void write(Path temp, byte[] bytes) throws IOException {
             if (full) {
                 throw new IOException("No space left on device");
             }
-            HOST.writeDurably(temp, bytes);
+            HOST.write(temp, bytes);
         }
 
         @Override
@@ -68,6 +68,11 @@ class NodeAgentCheckpointCatchUpTest {
         @Override
         public void delete(Path file) throws IOException {
             HOST.delete(file);
+        }
+
+        @Override
+        public void sync(Path file) throws IOException {
+            HOST.sync(file);
         }
 
         @Override

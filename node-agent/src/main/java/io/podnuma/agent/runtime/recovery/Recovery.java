@@ -12,6 +12,7 @@ import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.report.ConditionReason;
 import io.podnuma.agent.runtime.RuntimeEvents;
+import io.podnuma.agent.runtime.loop.AgentLoop;
 import io.podnuma.agent.runtime.pin.WriteMode;
 import io.podnuma.agent.runtime.status.AgentErrorReason;
 import io.podnuma.agent.runtime.status.AgentStatus;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * The checkpoint: read once at start (each pod's assignment checked against what the engine produces, then carried
  * over to the policy in force), written after every decision, deleted when the node leaves podnuma.
  */
-public final class Recovery {
+public final class Recovery implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
 
@@ -37,6 +38,7 @@ public final class Recovery {
     private final RuntimeEvents events;
     private final AgentStatus status;
     private final AgentMetrics metrics;
+    private final CheckpointSync sync;
     /** The last write failed: the file is older than the state until a write succeeds. */
     private boolean behind;
 
@@ -47,7 +49,8 @@ public final class Recovery {
             String configHash,
             RuntimeEvents events,
             AgentStatus status,
-            AgentMetrics metrics) {
+            AgentMetrics metrics,
+            AgentLoop loop) {
         this.store = store;
         this.allocator = allocator;
         this.fingerprint = fingerprint;
@@ -55,6 +58,7 @@ public final class Recovery {
         this.events = events;
         this.status = status;
         this.metrics = metrics;
+        this.sync = new CheckpointSync(store, e -> loop.execute("the checkpoint's fsync", () -> failed(e)));
     }
 
     /** Reads the checkpoint and adopts it ({@link WriteMode#FOLLOWING}); {@link WriteMode#REBUILDING} when there is none. */
@@ -108,20 +112,27 @@ public final class Recovery {
     }
 
     /**
-     * Writes the checkpoint; a failure is reported and the agent carries on: the next decision writes again, and so
-     * does every reconcile pass until a write succeeds ({@link #catchUp}).
+     * Writes the checkpoint, made durable off this thread ({@link CheckpointSync}); a failure is reported and the
+     * agent carries on: the next decision writes again, and so does every reconcile pass until a write succeeds
+     * ({@link #catchUp}).
      */
     public void save(NodeState state) {
         try {
-            store.write(new Checkpoint(state, fingerprint, configHash));
+            store.replace(new Checkpoint(state, fingerprint, configHash));
             behind = false;
             metrics.checkpointWritten();
+            sync.request();
         } catch (UncheckedIOException e) {
-            behind = true;
-            metrics.checkpointWriteFailed();
-            status.error(AgentErrorReason.CHECKPOINT_WRITE_FAILED, e.getMessage());
-            LOG.error("{}", e.getMessage());
+            failed(e);
         }
+    }
+
+    /** A write or its fsync failed; on the loop thread. */
+    private void failed(UncheckedIOException e) {
+        behind = true;
+        metrics.checkpointWriteFailed();
+        status.error(AgentErrorReason.CHECKPOINT_WRITE_FAILED, e.getMessage());
+        LOG.error("{}", e.getMessage());
     }
 
     /**
@@ -138,5 +149,11 @@ public final class Recovery {
     /** The node left podnuma: the next agent starts without a checkpoint. */
     public void delete() {
         store.delete();
+    }
+
+    /** Waits for the fsync still queued: a clean stop leaves the checkpoint durable. */
+    @Override
+    public void close() {
+        sync.close();
     }
 }
