@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.agent.checkpoint.CheckpointCodec;
-import io.podnuma.agent.checkpoint.CheckpointFiles;
 import io.podnuma.agent.checkpoint.CheckpointStore;
+import io.podnuma.agent.checkpoint.HostCheckpointFilesExcept;
 import io.podnuma.agent.checkpoint.TopologyFingerprint;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
@@ -39,45 +39,15 @@ class NodeAgentCheckpointCatchUpTest {
     }
 
     /** The file system, with every temp file write failing as a full disk's does while {@link #full} is set. */
-    static final class FullDisk implements CheckpointFiles {
+    static final class FullDisk extends HostCheckpointFilesExcept {
         volatile boolean full;
-
-        @Override
-        public Path createTemp(Path dir, String prefix) throws IOException {
-            return HOST.createTemp(dir, prefix);
-        }
 
         @Override
         public void write(Path temp, byte[] bytes) throws IOException {
             if (full) {
                 throw new IOException("No space left on device");
             }
-            HOST.write(temp, bytes);
-        }
-
-        @Override
-        public void replace(Path temp, Path target) throws IOException {
-            HOST.replace(temp, target);
-        }
-
-        @Override
-        public void moveAside(Path file, Path target) throws IOException {
-            HOST.moveAside(file, target);
-        }
-
-        @Override
-        public void delete(Path file) throws IOException {
-            HOST.delete(file);
-        }
-
-        @Override
-        public void sync(Path file) throws IOException {
-            HOST.sync(file);
-        }
-
-        @Override
-        public void syncDirectory(Path dir) throws IOException {
-            HOST.syncDirectory(dir);
+            super.write(temp, bytes);
         }
     }
 

@@ -2,8 +2,8 @@ package io.podnuma.agent.runtime.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.podnuma.agent.checkpoint.CheckpointFiles;
 import io.podnuma.agent.checkpoint.CheckpointStore;
+import io.podnuma.agent.checkpoint.HostCheckpointFilesExcept;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -22,21 +22,11 @@ class CheckpointSyncTest {
     Path dir;
 
     /** Counts the file fsyncs; the first waits until released, as one behind etcd's writes does. */
-    private static final class SlowSync implements CheckpointFiles {
+    private static final class SlowSync extends HostCheckpointFilesExcept {
         final AtomicInteger syncs = new AtomicInteger();
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         volatile boolean fail;
-
-        @Override
-        public Path createTemp(Path d, String prefix) throws IOException {
-            return HOST.createTemp(d, prefix);
-        }
-
-        @Override
-        public void write(Path temp, byte[] bytes) throws IOException {
-            HOST.write(temp, bytes);
-        }
 
         @Override
         public void sync(Path file) throws IOException {
@@ -51,21 +41,6 @@ class CheckpointSyncTest {
             if (fail) {
                 throw new IOException("Input/output error");
             }
-        }
-
-        @Override
-        public void replace(Path temp, Path target) throws IOException {
-            HOST.replace(temp, target);
-        }
-
-        @Override
-        public void moveAside(Path file, Path target) throws IOException {
-            HOST.moveAside(file, target);
-        }
-
-        @Override
-        public void delete(Path file) throws IOException {
-            HOST.delete(file);
         }
 
         @Override
