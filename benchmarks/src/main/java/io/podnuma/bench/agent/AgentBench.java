@@ -609,18 +609,23 @@ public final class AgentBench {
     static String slowCalls(long[] nanos, long limitNanos, int slice) {
         StringJoiner perSlice = new StringJoiner(" ");
         int total = 0;
-        for (int from = 0; from < nanos.length; from += slice) {
-            int n = 0;
-            for (int i = from; i < Math.min(nanos.length, from + slice); i++) {
-                if (nanos[i] > limitNanos) {
-                    n++;
-                }
-            }
+        for (int n : slowPerSlice(nanos, limitNanos, slice)) {
             total += n;
             perSlice.add(Integer.toString(n));
         }
         return total + " of " + nanos.length + " calls over " + limitNanos / 1_000_000.0 + " ms; per " + slice
                 + " calls in order: " + perSlice;
+    }
+
+    /** Per slice of {@code slice} calls in order, how many took over {@code limitNanos}. */
+    private static int[] slowPerSlice(long[] nanos, long limitNanos, int slice) {
+        int[] out = new int[(nanos.length + slice - 1) / slice];
+        for (int i = 0; i < nanos.length; i++) {
+            if (nanos[i] > limitNanos) {
+                out[i / slice]++;
+            }
+        }
+        return out;
     }
 
     /**
@@ -633,19 +638,16 @@ public final class AgentBench {
                 new StringJoiner(", ", "slices with 5% or more over " + limitNanos / 1_000_000.0 + " ms: ", "");
         out.setEmptyValue("no slice with 5% or more over " + limitNanos / 1_000_000.0 + " ms");
         DateTimeFormatter clock = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
-        for (int from = 0; from < nanos.length; from += slice) {
+        int[] slow = slowPerSlice(nanos, limitNanos, slice);
+        for (int k = 0; k < slow.length; k++) {
+            int from = k * slice;
             int to = Math.min(nanos.length, from + slice);
-            int n = 0;
-            for (int i = from; i < to; i++) {
-                if (nanos[i] > limitNanos) {
-                    n++;
-                }
-            }
+            int n = slow[k];
             if (n * 20 >= to - from) {
                 long at = wallAtStart + (startedNanos[from] - nanosAtStart) / 1_000_000L;
                 long lasted = (startedNanos[to - 1] + nanos[to - 1] - startedNanos[from]) / 1_000_000L;
-                out.add("#" + from / slice + " from " + clock.format(Instant.ofEpochMilli(at)) + " UTC for " + lasted
-                        + " ms: " + n);
+                out.add("#" + k + " from " + clock.format(Instant.ofEpochMilli(at)) + " UTC for " + lasted + " ms: "
+                        + n);
             }
         }
         return out.toString();
