@@ -150,7 +150,7 @@ public final class NodeAgent implements AutoCloseable {
 
     /**
      * The containers on the host when the agent starts watching them (the watch's first listing), seen at
-     * {@code seenNanos} ({@link System#nanoTime()}): read and pinned in one pass, each that holds its pin then counted
+     * {@code seenNanos} ({@link System#nanoTime()}): those the full sync has not read yet read, all pinned in one pass, each that holds its pin then counted
      * in the pin latency as a container the watch reported is. One by one, each would plan over every container the
      * agent knows, which made a start on a node of 430 containers spend most of its loop's time there (issue 13).
      */
@@ -159,7 +159,7 @@ public final class NodeAgent implements AutoCloseable {
         steps.loop().execute("the " + found.size() + " containers on the host", () -> {
             List<HostContainer> read = new ArrayList<>();
             for (FoundContainer f : found) {
-                steps.hostScan().discovered(f).ifPresent(read::add);
+                steps.hostScan().listed(f).ifPresent(read::add);
             }
             NodeState state = steps.node().state();
             steps.pins().all(state);

@@ -378,6 +378,31 @@ class NodeAgentTest {
     }
 
     @Test
+    void aWriteBeforeTheWatchsFirstListingIsRepairedAsDrift() throws Exception {
+        Pod a = budgetedRunning("a");
+        NodeAgent agent =
+                started(inMemory(config("0,64", AdmissionAction.WARN)).withReconcilePeriod(Duration.ofSeconds(30)));
+        CpuSet aCpus = pinOf(a).cpus();
+        CgroupPath path = onHost.getFirst().path();
+        Pin drifted = new Pin(CpuSet.of(aCpus.first()), pinOf(a).mems());
+
+        // After the full sync read the host and before the watch's first listing reaches the loop (as after a restart
+        // whose pod list came first): the listing names a container the agent holds.
+        cgroups.actual.put(path, drifted);
+        agent.onHost(List.copyOf(onHost), System.nanoTime());
+        agent.drain();
+        assertThat(pinOf(a)).as("not read again by the listing").isEqualTo(drifted);
+        assertThat(events).noneMatch(e -> e.contains("CpusetDriftRepaired"));
+
+        agent.watchCpusets();
+        agent.reconcileNow();
+        assertThat(pinOf(a).cpus())
+                .as("the first tick of the watch reads everything")
+                .isEqualTo(aCpus);
+        assertThat(events).anyMatch(e -> e.contains("Warning CpusetDriftRepaired"));
+    }
+
+    @Test
     void aStatusUpdateNoRecordHoldsTouchesNoCgroupAndKeepsTheAnswerAndTheTickStillRepairs() throws Exception {
         Pod a = budgetedRunning("a");
         NodeAgent agent =

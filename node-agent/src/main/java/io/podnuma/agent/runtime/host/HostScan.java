@@ -46,6 +46,16 @@ public final class HostScan {
         return Optional.of(hc);
     }
 
+    /**
+     * A container the watch's first listing names: read if the book does not hold it yet. One the full sync read
+     * already is not read again: the tick after the watch starts reads every container, and a write between the two
+     * reads is drift, repaired and reported as such (read here, it would be taken as the container's state).
+     */
+    public Optional<HostContainer> listed(FoundContainer f) {
+        Optional<HostContainer> known = host.get(f.path());
+        return known.isPresent() ? known : discovered(f);
+    }
+
     /** Every container cgroup on the host: new ones read, vanished ones forgotten. */
     public void rescan() {
         Set<CgroupPath> seen = new HashSet<>();
