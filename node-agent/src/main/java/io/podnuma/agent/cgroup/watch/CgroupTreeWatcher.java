@@ -56,8 +56,13 @@ public final class CgroupTreeWatcher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CgroupTreeWatcher.class);
 
-    /** How often the thread looks at {@link #requestRescan()} and {@link #close()} when no event comes. */
-    private static final long IDLE_POLL_MILLIS = 500;
+    /**
+     * The longest the thread waits for an event before it looks at {@link #requestRescan()} again. {@link #close()}
+     * wakes it at once (closing the watch service), and a rescan the thread itself asks for runs at once; a rescan
+     * asked for from outside waits for the next event or this. Waking every 500 ms was 120 wake-ups a minute of an
+     * idle agent's thread (issue 13).
+     */
+    private static final long IDLE_POLL_MILLIS = 30_000;
 
     private static final long CLOSE_WAIT_MILLIS = 5_000;
 
@@ -157,7 +162,10 @@ public final class CgroupTreeWatcher implements AutoCloseable {
         }
     }
 
-    /** Asks for a full rescan on the watcher thread (e.g. from a periodic reconcile); it reports only differences. */
+    /**
+     * Asks for a full rescan on the watcher thread, at its next event or within {@link #IDLE_POLL_MILLIS}; it reports
+     * only differences.
+     */
     public void requestRescan() {
         rescanRequested.set(true);
     }
@@ -217,7 +225,7 @@ public final class CgroupTreeWatcher implements AutoCloseable {
         while (!closed.get()) {
             WatchKey key;
             try {
-                key = watchService.poll(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS);
+                key = watchService.poll(rescanRequested.get() ? 0 : IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS);
             } catch (ClosedWatchServiceException | InterruptedException e) {
                 break;
             }
