@@ -344,17 +344,27 @@ class NodeAgentTest {
         assertThat(pinOf(x).cpus()).isEqualTo(xCpus);
     }
 
+    /** An agent whose own ticks (30 s) come long after the test's: every tick a test sees is one it asked for. */
+    private NodeAgent startedWithSlowTicks() throws InterruptedException {
+        return started(inMemory(config("0,64", AdmissionAction.WARN)).withReconcilePeriod(Duration.ofSeconds(30)));
+    }
+
+    /** What someone else's write leaves a pod's first container with: the first of its CPUs. */
+    private Pin narrowedToItsFirstCpu(Pod p) {
+        Pin now = pinOf(p);
+        return new Pin(CpuSet.of(now.cpus().first()), now.mems());
+    }
+
     @Test
     void watchedTheTickReadsBackWhatWasWrittenAndEverythingOnceAMinute() throws Exception {
         Pod a = budgetedRunning("a");
         // A 30 s period: every second tick reads everything. The test's own ticks come long before the agent's.
-        NodeAgent agent =
-                started(inMemory(config("0,64", AdmissionAction.WARN)).withReconcilePeriod(Duration.ofSeconds(30)));
+        NodeAgent agent = startedWithSlowTicks();
         CpuSet aCpus = pinOf(a).cpus();
         CgroupPath path = onHost.getFirst().path();
         agent.watchCpusets();
         agent.reconcileNow(); // the first tick after the watch starts reads everything
-        Pin drifted = new Pin(CpuSet.of(aCpus.first()), pinOf(a).mems());
+        Pin drifted = narrowedToItsFirstCpu(a);
 
         cgroups.actual.put(path, drifted); // a write the watcher did not report (the kernel's own, say)
         agent.reconcileNow();
@@ -380,11 +390,10 @@ class NodeAgentTest {
     @Test
     void aWriteBeforeTheWatchsFirstListingIsRepairedAsDrift() throws Exception {
         Pod a = budgetedRunning("a");
-        NodeAgent agent =
-                started(inMemory(config("0,64", AdmissionAction.WARN)).withReconcilePeriod(Duration.ofSeconds(30)));
+        NodeAgent agent = startedWithSlowTicks();
         CpuSet aCpus = pinOf(a).cpus();
         CgroupPath path = onHost.getFirst().path();
-        Pin drifted = new Pin(CpuSet.of(aCpus.first()), pinOf(a).mems());
+        Pin drifted = narrowedToItsFirstCpu(a);
 
         // After the full sync read the host and before the watch's first listing reaches the loop (as after a restart
         // whose pod list came first): the listing names a container the agent holds.
@@ -405,12 +414,11 @@ class NodeAgentTest {
     @Test
     void aStatusUpdateNoRecordHoldsTouchesNoCgroupAndKeepsTheAnswerAndTheTickStillRepairs() throws Exception {
         Pod a = budgetedRunning("a");
-        NodeAgent agent =
-                started(inMemory(config("0,64", AdmissionAction.WARN)).withReconcilePeriod(Duration.ofSeconds(30)));
+        NodeAgent agent = startedWithSlowTicks();
         CpuSet aCpus = pinOf(a).cpus();
         CgroupPath path = onHost.getFirst().path();
         var answer = agent.snapshot();
-        Pin drifted = new Pin(CpuSet.of(aCpus.first()), pinOf(a).mems());
+        Pin drifted = narrowedToItsFirstCpu(a);
         cgroups.actual.put(path, drifted);
 
         // What the kubelet keeps rewriting on a running pod: a condition, nothing the agent reads.
