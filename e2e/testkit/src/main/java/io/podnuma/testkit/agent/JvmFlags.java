@@ -54,11 +54,7 @@ public final class JvmFlags {
      * 64/94 ms in one with it (issue 13, open).
      */
     public static List<String> mappingAotCache(String file) {
-        return List.of(
-                "-XX:AOTCache=" + file,
-                "-XX:+UnlockDiagnosticVMOptions",
-                "-XX:ArchiveRelocationMode=0",
-                "-XX:-AOTReplayTraining");
+        return List.of("-XX:AOTCache=" + file, UNLOCK_DIAGNOSTIC, RELOCATION_MODE + "0", "-XX:-AOTReplayTraining");
     }
 
     /**
@@ -67,16 +63,24 @@ public final class JvmFlags {
      * writes the cache instead.
      */
     public static List<String> withoutClassCache(List<String> flags) {
-        return flags.stream().filter(f -> !isClassCacheFlag(f)).toList();
+        List<String> kept = new java.util.ArrayList<>(
+                flags.stream().filter(f -> !isClassCacheFlag(f)).toList());
+        int unlock = kept.lastIndexOf(UNLOCK_DIAGNOSTIC);
+        if (unlock >= 0 && flags.stream().anyMatch(f -> f.startsWith(RELOCATION_MODE))) {
+            // The unlock {@link #mappingAotCache} added for the relocation mode: the last one, after jvm.flags' own.
+            kept.remove(unlock);
+        }
+        return List.copyOf(kept);
     }
 
+    private static final String UNLOCK_DIAGNOSTIC = "-XX:+UnlockDiagnosticVMOptions";
+    private static final String RELOCATION_MODE = "-XX:ArchiveRelocationMode=";
+
     static boolean isClassCacheFlag(String flag) {
-        // the unlock goes with the relocation mode it is there for (jvm.flags itself has no diagnostic flag)
         return flag.startsWith("-XX:AOTCache")
                 || flag.startsWith("-XX:AOTMode=")
-                || flag.startsWith("-XX:ArchiveRelocationMode=")
+                || flag.startsWith(RELOCATION_MODE)
                 || flag.equals("-XX:-AOTReplayTraining")
-                || flag.equals("-XX:+UnlockDiagnosticVMOptions")
                 || flag.equals("-XX:+AutoCreateSharedArchive")
                 || flag.startsWith("-XX:SharedArchiveFile=");
     }

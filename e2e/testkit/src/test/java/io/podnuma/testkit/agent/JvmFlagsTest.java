@@ -30,6 +30,8 @@ class JvmFlagsTest {
                         "-Djdk.reflect.useNativeAccessorOnly=true",
                         "-Djdk.tls.namedGroups=x25519,secp384r1,secp256r1,secp521r1,x448,ffdhe2048,ffdhe3072,ffdhe4096,"
                                 + "ffdhe6144,ffdhe8192",
+                        "-XX:+UnlockDiagnosticVMOptions",
+                        "-XX:AsyncDeflationInterval=10000",
                         "--enable-native-access=ALL-UNNAMED",
                         "--sun-misc-unsafe-memory-access=allow");
     }
@@ -61,5 +63,13 @@ class JvmFlagsTest {
                         "-XX:ArchiveRelocationMode=0",
                         "-XX:-AOTReplayTraining");
         assertThat(JvmFlags.withoutClassCache(flags)).containsExactly("-XX:+UseSerialGC", "-Xmx64m", "-Xss512k");
+    }
+
+    @Test
+    void theDaemonSetsOwnDiagnosticFlagsStayWithoutTheClassCache() {
+        List<String> flags = new java.util.ArrayList<>(JvmFlags.daemonSet());
+        flags.addAll(JvmFlags.mappingAotCache("/opt/podnuma/node-agent.aot"));
+        assertThat(JvmFlags.withoutClassCache(flags)).isEqualTo(JvmFlags.daemonSet());
+        assertThat(JvmFlags.withoutClassCache(JvmFlags.daemonSet())).isEqualTo(JvmFlags.daemonSet());
     }
 }
