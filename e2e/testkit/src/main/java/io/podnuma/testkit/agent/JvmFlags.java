@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,6 +16,9 @@ public final class JvmFlags {
 
     /** The file, relative to the repository root. */
     public static final String FILE = "node-agent/jvm.flags";
+
+    private static final String UNLOCK_DIAGNOSTIC = "-XX:+UnlockDiagnosticVMOptions";
+    private static final String RELOCATION_MODE = "-XX:ArchiveRelocationMode=";
 
     private JvmFlags() {}
 
@@ -63,8 +67,8 @@ public final class JvmFlags {
      * writes the cache instead.
      */
     public static List<String> withoutClassCache(List<String> flags) {
-        List<String> kept = new java.util.ArrayList<>(
-                flags.stream().filter(f -> !isClassCacheFlag(f)).toList());
+        List<String> kept =
+                new ArrayList<>(flags.stream().filter(f -> !isClassCacheFlag(f)).toList());
         int unlock = kept.lastIndexOf(UNLOCK_DIAGNOSTIC);
         if (unlock >= 0 && flags.stream().anyMatch(f -> f.startsWith(RELOCATION_MODE))) {
             // The unlock {@link #mappingAotCache} added for the relocation mode: the last one, after jvm.flags' own.
@@ -72,9 +76,6 @@ public final class JvmFlags {
         }
         return List.copyOf(kept);
     }
-
-    private static final String UNLOCK_DIAGNOSTIC = "-XX:+UnlockDiagnosticVMOptions";
-    private static final String RELOCATION_MODE = "-XX:ArchiveRelocationMode=";
 
     static boolean isClassCacheFlag(String flag) {
         return flag.startsWith("-XX:AOTCache")
