@@ -29,6 +29,7 @@ import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PromHistogram;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -220,8 +221,14 @@ public final class AgentBench {
 
     public record CallResult(String method, LatencySummary latency, int errors, int responseBytes) {}
 
+    /** @param warmupRounds the untimed rounds before the timed ones, each one call of every method */
     public record PodResourcesResult(
-            CallResult list, CallResult get, CallResult allocatable, CallResult emptyList, int listedPods) {}
+            CallResult list,
+            CallResult get,
+            CallResult allocatable,
+            CallResult emptyList,
+            int listedPods,
+            int warmupRounds) {}
 
     /**
      * The shared-pool measure ({@link SharedPoolBench}): per direction, API call sent → the last container on the pool
@@ -515,30 +522,36 @@ public final class AgentBench {
 
     private PodResourcesResult podResources(
             ManagedChannel channel, ManagedChannel emptyChannel, List<Pod> pods, String ns) {
-        log.printf("PodResources: %d warm-up + %d timed calls per method%n", s.warmup(), s.calls());
+        log.printf(
+                "PodResources: %d warm-up + %d timed rounds, each round one call of every method%n",
+                s.warmup(), s.calls());
         var stub = PodResourcesListerGrpc.newBlockingStub(channel);
         var emptyStub = PodResourcesListerGrpc.newBlockingStub(emptyChannel);
         ListPodResourcesRequest list = ListPodResourcesRequest.getDefaultInstance();
-        CallResult emptyList = calls(
-                "List (no pods)",
-                () -> emptyStub.withDeadlineAfter(5, TimeUnit.SECONDS).list(list));
-        CallResult fullList =
-                calls("List", () -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).list(list));
         int[] next = {0};
-        CallResult get = calls("Get", () -> {
-            Pod p = pods.get(next[0]++ % pods.size());
-            return stub.withDeadlineAfter(5, TimeUnit.SECONDS)
-                    .get(GetPodResourcesRequest.newBuilder()
-                            .setPodName(p.getMetadata().getName())
-                            .setPodNamespace(ns)
-                            .build());
-        });
-        CallResult allocatable = calls(
-                "GetAllocatableResources",
-                () -> stub.withDeadlineAfter(5, TimeUnit.SECONDS)
-                        .getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance()));
+        Rounds rounds = interleaved(List.of(
+                new TimedMethod(
+                        "List (no pods)",
+                        () -> emptyStub.withDeadlineAfter(5, TimeUnit.SECONDS).list(list)),
+                new TimedMethod(
+                        "List",
+                        () -> stub.withDeadlineAfter(5, TimeUnit.SECONDS).list(list)),
+                new TimedMethod("Get", () -> {
+                    Pod p = pods.get(next[0]++ % pods.size());
+                    return stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+                            .get(GetPodResourcesRequest.newBuilder()
+                                    .setPodName(p.getMetadata().getName())
+                                    .setPodNamespace(ns)
+                                    .build());
+                }),
+                new TimedMethod(
+                        "GetAllocatableResources",
+                        () -> stub.withDeadlineAfter(5, TimeUnit.SECONDS)
+                                .getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance()))));
         ListPodResourcesResponse listed = stub.list(list);
-        return new PodResourcesResult(fullList, get, allocatable, emptyList, listed.getPodResourcesCount());
+        List<CallResult> timed = rounds.results();
+        return new PodResourcesResult(
+                timed.get(1), timed.get(2), timed.get(3), timed.get(0), listed.getPodResourcesCount(), rounds.warmup());
     }
 
     /**
@@ -653,36 +666,94 @@ public final class AgentBench {
         return out.toString();
     }
 
-    private CallResult calls(String method, Supplier<com.google.protobuf.Message> call) {
-        int errors = 0;
-        int bytes = 0;
-        for (int i = 0; i < s.warmup(); i++) {
-            try {
-                call.get();
-            } catch (StatusRuntimeException e) {
-                errors++;
+    /**
+     * The PodResources warm-up goes on in batches of this many rounds after the settings' own, until the client JVM
+     * compiled for at most {@link #QUIET_COMPILE_MILLIS} in a batch (C2 compiles the gRPC client's paths only after
+     * ten thousand calls or more: 2,000 rounds still left 1.7 s of compilation to the timed rounds), and at most
+     * {@link #MAX_EXTRA_WARMUP_ROUNDS} rounds more.
+     */
+    static final int WARMUP_BATCH_ROUNDS = 1_000;
+
+    static final long QUIET_COMPILE_MILLIS = 20;
+    static final int MAX_EXTRA_WARMUP_ROUNDS = 30_000;
+
+    /** A PodResources method the bench times, and the call that makes it. */
+    private record TimedMethod(String method, Supplier<com.google.protobuf.Message> call) {}
+
+    /** What {@link #interleaved} timed, per method in the order given, and how many warm-up rounds came first. */
+    private record Rounds(List<CallResult> results, int warmup) {}
+
+    /**
+     * Times the methods round by round, one call of each per round, so that every method and its baseline meet the
+     * same machine. Timed one method after the other, the first series (the empty List, the baseline) met what was
+     * still settling in the client JVM and the machine: it had the most calls over 1 ms in every run, fewer as the
+     * series went on, and the last method the fewest. The warm-up runs the same rounds until the client's JIT is done
+     * with them; how long it still compiled during the timed rounds is logged.
+     */
+    private Rounds interleaved(List<TimedMethod> methods) {
+        int n = methods.size();
+        int[] errors = new int[n];
+        int[] bytes = new int[n];
+        int warmup = 0;
+        long compiling = 0;
+        do {
+            long compiledBefore = clientCompileMillis();
+            int batch = warmup < s.warmup() ? s.warmup() : WARMUP_BATCH_ROUNDS;
+            for (int i = 0; i < batch; i++) {
+                for (int m = 0; m < n; m++) {
+                    errors[m] += timedCall(methods.get(m), bytes, m);
+                }
             }
-        }
+            warmup += batch;
+            compiling = clientCompileMillis() - compiledBefore;
+        } while (compiling > QUIET_COMPILE_MILLIS && warmup < s.warmup() + MAX_EXTRA_WARMUP_ROUNDS);
+        log.printf(
+                "PodResources: %d warm-up rounds, the client JVM compiled for %d ms in the last %d%n",
+                warmup, compiling, warmup == s.warmup() ? warmup : WARMUP_BATCH_ROUNDS);
         // The client's own collection is not the agent's latency: what the warm-up left is collected now, so that
         // the timed calls meet young collections with next to nothing to copy (scripts/bench runs this JVM so).
         System.gc();
-        long[] nanos = new long[s.calls()];
-        long[] startedNanos = new long[s.calls()];
+        long[][] nanos = new long[n][s.calls()];
+        long[][] startedNanos = new long[n][s.calls()];
         long wallAtStart = System.currentTimeMillis();
         long nanosAtStart = System.nanoTime();
+        long compiledBefore = clientCompileMillis();
         for (int i = 0; i < s.calls(); i++) {
-            long t0 = System.nanoTime();
-            startedNanos[i] = t0;
-            try {
-                bytes = call.get().getSerializedSize();
-            } catch (StatusRuntimeException e) {
-                errors++;
+            for (int m = 0; m < n; m++) {
+                long t0 = System.nanoTime();
+                startedNanos[m][i] = t0;
+                errors[m] += timedCall(methods.get(m), bytes, m);
+                nanos[m][i] = System.nanoTime() - t0;
             }
-            nanos[i] = System.nanoTime() - t0;
         }
-        log.println(method + ": " + slowCalls(nanos, 1_000_000L, 500));
-        log.println(method + ": " + slowSlices(nanos, startedNanos, 1_000_000L, 500, wallAtStart, nanosAtStart));
-        return new CallResult(method, LatencySummary.of(nanos), errors, bytes);
+        log.printf(
+                "PodResources: the client JVM compiled for %d ms during the timed rounds%n",
+                clientCompileMillis() - compiledBefore);
+        List<CallResult> out = new ArrayList<>();
+        for (int m = 0; m < n; m++) {
+            String method = methods.get(m).method();
+            log.println(method + ": " + slowCalls(nanos[m], 1_000_000L, 500));
+            log.println(
+                    method + ": " + slowSlices(nanos[m], startedNanos[m], 1_000_000L, 500, wallAtStart, nanosAtStart));
+            out.add(new CallResult(method, LatencySummary.of(nanos[m]), errors[m], bytes[m]));
+        }
+        return new Rounds(out, warmup);
+    }
+
+    /** One call; its answer's size goes to {@code bytes[m]}. Returns 1 if it failed, else 0. */
+    private static int timedCall(TimedMethod method, int[] bytes, int m) {
+        try {
+            bytes[m] = method.call().get().getSerializedSize();
+            return 0;
+        } catch (StatusRuntimeException e) {
+            return 1;
+        }
+    }
+
+    /** The bench JVM's JIT time so far, or 0 where the JVM does not tell it. */
+    private static long clientCompileMillis() {
+        var jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     private static long[] ticks(long[] pids) throws IOException {

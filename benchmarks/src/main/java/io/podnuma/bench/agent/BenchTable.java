@@ -162,8 +162,11 @@ public final class BenchTable {
                 + "; CPU = utime + stime over the idle window. Baseline: a JVM with the same flags running an empty"
                 + " main. JVM flags: " + String.join(" ", r.settings().jvmFlags()));
         notes.add("PodResources over the unix socket, client in the bench JVM: "
-                + r.settings().warmup()
-                + " warm-up + " + r.settings().calls() + " timed calls per method, one at a time; errors: List "
+                + pr.warmupRounds()
+                + " warm-up rounds (until the client JVM's JIT was done with them) + "
+                + r.settings().calls()
+                + " timed rounds, each round one call of every method in turn"
+                + " (empty List, List, Get, GetAllocatableResources), so each meets the same machine; errors: List "
                 + pr.list().errors() + ", Get " + pr.get().errors() + ", GetAllocatableResources "
                 + pr.allocatable().errors() + ", empty List " + pr.emptyList().errors() + ". Baseline: List on the"
                 + " same agent binary on a node with no pods (the fixed cost of one call).");
