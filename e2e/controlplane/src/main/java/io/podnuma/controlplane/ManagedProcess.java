@@ -95,6 +95,11 @@ final class ManagedProcess implements AutoCloseable {
         return process.toHandle();
     }
 
+    /** The exit code; only once the process has ended. */
+    int exitValue() {
+        return process.exitValue();
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }
