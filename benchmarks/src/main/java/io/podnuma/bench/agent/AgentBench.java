@@ -523,7 +523,7 @@ public final class AgentBench {
     private PodResourcesResult podResources(
             ManagedChannel channel, ManagedChannel emptyChannel, List<Pod> pods, String ns) {
         log.printf(
-                "PodResources: %d warm-up + %d timed rounds, each round one call of every method%n",
+                "PodResources: %d warm-up rounds or more, then %d timed rounds, each round one call of every method%n",
                 s.warmup(), s.calls());
         var stub = PodResourcesListerGrpc.newBlockingStub(channel);
         var emptyStub = PodResourcesListerGrpc.newBlockingStub(emptyChannel);
@@ -701,7 +701,7 @@ public final class AgentBench {
             int batch = warmup < s.warmup() ? s.warmup() : WARMUP_BATCH_ROUNDS;
             for (int i = 0; i < batch; i++) {
                 for (int m = 0; m < n; m++) {
-                    errors[m] += timedCall(methods.get(m), bytes, m);
+                    errors[m] += callOnce(methods.get(m), bytes, m);
                 }
             }
             warmup += batch;
@@ -722,7 +722,7 @@ public final class AgentBench {
             for (int m = 0; m < n; m++) {
                 long t0 = System.nanoTime();
                 startedNanos[m][i] = t0;
-                errors[m] += timedCall(methods.get(m), bytes, m);
+                errors[m] += callOnce(methods.get(m), bytes, m);
                 nanos[m][i] = System.nanoTime() - t0;
             }
         }
@@ -740,8 +740,8 @@ public final class AgentBench {
         return new Rounds(out, warmup);
     }
 
-    /** One call; its answer's size goes to {@code bytes[m]}. Returns 1 if it failed, else 0. */
-    private static int timedCall(TimedMethod method, int[] bytes, int m) {
+    /** One call of {@code method}; its answer's size goes to {@code bytes[m]}. Returns 1 if it failed, else 0. */
+    private static int callOnce(TimedMethod method, int[] bytes, int m) {
         try {
             bytes[m] = method.call().get().getSerializedSize();
             return 0;
