@@ -667,15 +667,16 @@ public final class AgentBench {
     }
 
     /**
-     * The PodResources warm-up goes on in batches of this many rounds after the settings' own, until the client JVM
-     * compiled for at most {@link #QUIET_COMPILE_MILLIS} in a batch (C2 compiles the gRPC client's paths only after
-     * ten thousand calls or more: 2,000 rounds still left 1.7 s of compilation to the timed rounds), and at most
-     * {@link #MAX_EXTRA_WARMUP_ROUNDS} rounds more.
+     * The PodResources warm-up goes on in batches of this many rounds (at most the timed rounds) after the settings'
+     * own, until the client JVM compiled for at most {@link #QUIET_COMPILE_MILLIS} in a batch (C2 compiles the gRPC
+     * client's paths only after ten thousand calls or more: 2,000 rounds still left 1.7 s of compilation to the timed
+     * rounds), and at most {@link #EXTRA_WARMUP_PER_TIMED_ROUND} times the timed rounds more (30,000 in the full
+     * settings; the quick ones stay quick).
      */
     static final int WARMUP_BATCH_ROUNDS = 1_000;
 
     static final long QUIET_COMPILE_MILLIS = 20;
-    static final int MAX_EXTRA_WARMUP_ROUNDS = 30_000;
+    static final int EXTRA_WARMUP_PER_TIMED_ROUND = 3;
 
     /** A PodResources method the bench times, and the call that makes it. */
     private record TimedMethod(String method, Supplier<com.google.protobuf.Message> call) {}
@@ -694,11 +695,12 @@ public final class AgentBench {
         int n = methods.size();
         int[] errors = new int[n];
         int[] bytes = new int[n];
+        int extraBatch = Math.min(WARMUP_BATCH_ROUNDS, s.calls());
         int warmup = 0;
         long compiling = 0;
         do {
             long compiledBefore = clientCompileMillis();
-            int batch = warmup < s.warmup() ? s.warmup() : WARMUP_BATCH_ROUNDS;
+            int batch = warmup < s.warmup() ? s.warmup() : extraBatch;
             for (int i = 0; i < batch; i++) {
                 for (int m = 0; m < n; m++) {
                     errors[m] += callOnce(methods.get(m), bytes, m);
@@ -706,10 +708,10 @@ public final class AgentBench {
             }
             warmup += batch;
             compiling = clientCompileMillis() - compiledBefore;
-        } while (compiling > QUIET_COMPILE_MILLIS && warmup < s.warmup() + MAX_EXTRA_WARMUP_ROUNDS);
+        } while (compiling > QUIET_COMPILE_MILLIS && warmup < s.warmup() + EXTRA_WARMUP_PER_TIMED_ROUND * s.calls());
         log.printf(
                 "PodResources: %d warm-up rounds, the client JVM compiled for %d ms in the last %d%n",
-                warmup, compiling, warmup == s.warmup() ? warmup : WARMUP_BATCH_ROUNDS);
+                warmup, compiling, warmup == s.warmup() ? warmup : extraBatch);
         // The client's own collection is not the agent's latency: what the warm-up left is collected now, so that
         // the timed calls meet young collections with next to nothing to copy (scripts/bench runs this JVM so).
         System.gc();

@@ -163,7 +163,8 @@ public final class BenchTable {
                 + " main. JVM flags: " + String.join(" ", r.settings().jvmFlags()));
         notes.add("PodResources over the unix socket, client in the bench JVM: "
                 + pr.warmupRounds()
-                + " warm-up rounds (until the client JVM's JIT was done with them) + "
+                + " warm-up rounds (continued until the client JVM's JIT was quiet, at most three times the timed rounds"
+                + " more) + "
                 + r.settings().calls()
                 + " timed rounds, each round one call of every method in turn"
                 + " (empty List, List, Get, GetAllocatableResources), so each meets the same machine; errors: List "

@@ -40,7 +40,9 @@ class BenchTableTest {
                         "| PodResources List p99 (110 pods) | 300.0 µs | 60.0 µs empty List p99 | 5.00 | p99 < 1 ms |")
                 .contains("| PodResources Get p99 | 90.0 µs | 60.0 µs empty List p99 | 1.50 | |")
                 .contains("errors: List 0, Get 1")
-                .contains("9000 warm-up rounds (until the client JVM's JIT was done with them) + ")
+                .contains(
+                        "9000 warm-up rounds (continued until the client JVM's JIT was quiet, at most three times the timed"
+                                + " rounds more) + ")
                 .contains("5 starts in the pinned pod (CPUs 1), 495 on the shared pool (CPUs 0)")
                 .contains("| Shared pool shrink p50: Guaranteed pod create sent → last of 100 containers holds the new"
                         + " pool (polled) | 12.00 ms | 3.00 ms watch event p50 | 4.00 | |")
