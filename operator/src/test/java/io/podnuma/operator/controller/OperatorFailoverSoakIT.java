@@ -19,6 +19,7 @@ import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.operator.render.AgentRender;
 import io.podnuma.operator.render.AgentRollout;
 import io.podnuma.operator.settings.OperatorSettingsLoader;
+import io.podnuma.testkit.Edits;
 import io.podnuma.testkit.operator.OperatorProcess;
 import io.podnuma.testkit.prometheus.PrometheusText;
 import io.podnuma.testkit.soak.FaultDraw;
@@ -440,10 +441,12 @@ class OperatorFailoverSoakIT {
     private void update(int p) {
         int g = rnd.nextBoolean() ? freeGroup(p) : policyGroup.get(policy(p));
         int prio = (policyPriority.get(policy(p)) + 1 + rnd.nextInt(5)) % 10;
-        admin.resources(NumaResourcePolicy.class).withName(policy(p)).edit(o -> {
-            o.setSpec(spec(g, prio));
-            return o;
-        });
+        Edits.retryingConflicts(() -> admin.resources(NumaResourcePolicy.class)
+                .withName(policy(p))
+                .edit(o -> {
+                    o.setSpec(spec(g, prio));
+                    return o;
+                }));
         policyGroup.put(policy(p), g);
         policyPriority.put(policy(p), prio);
     }
@@ -455,10 +458,10 @@ class OperatorFailoverSoakIT {
     }
 
     private void relabel(int node, int g) {
-        admin.nodes().withName(nodes.get(node)).edit(n -> {
+        Edits.retryingConflicts(() -> admin.nodes().withName(nodes.get(node)).edit(n -> {
             n.getMetadata().getLabels().put(groupLabel, group(g));
             return n;
-        });
+        }));
     }
 
     private synchronized void expected(String name, boolean present) {

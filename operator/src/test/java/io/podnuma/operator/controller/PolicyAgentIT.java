@@ -14,6 +14,7 @@ import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import io.podnuma.operator.render.AgentRender;
+import io.podnuma.testkit.Edits;
 import io.podnuma.testkit.agent.AgentProcess;
 import io.podnuma.testkit.agent.RenderedConfigs;
 import io.podnuma.testkit.agent.SampleConfigs;
@@ -102,10 +103,12 @@ class PolicyAgentIT {
                     .containsPattern("Nodes Updated:\\s+2\\n");
 
             // A spec change: a new config file; the agents still run the old one until they restart with the new.
-            admin.resources(NumaResourcePolicy.class).withName(POLICY).edit(p -> {
-                p.setSpec(spec(AdmissionAction.EVICT));
-                return p;
-            });
+            Edits.retryingConflicts(() -> admin.resources(NumaResourcePolicy.class)
+                    .withName(POLICY)
+                    .edit(p -> {
+                        p.setSpec(spec(AdmissionAction.EVICT));
+                        return p;
+                    }));
             await().atMost(TIMEOUT).until(() -> !configText().equals(firstConfig));
             awaitStatus(2, 0);
             agents.getFirst().terminate(Duration.ofSeconds(30));
