@@ -688,8 +688,9 @@ public final class AgentBench {
      * Times the methods round by round, one call of each per round, so that every method and its baseline meet the
      * same machine. Timed one method after the other, the first series (the empty List, the baseline) met what was
      * still settling in the client JVM and the machine: it had the most calls over 1 ms in every run, fewer as the
-     * series went on, and the last method the fewest. The warm-up runs the same rounds until the client's JIT is done
-     * with them; how long it still compiled during the timed rounds is logged.
+     * series went on, and the last method the fewest. The warm-up runs the same rounds until the client's JIT is quiet
+     * (or the cap of {@link #EXTRA_WARMUP_PER_TIMED_ROUND}); how long it still compiled during the timed rounds is
+     * logged.
      */
     private Rounds interleaved(List<TimedMethod> methods) {
         int n = methods.size();

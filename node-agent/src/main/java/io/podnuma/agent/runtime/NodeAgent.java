@@ -150,9 +150,10 @@ public final class NodeAgent implements AutoCloseable {
 
     /**
      * The containers on the host when the agent starts watching them (the watch's first listing), seen at
-     * {@code seenNanos} ({@link System#nanoTime()}): those the full sync has not read yet read, all pinned in one
-     * pass, each that holds its pin then counted in the pin latency as a container the watch reported is. One by one, each would plan over every container the
-     * agent knows, which made a start on a node of 430 containers spend most of its loop's time there (issue 13).
+     * {@code seenNanos} ({@link System#nanoTime()}). Reads the ones the full sync has not read yet and pins them in
+     * one pass; each that holds its pin counts in the pin latency as a container the watch reported does. One by one,
+     * each would plan over every container the agent knows, which made a start on a node of 430 containers spend most
+     * of its loop's time there (issue 13).
      */
     public void onHost(List<FoundContainer> containers, long seenNanos) {
         List<FoundContainer> found = List.copyOf(containers);

@@ -78,9 +78,9 @@ class OperatorFailoverSoakIT {
 
     static final int REPLICAS_DEFAULT = 3;
     /**
-     * Short timings for a short soak, with the production defaults' room between them (15 s / 10 s / 2 s: a leader that
-     * could not renew stops 4 s before a standby may take over). With 4 s / 3 s the room was 0.75 s less the fence's
-     * check period, and once in CI (two forks, each with its control plane, on two CPUs) the old leader still
+     * Short timings for a short soak, with room between the fence and a takeover (the production defaults, 15 s / 10 s
+     * / 2 s, leave about 4 s: a leader that could not renew stops that long before a standby may take over). With
+     * 4 s / 3 s the room was 0.75 s, the fence's check period included, and once in CI (two forks, each with its control plane, on two CPUs) the old leader still
      * said it led when a standby took the Lease after an API server restart. 6 s / 3 s leave 2.75 s.
      */
     static final Duration LEASE_DURATION = Duration.ofSeconds(6);
