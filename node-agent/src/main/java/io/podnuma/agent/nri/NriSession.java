@@ -92,7 +92,7 @@ final class NriSession {
                 mux.close("bad data on the plugin service: " + e.getMessage());
             }
         });
-        Thread.ofVirtual().name("nri-runtime-client").start(() -> {
+        Thread runtimeClient = Thread.ofVirtual().name("nri-runtime-client").start(() -> {
             try {
                 client.receive(mux.input(MuxChannel.RUNTIME_SERVICE));
             } catch (IOException e) {
@@ -120,6 +120,12 @@ final class NriSession {
             }
         });
         String reason = mux.closed().join();
+        // The reader ends once it has read the answers the runtime sent before the end; only then fail the rest.
+        try {
+            runtimeClient.join(Mux.DRAIN_LIMIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         client.close("the NRI connection closed: " + reason);
         return reason;
     }

@@ -6,10 +6,12 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
 import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,11 +22,19 @@ import org.slf4j.LoggerFactory;
  * mux would not accept from us (a frame for conn 0 or an unknown conn, a payload above {@link MuxHeader#MAX_PAYLOAD},
  * more than {@link #QUEUE_FRAMES} frames waiting on one conn) closes the trunk with one log line; there is no way to
  * resynchronise a byte stream. {@link #closed()} completes once with the reason.
+ *
+ * <p>A failed write does not end the streams at once: a peer that answered and then hung up (NRI's Shutdown) has its
+ * last frames in our receive buffer, and a write of ours that meets the hang-up first must not throw them away. Sends
+ * fail from then on, the reader reads on to the peer's end of stream, and only then does the trunk close, with the
+ * write's failure as the reason ({@link #DRAIN_LIMIT} at most, for a peer that stopped reading but not writing).
  */
 public final class Mux implements AutoCloseable {
 
     /** Frames a conn may hold unread, as upstream's reader queue; more closes the trunk. */
     public static final int QUEUE_FRAMES = 256;
+
+    /** How long the reader may go on draining after a write failed before the trunk is closed anyway. */
+    public static final Duration DRAIN_LIMIT = Duration.ofSeconds(1);
 
     private static final Logger LOG = LoggerFactory.getLogger(Mux.class);
 
@@ -33,6 +43,8 @@ public final class Mux implements AutoCloseable {
     private final Map<MuxChannel, ConnInputStream> inputs = new EnumMap<>(MuxChannel.class);
     private final ReentrantLock writeLock = new ReentrantLock();
     private final CompletableFuture<String> closed = new CompletableFuture<>();
+    /** Why writing stopped (a failed write), while the reader drains; null while writes work. */
+    private volatile String writeFailure;
 
     /** A mux over a connected trunk; {@code name} labels its thread and log lines. Call {@link #start}. */
     public Mux(ByteChannel trunk, String name) {
@@ -70,6 +82,9 @@ public final class Mux implements AutoCloseable {
             if (isClosed()) {
                 throw new MuxClosedException("mux " + name + " is closed: " + closed.getNow(""));
             }
+            if (writeFailure != null) {
+                throw new MuxClosedException("mux " + name + " is closing: " + writeFailure);
+            }
             int offset = 0;
             for (int size : GoWriteSplit.frameSizes(message.length)) {
                 ByteBuffer header = ByteBuffer.wrap(new MuxHeader(channel.id(), size).bytes());
@@ -81,7 +96,7 @@ public final class Mux implements AutoCloseable {
         } catch (MuxClosedException e) {
             throw e;
         } catch (IOException e) {
-            close("write to the trunk failed: " + e);
+            drainThenClose("write to the trunk failed: " + e);
             throw new MuxClosedException("mux " + name + ": write failed: " + e.getMessage());
         } finally {
             writeLock.unlock();
@@ -106,12 +121,28 @@ public final class Mux implements AutoCloseable {
         close("closed locally");
     }
 
+    /** Called under the write lock: no more sends; the reader's end of stream (or the drain limit) closes. */
+    private void drainThenClose(String reason) {
+        if (writeFailure != null) {
+            return;
+        }
+        writeFailure = reason;
+        CompletableFuture.delayedExecutor(DRAIN_LIMIT.toMillis(), TimeUnit.MILLISECONDS)
+                .execute(() -> close(reason));
+    }
+
+    /** The reason the peer's end of stream closes with: the failed write that came first, if one did. */
+    private String peerEnded() {
+        String failure = writeFailure;
+        return failure != null ? failure : "the peer closed the connection";
+    }
+
     private void readLoop() {
         try {
             while (true) {
                 byte[] headerBytes = new byte[MuxHeader.BYTES];
                 if (!readFully(headerBytes, true)) {
-                    close("the peer closed the connection");
+                    close(peerEnded());
                     return;
                 }
                 MuxHeader header = MuxHeader.decode(headerBytes);
@@ -130,7 +161,7 @@ public final class Mux implements AutoCloseable {
                 }
                 byte[] payload = new byte[(int) header.length()];
                 if (!readFully(payload, false)) {
-                    close("the peer closed the connection");
+                    close(peerEnded());
                     return;
                 }
                 if (payload.length > 0 && !inputs.get(channel.get()).offer(payload)) {
@@ -141,7 +172,7 @@ public final class Mux implements AutoCloseable {
         } catch (ClosedChannelException e) {
             close("closed locally");
         } catch (IOException e) {
-            close("reading the trunk failed: " + e);
+            close(writeFailure != null ? writeFailure : "reading the trunk failed: " + e);
         } catch (RuntimeException e) {
             LOG.error("mux {}: reader failed", name, e);
             close("mux reader failed: " + e);

@@ -149,6 +149,51 @@ class MuxTest {
         }
     }
 
+    /**
+     * The NRI Shutdown race: the peer answers and hangs up, and a write of ours meets the hang-up before our reader
+     * has read the answer (the reader is started only after the write here, so the order is fixed).
+     */
+    @Test
+    void aWriteThatMeetsTheHangUpLosesNothingThePeerSentBefore() throws Exception {
+        try (SocketPair pair = SocketPair.open(dir);
+                Mux mux = new Mux(pair.left(), "test")) {
+            SocketPair.writeAll(pair.right(), new MuxHeader(1, 3).bytes());
+            SocketPair.writeAll(pair.right(), new byte[] {7, 8, 9});
+            pair.right().close();
+
+            assertThatThrownBy(() -> mux.send(MuxChannel.RUNTIME_SERVICE, new byte[] {1}))
+                    .isInstanceOf(MuxClosedException.class)
+                    .hasMessageContaining("write failed");
+            mux.start();
+
+            assertThat(mux.input(MuxChannel.PLUGIN_SERVICE).readAllBytes()).containsExactly(7, 8, 9);
+            assertThat(mux.closed().get(5, TimeUnit.SECONDS)).startsWith("write to the trunk failed");
+            assertThat(mux.input(MuxChannel.RUNTIME_SERVICE).read()).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aPeerThatStopsReadingButNotWritingIsClosedAfterTheDrainLimit() throws Exception {
+        try (SocketPair pair = SocketPair.open(dir);
+                Mux mux = new Mux(pair.left(), "test").start()) {
+            pair.right().shutdownInput();
+
+            assertThatThrownBy(() -> mux.send(MuxChannel.RUNTIME_SERVICE, new byte[] {1}))
+                    .isInstanceOf(MuxClosedException.class);
+            assertThat(mux.isClosed()).as("draining, not closed yet").isFalse();
+            assertThatThrownBy(() -> mux.send(MuxChannel.RUNTIME_SERVICE, new byte[] {2}))
+                    .as("no send after a failed one")
+                    .isInstanceOf(MuxClosedException.class)
+                    .hasMessageContaining("closing");
+
+            assertThat(mux.closed().get(Mux.DRAIN_LIMIT.toMillis() + 5_000, TimeUnit.MILLISECONDS))
+                    .startsWith("write to the trunk failed");
+            assertThat(pair.right().read(ByteBuffer.allocate(1)))
+                    .as("the peer sees the close")
+                    .isEqualTo(-1);
+        }
+    }
+
     @Test
     void sendsFromManyThreadsNeverInterleave() throws Exception {
         try (SocketPair pair = SocketPair.open(dir);
