@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.podnuma.agent.engine.pod.PodRef;
+import io.podnuma.testkit.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -12,14 +13,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stops a leader that cannot show it still holds the Lease, and gives the Lease up at a graceful stop. The client's leader elector checks its renew deadline only
- * between two renewal attempts, and one attempt can last far longer than the deadline: the client retries a failed
- * request with a growing backoff, so while the API server is down an attempt waits until it is back. A standby that
- * reads the Lease then finds it expired and takes it over while the old leader still reconciles (the operator's
- * failover soak saw two leaders this way). So the leader reads its own Lease (on a thread of its own, which may block)
- * and a second thread stops leading once the last renewal it could see is older than {@code renewDeadline}: that is
- * before {@code leaseDuration}, when a standby may take over, by {@code leaseDuration - renewDeadline} less the check
- * period.
+ * Stops a leader that cannot show it still holds the Lease, and gives the Lease up at a graceful stop. The rule: a
+ * replica leads only while the newest {@code renewTime} of its own it has read on the Lease is younger than
+ * {@code renewDeadline}; a standby may take over once that time is {@code leaseDuration} old, so the fence fires
+ * {@code leaseDuration - renewDeadline} (less the check period) before any takeover.
+ *
+ * <p>Why the client's elector is not enough: it checks its renew deadline only between two attempts, and one attempt
+ * can last far longer than the deadline (the client retries a failed request with a growing backoff, so while the API
+ * server is down an attempt waits until it is back). Worse, an attempt stamps {@code renewTime} before it reads the
+ * Lease: an acquisition that waited through an outage writes a {@code renewTime} as old as the wait, which every
+ * standby reads as expired at once, while the elector calls the new leader's start only now. So the fence never counts
+ * from the moment it is told it leads: {@link #leading} reads the Lease first, and the renewals it reads afterwards
+ * (on a thread of its own, which may block) move the deadline; a second thread stops leading once it passes.
  */
 final class LeaseFence implements AutoCloseable {
 
@@ -49,30 +54,54 @@ final class LeaseFence implements AutoCloseable {
         this.period = slack.compareTo(half) < 0 ? slack : half;
     }
 
-    /** From now on (this replica just acquired the Lease) the renewals must keep coming. */
-    void leading() {
-        confirmed.set(clock.instant());
+    /**
+     * This replica just acquired the Lease: reads it and, when its own {@code renewTime} there is younger than
+     * {@code renewDeadline}, starts watching the renewals and returns true (the caller may lead). Otherwise (an
+     * acquisition stamped long ago, another holder already, the Lease unreadable) it fences at once and returns false.
+     */
+    boolean leading() {
+        Optional<Instant> renewed = ownRenewTime();
+        if (renewed.isEmpty()) {
+            stop("the leader Lease " + election.leaseName() + " could not be read as ours right after acquiring it");
+            return false;
+        }
+        confirmed.set(renewed.get());
+        Duration age = Duration.between(renewed.get(), clock.instant());
+        if (age.compareTo(election.timings().renewDeadline()) > 0) {
+            stop("the leader Lease " + election.leaseName() + " was acquired with a renewTime " + age.toMillis()
+                    + " ms old (renewDeadline "
+                    + election.timings().renewDeadline().toMillis()
+                    + " ms): the attempt waited, and a standby may take it over any moment");
+            return false;
+        }
         Thread.ofPlatform().daemon().name("podnuma-lease-reader").start(this::read);
         Thread.ofPlatform().daemon().name("podnuma-lease-fence").start(this::watch);
+        return true;
+    }
+
+    /** The Lease's renewTime when this replica holds it; empty when another does or it cannot be read. */
+    private Optional<Instant> ownRenewTime() {
+        try {
+            Lease l = client.leases()
+                    .inNamespace(election.leaseNamespace())
+                    .withName(election.leaseName())
+                    .get();
+            if (l != null
+                    && l.getSpec() != null
+                    && election.identity().equals(l.getSpec().getHolderIdentity())
+                    && l.getSpec().getRenewTime() != null) {
+                return Optional.of(l.getSpec().getRenewTime().toInstant());
+            }
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     private void read() {
         while (!stopped.get()) {
-            try {
-                Lease l = client.leases()
-                        .inNamespace(election.leaseNamespace())
-                        .withName(election.leaseName())
-                        .get();
-                if (l != null
-                        && l.getSpec() != null
-                        && election.identity().equals(l.getSpec().getHolderIdentity())
-                        && l.getSpec().getRenewTime() != null) {
-                    Instant renewed = l.getSpec().getRenewTime().toInstant();
-                    confirmed.accumulateAndGet(renewed, (a, b) -> a.isAfter(b) ? a : b);
-                }
-            } catch (RuntimeException e) {
-                // the API server is away: no confirmation, the fence decides
-            }
+            // Empty while the API server is away: no confirmation, the fence decides.
+            ownRenewTime().ifPresent(renewed -> confirmed.accumulateAndGet(renewed, (a, b) -> a.isAfter(b) ? a : b));
             sleep(period);
         }
     }
@@ -81,17 +110,24 @@ final class LeaseFence implements AutoCloseable {
         while (!stopped.get()) {
             Duration since = Duration.between(confirmed.get(), clock.instant());
             if (since.compareTo(election.timings().renewDeadline()) > 0) {
-                LOG.error(
-                        "no renewal of the leader Lease {} seen for {} ms (renewDeadline {} ms): stopping to lead",
-                        election.leaseName(),
-                        since.toMillis(),
-                        election.timings().renewDeadline().toMillis());
-                stopped.set(true);
-                fence.run();
+                stop("no renewal of the leader Lease " + election.leaseName() + " seen for " + since.toMillis()
+                        + " ms (renewDeadline "
+                        + election.timings().renewDeadline().toMillis() + " ms)");
                 return;
             }
             sleep(period);
         }
+    }
+
+    private void stop(String why) {
+        LOG.error("{}: stopping to lead", why);
+        stopped.set(true);
+        fence.run();
+    }
+
+    /** The newest renewTime of ours read on the Lease; null before {@link #leading}. */
+    Instant confirmedRenewal() {
+        return confirmed.get();
     }
 
     @Override

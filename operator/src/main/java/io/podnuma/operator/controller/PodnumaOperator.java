@@ -88,8 +88,11 @@ public final class PodnumaOperator implements AutoCloseable {
                     le.identity(),
                     new LeaderCallbacks(
                             () -> {
-                                leading.set(1);
-                                fence.get().leading();
+                                // Runs before the SDK starts reconciling; a stale acquisition fences (the process
+                                // ends) before that.
+                                if (fence.get().leading()) {
+                                    leading.set(1);
+                                }
                             },
                             () -> {
                                 leading.set(0);

@@ -58,8 +58,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The operator's failover soak: {@value #REPLICAS_DEFAULT} replicas of {@code operator run} (real processes, the
  * operator's ServiceAccount, short Lease timings) on the real API server, a seeded churn of NumaResourcePolicies
  * (create, update, delete) and node labels, and between churn steps a fault drawn at random: the leader killed (-9),
- * the leader stopped (SIGTERM), a standby killed, kube-apiserver stopped and started. A replica that exits (killed,
- * or after losing the Lease) is started again after {@link #RESTART_DELAY}, as the kubelet restarts a container.
+ * the leader stopped (SIGTERM), a standby killed, kube-apiserver stopped and started, kube-apiserver away for longer
+ * than the Lease duration. A replica that exits (killed, or after losing the Lease) is started again after
+ * {@link #RESTART_DELAY}, as the kubelet restarts a container.
  *
  * <p>Checked at every sample (a sampler thread, as often as the scrapes allow): at most one replica says it leads
  * ({@code podnuma_operator_leader} 1), and one that says so is the Lease's holder. Checked after every fault: no
@@ -103,7 +104,8 @@ class OperatorFailoverSoakIT {
             FaultKind.OPERATOR_KILL9,
             FaultKind.OPERATOR_SIGTERM,
             FaultKind.OPERATOR_FOLLOWER_KILL9,
-            FaultKind.API_SERVER_RESTART);
+            FaultKind.API_SERVER_RESTART,
+            FaultKind.API_SERVER_OUTAGE);
     static final String RECONCILES = "operator_sdk_reconciliations_started_total";
     static final String LEADER = "podnuma_operator_leader";
 
@@ -386,6 +388,13 @@ class OperatorFailoverSoakIT {
             case API_SERVER_RESTART -> {
                 plane.stopApiServer();
                 sleep(500 + rnd.nextInt(1500));
+                plane.startApiServer();
+            }
+            case API_SERVER_OUTAGE -> {
+                // Every replica's attempt waits through it; the first to get the Lease after it wrote its renewTime
+                // before the wait (the fence refuses to lead on it).
+                plane.stopApiServer();
+                sleep(LEASE_DURATION.toMillis() + 1000 + rnd.nextInt(1000));
                 plane.startApiServer();
             }
             default -> throw new IllegalArgumentException("the operator soak has no injector for " + k);

@@ -29,6 +29,11 @@ public enum FaultKind {
     OPERATOR_FOLLOWER_KILL9(1),
     /** kube-apiserver stopped for a moment and started again. */
     API_SERVER_RESTART(1),
+    /**
+     * kube-apiserver stopped for longer than the operator's Lease duration, then started again: the leader cannot renew
+     * and fences, and the replica that acquires once it is back does so with an attempt that waited through the outage.
+     */
+    API_SERVER_OUTAGE(1),
     /** etcd stopped for a moment and started again. */
     ETCD_RESTART(1),
     /** The node's containerd stopped (SIGTERM; containers run on in their shims) and started again. */
