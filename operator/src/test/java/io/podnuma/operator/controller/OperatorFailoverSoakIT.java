@@ -158,6 +158,9 @@ class OperatorFailoverSoakIT {
     private final List<String> failures = new CopyOnWriteArrayList<>();
     private final AtomicLong samples = new AtomicLong();
     private final AtomicInteger leaseLostExits = new AtomicInteger();
+    /** Exits of a replica that refused to lead on an acquisition stamped before an outage (LeaseFence). */
+    private final AtomicInteger staleAcquisitions = new AtomicInteger();
+
     private final Set<String> suspects = ConcurrentHashMap.newKeySet();
     private volatile boolean running = true;
     private volatile FaultKind current = FaultKind.OPERATOR_KILL9;
@@ -277,7 +280,8 @@ class OperatorFailoverSoakIT {
         checkWrites(current, Duration.ZERO);
         System.out.printf(
                 "OperatorFailoverSoakIT: %d injections in %d s, %d samples (%.0f/s), %d incarnations (%d reconciled),"
-                        + " %d exits after a lost Lease, %d Lease tenures, %d Events checked against them%n%s",
+                        + " %d exits after a lost Lease (%d refused a stale acquisition), %d Lease tenures, %d Events"
+                        + " checked against them%n%s",
                 tally.injections(),
                 TimeUnit.NANOSECONDS.toSeconds(faultsNanos),
                 samples.get(),
@@ -285,6 +289,7 @@ class OperatorFailoverSoakIT {
                 incarnations.size(),
                 runsThatReconciled,
                 leaseLostExits.get(),
+                staleAcquisitions.get(),
                 tenures.size(),
                 eventsChecked,
                 tally.render());
@@ -322,12 +327,23 @@ class OperatorFailoverSoakIT {
                     if (i.process.exitCode().orElse(-1) == 1) {
                         // Lost the Lease (e.g. could not renew while the API server was down): it exits by design.
                         leaseLostExits.incrementAndGet();
+                        if (logTail(i).contains("was acquired with a renewTime")) {
+                            staleAcquisitions.incrementAndGet();
+                        }
                     }
                 } else if (System.nanoTime() - s.deadSince > RESTART_DELAY.toNanos() && running) {
                     start(s);
                 }
             }
             sleep(100);
+        }
+    }
+
+    private static String logTail(Incarnation i) {
+        try {
+            return i.process.logTail();
+        } catch (IOException e) {
+            return "";
         }
     }
 
