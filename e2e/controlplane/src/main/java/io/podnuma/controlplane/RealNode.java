@@ -85,6 +85,7 @@ public final class RealNode implements AutoCloseable {
     private ManagedProcess containerd;
     private ManagedProcess kubelet;
     private Path containerdConfig;
+    private NodeConfigs.Certificates certificates;
     private Path containerdSocket;
     private boolean closed;
     private boolean ownsPlane;
@@ -340,54 +341,18 @@ public final class RealNode implements AutoCloseable {
 
     private Path writeContainerdConfig(Path socket, RealNodeOptions.NriValidation validation) {
         Path dir = runDir.resolve("containerd");
-        String config = """
-                version = 4
-                root = "%1$s/root"
-                state = "%1$s/state"
-
-                [plugins.'io.containerd.server.v1.grpc']
-                  address = "%2$s"
-
-                [plugins.'io.containerd.server.v1.ttrpc']
-                  address = "%2$s.ttrpc"
-
-                [plugins.'io.containerd.server.v1.debug']
-                  address = "%1$s/debug.sock"
-
-                [plugins.'io.containerd.internal.v1.opt']
-                  path = "%1$s/opt"
-
-                [plugins.'io.containerd.nri.v1.nri']
-                  disable = false
-                  socket_path = "%1$s/nri.sock"
-                %7$s
-
-                [plugins.'io.containerd.cri.v1.images']
-                  [plugins.'io.containerd.cri.v1.images'.pinned_images]
-                    sandbox = '%3$s'
-
-                [plugins.'io.containerd.cri.v1.runtime']
-                  # Root lacks CAP_SYS_RESOURCE on this kind of VM: runc must not lower oom_score_adj.
-                  restrict_oom_score_adj = true
-                  netns_mounts_under_state_dir = true
-                  [plugins.'io.containerd.cri.v1.runtime'.cni]
-                    bin_dirs = ["%4$s"]
-                    conf_dir = "%5$s"
-                  [plugins.'io.containerd.cri.v1.runtime'.containerd]
-                    default_runtime_name = "runc"
-                    [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
-                      runtime_type = "io.containerd.runc.v2"
-                      [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc.options]
-                        BinaryName = "%6$s"
-                        SystemdCgroup = false
-                """.formatted(
-                        dir,
-                        socket,
-                        PAUSE_IMAGE,
-                        binDir.resolve("cni"),
-                        runDir.resolve("cni/conf"),
-                        binDir.resolve("runc"),
-                        validatorLines(validation));
+        String config = NodeConfigs.containerdConfiguration(
+                new NodeConfigs.ContainerdPaths(
+                        dir.toString(),
+                        socket.toString(),
+                        dir.resolve("nri.sock").toString(),
+                        binDir.resolve("cni").toString(),
+                        runDir.resolve("cni/conf").toString(),
+                        binDir.resolve("runc").toString()),
+                validatorLines(validation),
+                "  # Root lacks CAP_SYS_RESOURCE on this kind of VM: runc must not lower oom_score_adj.\n"
+                        + "  restrict_oom_score_adj = true\n",
+                "");
         return write(dir.resolve("config.toml"), config);
     }
 
@@ -406,121 +371,50 @@ public final class RealNode implements AutoCloseable {
     }
 
     private void writeCniConfig() {
-        write(runDir.resolve("cni/conf/10-podnuma.conflist"), """
-                {
-                  "cniVersion": "1.0.0",
-                  "name": "podnuma",
-                  "plugins": [
-                    {
-                      "type": "bridge",
-                      "bridge": "%s",
-                      "isGateway": true,
-                      "ipMasq": false,
-                      "hairpinMode": true,
-                      "ipam": {
-                        "type": "host-local",
-                        "ranges": [[{"subnet": "%s", "gateway": "%s"}]],
-                        "routes": [{"dst": "0.0.0.0/0"}],
-                        "dataDir": "%s"
-                      }
-                    },
-                    {"type": "portmap", "capabilities": {"portMappings": true}}
-                  ]
-                }
-                """.formatted(
-                        BRIDGE, POD_SUBNET, POD_GATEWAY, runDir.resolve("cni/ipam")));
+        write(
+                runDir.resolve("cni/conf/10-podnuma.conflist"),
+                NodeConfigs.cniConflist(
+                        runDir.resolve("cni/ipam").toString(),
+                        ",\n    {\"type\": \"portmap\", \"capabilities\": {\"portMappings\": true}}"));
     }
 
     private Path writeKubeletConfig(Path socket, RealNodeOptions options) {
         Path dir = runDir.resolve("kubelet");
-        Pki.Issued serving = plane.issueCertificate(
-                dir.resolve("pki"),
-                "kubelet-serving",
-                "/O=system:nodes/CN=system:node:" + nodeName,
-                List.of(
-                        "basicConstraints = critical, CA:FALSE",
-                        "keyUsage = critical, digitalSignature, keyEncipherment",
-                        "extendedKeyUsage = serverAuth",
-                        "subjectAltName = DNS:" + nodeName + ", DNS:localhost, IP:127.0.0.1"));
+        certificates = NodeConfigs.Certificates.issue(plane, dir.resolve("pki"), nodeName);
         String cpuManager = options.cpuManagerPolicy() == RealNodeOptions.CpuManagerPolicy.STATIC
                 ? "cpuManagerPolicy: static\nreservedSystemCPUs: \"0\"\n"
                 : "cpuManagerPolicy: none\n";
         cpuManager += options.topologyManager().kubeletLines();
-        String config = """
-                apiVersion: kubelet.config.k8s.io/v1beta1
-                kind: KubeletConfiguration
+        String host = """
                 cgroupDriver: cgroupfs
                 # kubelet 1.37 refuses cgroup v1 unless told otherwise; this machine has only v1 cpusets.
                 failCgroupV1: false
-                failSwapOn: false
                 # The kubelet refuses a loopback node IP; it serves on loopback and the API server dials its hostname.
                 address: 127.0.0.1
                 healthzBindAddress: 127.0.0.1
-                readOnlyPort: 0
-                authentication:
-                  anonymous:
-                    enabled: false
-                  webhook:
-                    enabled: true
-                  x509:
-                    clientCAFile: %1$s
-                authorization:
-                  mode: Webhook
-                tlsCertFile: %2$s
-                tlsPrivateKeyFile: %3$s
-                containerRuntimeEndpoint: unix://%4$s
-                makeIPTablesUtilChains: false
-                volumePluginDir: %5$s/volume-plugins
-                podLogsDir: %5$s/pod-logs
-                imageGCHighThresholdPercent: 100
-                imageGCLowThresholdPercent: 99
-                evictionHard:
-                  memory.available: "1Mi"
-                  nodefs.available: "1%%"
-                  nodefs.inodesFree: "1%%"
-                  imagefs.available: "1%%"
-                # A container that died is started again within 5 s however often it died (default: doubling up to
-                # 5 min), so a test that kills the agent again and again waits seconds, not minutes.
-                crashLoopBackOff:
-                  maxContainerRestartPeriod: 5s
-                featureGates:
-                  PodLevelResources: true
-                  PodLevelResourceManagers: true
-                %6$s""".formatted(plane.caCert(), serving.cert(), serving.key(), socket, dir, cpuManager);
+                """;
+        String config = NodeConfigs.kubeletConfiguration(
+                new NodeConfigs.KubeletPaths(
+                        plane.caCert().toString(),
+                        certificates.serving().cert().toString(),
+                        certificates.serving().key().toString(),
+                        socket.toString(),
+                        dir.toString()),
+                host,
+                cpuManager);
         return write(dir.resolve("config.yaml"), config);
     }
 
     private Path writeKubeletKubeconfig() {
-        Path dir = runDir.resolve("kubelet");
-        Pki.Issued client = plane.issueCertificate(
-                dir.resolve("pki"),
-                "kubelet-client",
-                "/O=system:nodes/CN=system:node:" + nodeName,
-                List.of(
-                        "basicConstraints = critical, CA:FALSE",
-                        "keyUsage = critical, digitalSignature, keyEncipherment",
-                        "extendedKeyUsage = clientAuth"));
+        Pki.Issued client = certificates.client();
         return write(
-                dir.resolve("kubeconfig"), """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: podnuma
-                  cluster:
-                    server: %s
-                    certificate-authority: %s
-                users:
-                - name: kubelet
-                  user:
-                    client-certificate: %s
-                    client-key: %s
-                contexts:
-                - name: kubelet
-                  context:
-                    cluster: podnuma
-                    user: kubelet
-                current-context: kubelet
-                """.formatted(plane.server(), plane.caCert(), client.cert(), client.key()));
+                runDir.resolve("kubelet/kubeconfig"),
+                NodeConfigs.kubeconfig(
+                        plane.server(),
+                        "",
+                        plane.caCert().toString(),
+                        client.cert().toString(),
+                        client.key().toString()));
     }
 
     private void awaitContainerd(ManagedProcess containerd) {
@@ -598,78 +492,15 @@ public final class RealNode implements AutoCloseable {
 
     /**
      * Applies a pod with one container {@code main} running the pause image and waits (90 s at most) until it runs
-     * with every container ID in its status.
-     *
-     * @param podLines YAML lines of the pod spec before {@code containers}, indented two spaces (e.g. pod-level
-     *     {@code resources}), or empty
-     * @param containerLines YAML lines of the container, indented four spaces (e.g. its {@code resources}), or empty
+     * with every container ID in its status ({@link NodePods#runPausePod}).
      */
     public Pod runPausePod(String namespace, String name, String podLines, String containerLines) {
-        plane.kubectlWithStdin(
-                        """
-                        apiVersion: v1
-                        kind: Pod
-                        metadata:
-                          name: %s
-                          namespace: %s
-                        spec:
-                          terminationGracePeriodSeconds: 5
-                        %s  containers:
-                          - name: main
-                            image: %s
-                            imagePullPolicy: Never
-                        %s""".formatted(name, namespace, podLines, PAUSE_IMAGE, containerLines), "apply", "-f", "-")
-                .assertSuccess();
-        return awaitRunning(namespace, name);
+        return NodePods.runPausePod(plane, namespace, name, podLines, containerLines);
     }
 
-    /**
-     * Waits (90 s at most) until the pod runs with a container ID for every container, native sidecars (init
-     * containers with {@code restartPolicy: Always}) included, and returns it.
-     */
+    /** Waits (90 s at most) until the pod runs with a container ID for every container ({@link NodePods}). */
     public Pod awaitRunning(String namespace, String name) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (true) {
-            Pod p = plane.client().pods().inNamespace(namespace).withName(name).get();
-            if (p != null && "Running".equals(p.getStatus().getPhase()) && everyContainerStarted(p)) {
-                return p;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("pod " + namespace + "/" + name + " is not running with container IDs"
-                        + " after 90 s: " + (p == null ? "not found" : p.getStatus()));
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted waiting for pod " + namespace + "/" + name, e);
-            }
-        }
-    }
-
-    private static boolean everyContainerStarted(Pod p) {
-        List<io.fabric8.kubernetes.api.model.ContainerStatus> statuses = new ArrayList<>();
-        if (p.getStatus().getContainerStatuses() != null) {
-            statuses.addAll(p.getStatus().getContainerStatuses());
-        }
-        long sidecars = p.getSpec().getInitContainers() == null
-                ? 0
-                : p.getSpec().getInitContainers().stream()
-                        .filter(c -> "Always".equals(c.getRestartPolicy()))
-                        .count();
-        List<io.fabric8.kubernetes.api.model.ContainerStatus> init =
-                p.getStatus().getInitContainerStatuses() == null
-                        ? List.of()
-                        : p.getStatus().getInitContainerStatuses();
-        statuses.addAll(init);
-        return statuses.size() == p.getSpec().getContainers().size() + init.size()
-                && init.size() >= sidecars
-                && !statuses.isEmpty()
-                && statuses.stream()
-                        .allMatch(c -> c.getContainerID() != null
-                                && c.getState() != null
-                                && (c.getState().getRunning() != null
-                                        || c.getState().getTerminated() != null));
+        return NodePods.awaitRunning(plane, namespace, name);
     }
 
     /** The control plane the node is registered with. */
@@ -797,13 +628,7 @@ public final class RealNode implements AutoCloseable {
     }
 
     private static Path write(Path file, String content) {
-        try {
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, content);
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
+        return NodeConfigs.write(file, content);
     }
 
     private static void closeQuietly(FileChannel channel) {

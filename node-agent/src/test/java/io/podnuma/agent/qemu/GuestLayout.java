@@ -1,90 +1,63 @@
 package io.podnuma.agent.qemu;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.controlplane.GuestTopology;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * The emulated machine: sockets, NUMA nodes per socket (sub-NUMA clustering), cores per node, SMT
- * threads per core, memory per node and two distances. QEMU numbers CPUs socket by socket, core by
- * core, thread by thread, so node {@code n} holds a contiguous block of CPUs.
- */
-record GuestLayout(
-        int sockets,
-        int nodesPerSocket,
-        int coresPerNode,
-        int threadsPerCore,
-        int memoryMiBPerNode,
-        int sameSocketDistance,
-        int otherSocketDistance) {
-
-    static final int LOCAL_DISTANCE = 10;
+/** The emulated machine ({@link GuestTopology}) as the agent's types see it: CPU sets per node, core and socket. */
+record GuestLayout(GuestTopology topology) {
 
     int cpus() {
-        return sockets * nodesPerSocket * coresPerNode * threadsPerCore;
+        return topology.cpus();
     }
 
     int nodes() {
-        return sockets * nodesPerSocket;
+        return topology.nodes();
     }
 
-    int cpusPerNode() {
-        return coresPerNode * threadsPerCore;
+    int sockets() {
+        return topology.sockets();
+    }
+
+    int nodesPerSocket() {
+        return topology.nodesPerSocket();
+    }
+
+    int threadsPerCore() {
+        return topology.threadsPerCore();
+    }
+
+    int memoryMiBPerNode() {
+        return topology.memoryMiBPerNode();
     }
 
     CpuSet cpusOfNode(int node) {
-        return CpuSet.range(node * cpusPerNode(), (node + 1) * cpusPerNode() - 1);
+        return CpuSet.range(topology.firstCpu(node), topology.lastCpu(node));
     }
 
     int nodeOf(int cpu) {
-        return cpu / cpusPerNode();
+        return cpu / topology.cpusPerNode();
     }
 
     int socketOf(int cpu) {
-        return nodeOf(cpu) / nodesPerSocket;
+        return nodeOf(cpu) / topology.nodesPerSocket();
     }
 
     CpuSet siblingsOf(int cpu) {
-        int first = cpu - cpu % threadsPerCore;
-        return CpuSet.range(first, first + threadsPerCore - 1);
-    }
-
-    int distance(int from, int to) {
-        if (from == to) {
-            return LOCAL_DISTANCE;
-        }
-        return from / nodesPerSocket == to / nodesPerSocket ? sameSocketDistance : otherSocketDistance;
+        int first = cpu - cpu % threadsPerCore();
+        return CpuSet.range(first, first + threadsPerCore() - 1);
     }
 
     List<Integer> distancesFrom(int node) {
         List<Integer> d = new ArrayList<>();
         for (int to = 0; to < nodes(); to++) {
-            d.add(distance(node, to));
+            d.add(topology.distance(node, to));
         }
         return d;
     }
 
-    /** The QEMU options that build this machine (memory, SMP shape, one memory backend per node, distances). */
     List<String> qemuArguments() {
-        List<String> a = new ArrayList<>(List.of(
-                "-m",
-                (memoryMiBPerNode * nodes()) + "M",
-                "-smp",
-                cpus() + ",sockets=" + sockets + ",cores=" + (nodesPerSocket * coresPerNode) + ",threads="
-                        + threadsPerCore));
-        for (int n = 0; n < nodes(); n++) {
-            CpuSet cpus = cpusOfNode(n);
-            a.addAll(List.of(
-                    "-object", "memory-backend-ram,id=mem" + n + ",size=" + memoryMiBPerNode + "M",
-                    "-numa", "node,nodeid=" + n + ",cpus=" + cpus.first() + "-" + cpus.last() + ",memdev=mem" + n));
-        }
-        for (int from = 0; from < nodes(); from++) {
-            for (int to = 0; to < nodes(); to++) {
-                if (from != to) {
-                    a.addAll(List.of("-numa", "dist,src=" + from + ",dst=" + to + ",val=" + distance(from, to)));
-                }
-            }
-        }
-        return a;
+        return topology.qemuArguments();
     }
 }

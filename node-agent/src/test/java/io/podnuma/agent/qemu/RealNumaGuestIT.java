@@ -3,6 +3,9 @@ package io.podnuma.agent.qemu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.controlplane.ControlPlaneUnavailableException;
+import io.podnuma.controlplane.GuestKernel;
+import io.podnuma.controlplane.GuestTopology;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +26,7 @@ import org.junit.jupiter.api.TestInstance;
  * 2 cores per node × 2 threads per core, runs {@link GuestCheck} inside it on the real {@code /sys}
  * and cgroup2 mount, and asserts what the guest kernel reported. One boot for all tests of the class.
  *
- * <p>{@code src/test/qemu/prepare-guest.sh} provides the kernel and initramfs (cached under
+ * <p>{@link GuestKernel} ({@code e2e/controlplane/qemu/prepare-guest.sh}) provides the kernel and initramfs (cached under
  * {@code ~/.cache/podnuma/qemu/}); when it cannot (no qemu and no way to install it, no Debian kernel
  * package) the tests skip with its reason. {@code -Dpodnuma.qemu.kvm=true} uses KVM instead of TCG
  * (off by default: a stock kernel hangs on this host's paravirtual KVM);
@@ -32,15 +35,15 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RealNumaGuestIT {
 
-    private static final GuestLayout LAYOUT = new GuestLayout(2, 2, 2, 2, 256, 12, 21);
-    private static final String DONE_MARKER = "PODNUMA-GUEST-DONE rc=";
+    private static final GuestLayout LAYOUT = new GuestLayout(new GuestTopology(2, 2, 2, 2, 256, 12, 21));
+    private static final String DONE_MARKER = GuestKernel.DONE_MARKER;
     private static final String POD = "kubepods/burstable/pod0b5c7a44-3f1e-4c55-9d0a-2d6f8e1a7b31";
 
     private Map<String, String> guest;
 
     @BeforeAll
     void bootGuest() throws Exception {
-        Path cache = prepare();
+        GuestKernel kernel = prepare();
         Path javaHome = Path.of(System.getProperty("java.home")).toRealPath();
         Assumptions.assumeTrue(
                 javaHome.startsWith("/usr"), "the guest sees the host's /usr only; this JDK lives at " + javaHome);
@@ -51,33 +54,12 @@ class RealNumaGuestIT {
                 javaHome.resolve("bin/java") + " -XX:+UseSerialGC -XX:-UsePerfData -XX:TieredStopAtLevel=1 -Xmx128m"
                         + " -cp " + guestClasspath + " " + GuestCheck.class.getName() + " /work/result.txt\n");
 
-        List<String> cmd = new ArrayList<>(List.of(
-                "qemu-system-x86_64",
-                "-accel",
-                // One emulation thread for all 16 vCPUs: with a thread each, a busy host deschedules vCPUs that hold
-                // guest spinlocks and the others spin (boot 22-42 s at load 3-4, no power-off within 300 s at
-                // load 16); one thread took 19-22 s in the same runs.
-                Boolean.getBoolean("podnuma.qemu.kvm") ? "kvm" : "tcg,thread=single",
-                "-cpu",
-                "max,vendor=GenuineIntel"));
+        List<String> cmd = new ArrayList<>(GuestKernel.emulator());
         cmd.addAll(LAYOUT.qemuArguments());
-        cmd.addAll(List.of(
-                "-kernel",
-                cache.resolve("vmlinuz").toString(),
-                "-initrd",
-                cache.resolve("initramfs.cpio.gz").toString(),
-                "-append",
-                "console=ttyS0 panic=-1 quiet",
-                "-no-reboot",
-                "-display",
-                "none",
-                "-monitor",
-                "none",
-                "-serial",
-                "stdio"));
-        cmd.addAll(share("/usr", "usr", true));
-        cmd.addAll(share("/etc", "etc", true));
-        cmd.addAll(share(work.toString(), "work", false));
+        cmd.addAll(kernel.qemuArguments());
+        cmd.addAll(GuestKernel.share(Path.of("/usr"), "usr", true));
+        cmd.addAll(GuestKernel.share(Path.of("/etc"), "etc", true));
+        cmd.addAll(GuestKernel.share(work, "work", false));
 
         Path console = work.resolve("console.log");
         long timeout = Long.getLong("podnuma.qemu.timeoutSeconds", 300);
@@ -104,36 +86,14 @@ class RealNumaGuestIT {
         assertThat(guest).containsEntry("completed", "true");
     }
 
-    private static Path prepare() throws Exception {
-        Path script = Path.of("src/test/qemu/prepare-guest.sh").toAbsolutePath();
-        Process p = new ProcessBuilder("sh", script.toString())
-                .redirectError(ProcessBuilder.Redirect.PIPE)
-                .start();
-        // Read both pipes fully; apt-get may be chatty.
-        var stderr = p.getErrorStream().readAllBytes();
-        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(15, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            throw new AssertionError(script + " did not finish within 15 minutes");
+    private static GuestKernel prepare() {
+        try {
+            return GuestKernel.prepare();
+        } catch (ControlPlaneUnavailableException e) {
+            System.out.println("RealNumaGuestIT skipped: " + e.getMessage());
+            Assumptions.abort(e.getMessage());
+            throw e;
         }
-        String err = new String(stderr, StandardCharsets.UTF_8);
-        if (p.exitValue() == 3) {
-            String reason = err.lines()
-                    .filter(l -> l.contains("SKIP"))
-                    .reduce((a, b) -> b)
-                    .orElse(err);
-            System.out.println("RealNumaGuestIT skipped: " + reason);
-            Assumptions.abort(reason);
-        }
-        assertThat(p.exitValue()).as(script + " failed:\n" + err).isZero();
-        String[] lines = stdout.strip().split("\n");
-        return Path.of(lines[lines.length - 1]);
-    }
-
-    private static List<String> share(String path, String tag, boolean readOnly) {
-        return List.of(
-                "-virtfs",
-                "local,path=" + path + ",mount_tag=" + tag + ",security_model=none" + (readOnly ? ",readonly=on" : ""));
     }
 
     /**

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Prepares, once, what a QEMU test guest boots: the standard Debian kernel (not -cloud-, which lacks
-# 9p), its virtio/9p modules and a busybox initramfs. Everything lands in
-#   ${PODNUMA_QEMU_CACHE:-$HOME/.cache/podnuma/qemu}/<kernel-version>/
+# 9p), its virtio/9p modules, the modules a worker node needs (virtio-net, veth, bridge, overlay) and a
+# busybox initramfs. Everything lands in
+#   ${PODNUMA_QEMU_CACHE:-$HOME/.cache/podnuma/qemu}/<kernel-version>-<hash of this script>/
+# (a changed script makes a new initramfs).
 # and the last line on stdout is that directory. Exit 0: ready; exit 3: cannot prepare here (the reason
 # is on stderr, the test skips with it); anything else: a real failure.
 #
@@ -50,7 +52,7 @@ if [ -z "$abi_package" ] && apt_update; then abi_package=$(resolve_kernel); fi
 [ -n "$abi_package" ] || skip "apt-cache depends linux-image-amd64 names no linux-image-<abi>-amd64 (apt-get update?)"
 version=${abi_package#linux-image-}
 
-cache=${PODNUMA_QEMU_CACHE:-$HOME/.cache/podnuma/qemu}/$version
+cache=${PODNUMA_QEMU_CACHE:-$HOME/.cache/podnuma/qemu}/$version-$(sha256sum "$0" | cut -c1-12)
 if [ -f "$cache/ready" ]; then
     echo "$cache"
     exit 0
@@ -87,7 +89,7 @@ add_module() {
     for d in $deps; do add_module "$d"; done
     order="$order $1"
 }
-for m in virtio_pci 9pnet_virtio 9p; do add_module "$m"; done
+for m in virtio_pci 9pnet_virtio 9p virtio_net veth bridge overlay; do add_module "$m"; done
 echo "$order" > "$root/modules/order"
 
 cat > "$root/init" <<'INIT'

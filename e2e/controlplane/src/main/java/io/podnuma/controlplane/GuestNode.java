@@ -1,0 +1,314 @@
+package io.podnuma.controlplane;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.oci.PauseImage;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A real worker node in a QEMU guest (software emulation): the same kubelet, containerd, runc and CNI plugins as
+ * {@link RealNode}, on a multi-NUMA machine ({@link GuestTopology}) with cgroup v2 (unified, cpuset delegated) and the
+ * kubelet's defaults for it ({@code failCgroupV1} stays true), registered to the host's {@link LocalControlPlane}.
+ *
+ * <p>The guest boots the busybox initramfs of {@link GuestKernel}; the host's {@code /usr} and {@code /etc} arrive
+ * read-only over 9p, the control plane's binaries too, and this node's run directory is the read-write {@code /work}:
+ * its configuration, certificates, images, logs and a command channel ({@link #exec}). The guest reaches the API
+ * server through QEMU's user networking (the host's loopback is {@code 10.0.2.2} there). Nothing of the guest lives on
+ * the host outside the run directory: {@link #close} powers it off, deletes its Node and the directory (logs are kept
+ * under {@code target/guestnode-logs}), and a run whose JVM was killed is reaped by the next start.
+ *
+ * <p>One fact of this guest shapes its configuration: runc cannot {@code pivot_root} out of an initramfs (its root is
+ * not a mount point), so containers start with {@code NoPivotRoot}.
+ */
+public final class GuestNode implements AutoCloseable {
+
+    public static final String BASE_DIR_PROPERTY = "podnuma.guestnode.baseDir";
+    static final Path DEFAULT_BASE_DIR = Path.of("/var/tmp/podnuma-guestnode");
+    static final String WORK_DIR_PREFIX = "guestnode-work-";
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("podnuma.guestnode.readySeconds", 300));
+    /** Where the guest's containers find the bin share. */
+    static final String GUEST_BIN = "/opt/podnuma/bin";
+
+    private final LocalControlPlane plane;
+    private final GuestNodeOptions options;
+    private final String nodeName;
+    private final Path runDir;
+    private final Path logDir;
+    private final AtomicInteger commands = new AtomicInteger();
+    private final Thread shutdownHook = new Thread(this::stop, "podnuma-guestnode-shutdown");
+    private ManagedProcess qemu;
+    private Duration bootToReady;
+    private boolean closed;
+
+    private GuestNode(LocalControlPlane plane, GuestNodeOptions options, Path runDir, Path logDir) {
+        this.plane = plane;
+        this.options = options;
+        this.runDir = runDir;
+        this.logDir = logDir;
+        this.nodeName = "numa-guest-" + ProcessHandle.current().pid();
+    }
+
+    /**
+     * Boots the guest and waits until its node is Ready.
+     *
+     * @throws ControlPlaneUnavailableException when this machine cannot boot a guest (the reason is in the message)
+     */
+    public static GuestNode start(LocalControlPlane plane, GuestNodeOptions options) {
+        if (plane.kubeletAccess() != KubeletAccess.REAL_KUBELET) {
+            throw new IllegalArgumentException(
+                    "the control plane must be started with KubeletAccess.REAL_KUBELET for a real kubelet to join");
+        }
+        GuestKernel kernel = GuestKernel.prepare();
+        Path base = Path.of(System.getProperty(BASE_DIR_PROPERTY, DEFAULT_BASE_DIR.toString()));
+        int reaped = StaleRuns.reap(base, WORK_DIR_PREFIX);
+        if (reaped > 0) {
+            System.err.println("[guestnode] stopped " + reaped + " guests left by a test JVM that was killed");
+        }
+        Path runDir = base.resolve(WORK_DIR_PREFIX + ProcessHandle.current().pid());
+        Path logDir = Path.of(System.getProperty(LocalControlPlane.WORK_DIR_PROPERTY, "target"))
+                .toAbsolutePath()
+                .resolve("guestnode-logs");
+        GuestNode node = new GuestNode(plane, options, runDir, logDir);
+        Runtime.getRuntime().addShutdownHook(node.shutdownHook);
+        try {
+            node.boot(kernel);
+            return node;
+        } catch (RuntimeException | Error e) {
+            node.printLogTails(System.err, 40);
+            node.close();
+            throw e;
+        }
+    }
+
+    private void boot(GuestKernel kernel) {
+        long t0 = System.nanoTime();
+        LocalControlPlane.deleteRecursively(runDir);
+        GuestNodeFiles files = new GuestNodeFiles(plane, nodeName, runDir, options);
+        files.write();
+        copyImages();
+        // The controller-manager publishes kube-root-ca.crt (a pod with a ServiceAccount token waits for it) and lifts
+        // the node's not-ready taint; the scheduler places pods that name no node.
+        plane.startControllers();
+        List<String> cmd = new ArrayList<>(GuestKernel.emulator());
+        cmd.addAll(options.topology().qemuArguments());
+        cmd.addAll(kernel.qemuArguments());
+        cmd.addAll(List.of("-netdev", "user,id=n0", "-device", "virtio-net-pci,netdev=n0"));
+        cmd.addAll(GuestKernel.share(Path.of("/usr"), "usr", true));
+        cmd.addAll(GuestKernel.share(Path.of("/etc"), "etc", true));
+        cmd.addAll(GuestKernel.share(plane.binDir(), "bin", true));
+        cmd.addAll(GuestKernel.share(runDir, "work", false));
+        qemu = ManagedProcess.start("guest-console", cmd, runDir);
+        StaleRuns.record(runDir, qemu.handle());
+        awaitReady(t0);
+        bootToReady = Duration.ofNanos(System.nanoTime() - t0);
+        System.err.println(
+                "[guestnode] node " + nodeName + " (" + options.topology().nodes() + " NUMA nodes, "
+                        + options.topology().cpus() + " CPUs, cgroup v2) Ready " + bootToReady.toMillis()
+                        + " ms after the guest started (run dir " + runDir + ")");
+    }
+
+    private void copyImages() {
+        try {
+            Path images = Files.createDirectories(runDir.resolve("images"));
+            PauseImage.build(images);
+            for (Path image : options.images()) {
+                Files.copy(image, images.resolve(image.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot put the images into " + runDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void awaitReady(long t0) {
+        long deadline = t0 + READY_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!qemu.isAlive()) {
+                throw new IllegalStateException(
+                        "the guest powered off before its node was Ready (qemu exit " + qemu.exitValue() + ")");
+            }
+            if (ready()) {
+                return;
+            }
+            sleep(Duration.ofMillis(500));
+        }
+        throw new IllegalStateException("node " + nodeName + " was not Ready within " + READY_TIMEOUT.toSeconds()
+                + " s of the guest's start (-Dpodnuma.guestnode.readySeconds changes it)");
+    }
+
+    private boolean ready() {
+        try {
+            Node n = plane.client().nodes().withName(nodeName).get();
+            return n != null
+                    && n.getStatus() != null
+                    && n.getStatus().getConditions().stream()
+                            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Runs {@code script} with the guest's {@code sh} as root and returns what it printed (stdout and stderr).
+     *
+     * @throws IllegalStateException when it exits non-zero or takes longer than {@code timeout}
+     */
+    public String exec(String script, Duration timeout) {
+        int n = commands.incrementAndGet();
+        Path dir = runDir.resolve("cmd");
+        Path out = dir.resolve(n + ".out");
+        Path rc = dir.resolve(n + ".rc");
+        try {
+            Files.createDirectories(dir);
+            Path tmp = dir.resolve(n + ".tmp");
+            Files.writeString(tmp, script);
+            // The guest picks up *.sh only: the rename makes the whole script appear at once.
+            Files.move(tmp, dir.resolve(n + ".sh"), StandardCopyOption.ATOMIC_MOVE);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (!Files.exists(rc)) {
+                if (System.nanoTime() > deadline || !qemu.isAlive()) {
+                    throw new IllegalStateException("command " + n + " did not finish in the guest within "
+                            + timeout.toMillis() + " ms" + (qemu.isAlive() ? "" : " (the guest is gone)") + ":\n"
+                            + script);
+                }
+                sleep(Duration.ofMillis(100));
+            }
+            String output = Files.readString(out, StandardCharsets.UTF_8);
+            String code = Files.readString(rc).strip();
+            if (!code.equals("0")) {
+                throw new IllegalStateException(
+                        "command " + n + " exited " + code + " in the guest:\n" + script + "\noutput:\n" + output);
+            }
+            return output;
+        } catch (IOException e) {
+            throw new UncheckedIOException("command channel " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Applies a pod with one container {@code main} running the pause image on this node and waits until it runs
+     * ({@link RealNode#runPausePod}); {@code podLines} must not set {@code nodeName}.
+     */
+    public Pod runPausePod(String namespace, String name, String podLines, String containerLines) {
+        return NodePods.runPausePod(
+                plane, namespace, name, "  nodeName: " + nodeName + "\n" + podLines, containerLines);
+    }
+
+    /**
+     * What {@code /proc/<pid>/status} of the container's first process says in the guest: {@code Cpus_allowed_list}
+     * and {@code Mems_allowed_list}, read from the container's own cgroup (cgroupfs naming, Guaranteed QoS).
+     */
+    public String allowedLists(Pod pod, String container) {
+        String id = pod.getStatus().getContainerStatuses().stream()
+                .filter(c -> c.getName().equals(container))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("pod has no container " + container))
+                .getContainerID()
+                .replaceFirst("^containerd://", "");
+        return exec(
+                "pid=$(head -1 $(find /sys/fs/cgroup/kubepods -type d -name " + id + ")/cgroup.procs)\n"
+                        + "grep -E '^(Cpus|Mems)_allowed_list' /proc/$pid/status\n",
+                Duration.ofSeconds(30));
+    }
+
+    public String nodeName() {
+        return nodeName;
+    }
+
+    public GuestTopology topology() {
+        return options.topology();
+    }
+
+    /** From the start of the emulator until the Node said Ready. */
+    public Duration bootToReady() {
+        return bootToReady;
+    }
+
+    public LocalControlPlane plane() {
+        return plane;
+    }
+
+    /** The last lines of the console, the kubelet's and containerd's logs. */
+    public synchronized void printLogTails(PrintStream out, int lines) {
+        for (String log : List.of("guest-console.log", "kubelet.log", "containerd.log", "run.log")) {
+            Path file = runDir.resolve(log);
+            if (!Files.isRegularFile(file)) {
+                continue;
+            }
+            try {
+                List<String> all = Files.readAllLines(file, StandardCharsets.ISO_8859_1);
+                out.println("---- " + file + " (last " + lines + " lines) ----");
+                all.subList(Math.max(0, all.size() - lines), all.size()).forEach(out::println);
+            } catch (IOException e) {
+                out.println("---- " + file + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** Powers the guest off, deletes its Node and its run directory (the logs are kept under target). */
+    @Override
+    public synchronized void close() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs or has run
+        }
+    }
+
+    private synchronized void stop() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (qemu != null && qemu.isAlive()) {
+            try {
+                Files.writeString(runDir.resolve("stop"), "");
+                qemu.handle().onExit().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // The guest did not power off in time: it has nothing of the host's to give back.
+            }
+            qemu.close();
+        }
+        try {
+            plane.client().nodes().withName(nodeName).delete();
+        } catch (RuntimeException e) {
+            // The plane may be stopping first; the Node dies with its etcd.
+        }
+        keepLogs();
+        LocalControlPlane.deleteRecursively(runDir);
+    }
+
+    private void keepLogs() {
+        try {
+            Files.createDirectories(logDir);
+            for (String log : List.of("guest-console.log", "kubelet.log", "containerd.log", "run.log")) {
+                Path file = runDir.resolve(log);
+                if (Files.isRegularFile(file)) {
+                    Files.copy(file, logDir.resolve(log), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (IOException e) {
+            System.err.println("[guestnode] could not keep the logs of " + runDir + ": " + e.getMessage());
+        }
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.podnuma.controlplane;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a {@link GuestNode} is built: the machine, the kubelet's own resource managers, and the OCI image tars its
+ * containerd imports (the pause image always).
+ */
+public record GuestNodeOptions(GuestTopology topology, KubeletManagers managers, List<Path> images) {
+
+    /** The kubelet's CPU, memory and topology managers. */
+    public enum KubeletManagers {
+        /** podnuma's setting: the kubelet pins nothing. */
+        NONE("cpuManagerPolicy: none\n"),
+        /**
+         * The kubelet as an oracle: the static CPU manager (CPU 0 reserved), the memory manager {@code Static} (128 MiB
+         * of NUMA node 0 reserved: the system's 127 MiB and the 1 MiB eviction threshold) and the topology manager
+         * {@code single-numa-node} with pod scope, which the pod-level managers need to pin a pod's budget.
+         */
+        STATIC_SINGLE_NUMA_NODE_POD_SCOPE("""
+                cpuManagerPolicy: static
+                reservedSystemCPUs: "0"
+                memoryManagerPolicy: Static
+                systemReserved:
+                  memory: 127Mi
+                reservedMemory:
+                - numaNode: 0
+                  limits:
+                    memory: 128Mi
+                topologyManagerPolicy: single-numa-node
+                topologyManagerScope: pod
+                """);
+
+        private final String kubeletLines;
+
+        KubeletManagers(String kubeletLines) {
+            this.kubeletLines = kubeletLines;
+        }
+
+        String kubeletLines() {
+            return kubeletLines;
+        }
+    }
+
+    public GuestNodeOptions {
+        Objects.requireNonNull(topology, "topology");
+        Objects.requireNonNull(managers, "managers");
+        images = List.copyOf(images);
+    }
+
+    public static GuestNodeOptions of(GuestTopology topology, KubeletManagers managers) {
+        return new GuestNodeOptions(topology, managers, List.of());
+    }
+}
