@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * A real kubelet + containerd worker node in a QEMU guest with 2 NUMA nodes × 2 cores × 2 threads on cgroup v2,
+ * A real kubelet + containerd worker node in a QEMU guest with NUMA nodes of 2 cores × 2 threads on cgroup v2
+ * ({@link #topology}: two nodes here, four in {@link GuestNodeFourNumaIT}),
  * registered to a local control plane, with the kubelet's own static CPU manager, memory manager {@code Static} and
  * topology manager {@code single-numa-node} / pod scope: the live oracle podnuma's engine is compared with.
  *
@@ -27,6 +28,11 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GuestNodeIT {
+
+    /** The machine; a subclass boots another. */
+    GuestTopology topology() {
+        return GuestTopology.TWO_NODES;
+    }
 
     private LocalControlPlane plane;
     private GuestNode node;
@@ -38,14 +44,15 @@ class GuestNodeIT {
             node = GuestNode.start(
                     plane,
                     GuestNodeOptions.of(
-                            GuestTopology.TWO_NODES,
-                            GuestNodeOptions.KubeletManagers.STATIC_SINGLE_NUMA_NODE_POD_SCOPE));
+                            topology(), GuestNodeOptions.KubeletManagers.STATIC_SINGLE_NUMA_NODE_POD_SCOPE));
         } catch (ControlPlaneUnavailableException e) {
             System.out.println("GuestNodeIT skipped: " + e.getMessage());
             Assumptions.abort(e.getMessage());
         }
         System.out.printf(
-                "GuestNodeIT: guest start to node Ready %.1f s%n",
+                "%s: %d NUMA nodes, guest start to node Ready %.1f s%n",
+                getClass().getSimpleName(),
+                topology().nodes(),
                 node.bootToReady().toMillis() / 1e3);
     }
 
@@ -60,19 +67,27 @@ class GuestNodeIT {
     }
 
     @Test
-    void theNodeHasTwoNumaNodesOnCgroupV2AndRegistersWithItsCpus() {
-        String guest = node.exec(
-                "cat /sys/devices/system/node/node0/cpulist /sys/devices/system/node/node1/cpulist\n"
-                        + "cat /sys/fs/cgroup/kubepods/cgroup.subtree_control\n"
-                        + "grep ' /sys/fs/cgroup ' /proc/mounts\n",
-                Duration.ofSeconds(30));
+    void theNodeHasItsNumaNodesOnCgroupV2AndRegistersWithItsCpus() {
+        StringBuilder script = new StringBuilder();
+        for (int n = 0; n < topology().nodes(); n++) {
+            script.append("cat /sys/devices/system/node/node").append(n).append("/cpulist\n");
+        }
+        script.append("cat /sys/fs/cgroup/kubepods/cgroup.subtree_control\n");
+        script.append("grep ' /sys/fs/cgroup ' /proc/mounts\n");
+        List<String> lines =
+                node.exec(script.toString(), Duration.ofSeconds(30)).lines().toList();
 
-        List<String> lines = guest.lines().toList();
-        assertThat(lines).startsWith("0-3", "4-7");
-        assertThat(lines.get(2)).as("controllers the kubelet's pods get").contains("cpuset", "memory");
-        assertThat(lines.get(3)).as("the only cgroup mount").startsWith("cgroup2 /sys/fs/cgroup cgroup2 ");
+        for (int n = 0; n < topology().nodes(); n++) {
+            assertThat(lines.get(n))
+                    .as("CPUs of NUMA node " + n)
+                    .isEqualTo(topology().firstCpu(n) + "-" + topology().lastCpu(n));
+        }
+        int k = topology().nodes();
+        assertThat(lines.get(k)).as("controllers the kubelet's pods get").contains("cpuset", "memory");
+        assertThat(lines.get(k + 1)).as("the only cgroup mount").startsWith("cgroup2 /sys/fs/cgroup cgroup2 ");
         Node n = plane.client().nodes().withName(node.nodeName()).get();
-        assertThat(n.getStatus().getCapacity().get("cpu").getAmount()).isEqualTo("8");
+        assertThat(n.getStatus().getCapacity().get("cpu").getAmount())
+                .isEqualTo(String.valueOf(topology().cpus()));
         assertThat(n.getStatus().getNodeInfo().getContainerRuntimeVersion()).isEqualTo("containerd://2.4.2");
     }
 
@@ -87,8 +102,8 @@ class GuestNodeIT {
         Map<String, String> allowed = allowed(node.allowedLists(pod, "main"));
         TreeSet<Integer> cpus = cpuList(allowed.get("Cpus_allowed_list"));
         assertThat(cpus).as("exclusive CPUs of the budget").hasSize(2).doesNotContain(0);
-        int numa = cpus.first() / GuestTopology.TWO_NODES.cpusPerNode();
-        assertThat(cpus.last() / GuestTopology.TWO_NODES.cpusPerNode())
+        int numa = cpus.first() / topology().cpusPerNode();
+        assertThat(cpus.last() / topology().cpusPerNode())
                 .as("both on NUMA node " + numa)
                 .isEqualTo(numa);
         assertThat(allowed.get("Mems_allowed_list"))
