@@ -92,7 +92,6 @@ public final class GuestNode implements AutoCloseable {
     }
 
     private void boot(GuestKernel kernel) {
-        long t0 = System.nanoTime();
         LocalControlPlane.deleteRecursively(runDir);
         GuestNodeFiles files = new GuestNodeFiles(plane, nodeName, runDir, options);
         files.write();
@@ -108,6 +107,7 @@ public final class GuestNode implements AutoCloseable {
         cmd.addAll(GuestKernel.share(Path.of("/etc"), "etc", true));
         cmd.addAll(GuestKernel.share(plane.binDir(), "bin", true));
         cmd.addAll(GuestKernel.share(runDir, "work", false));
+        long t0 = System.nanoTime();
         qemu = ManagedProcess.start("guest-console", cmd, runDir);
         StaleRuns.record(runDir, qemu.handle());
         awaitReady(t0);
