@@ -1,13 +1,11 @@
 package io.podnuma.controlplane;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What a QEMU test guest boots, from {@code e2e/controlplane/qemu/prepare-guest.sh}: Debian's standard kernel and a
@@ -30,42 +28,19 @@ public record GuestKernel(Path vmlinuz, Path initramfs) {
         Path script = findScript(Path.of("").toAbsolutePath())
                 .orElseThrow(() -> new ControlPlaneUnavailableException("no e2e/controlplane/qemu/" + SCRIPT
                         + " in or above " + Path.of("").toAbsolutePath()));
-        try {
-            Process p = new ProcessBuilder("sh", script.toString()).start();
-            // Read both pipes fully; apt-get may be chatty.
-            byte[][] err = new byte[1][];
-            Thread stderr = Thread.ofVirtual().start(() -> {
-                try {
-                    err[0] = p.getErrorStream().readAllBytes();
-                } catch (IOException e) {
-                    err[0] = e.toString().getBytes(StandardCharsets.UTF_8);
-                }
-            });
-            String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(15, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                throw new IllegalStateException(script + " did not finish within 15 minutes");
-            }
-            stderr.join();
-            String errText = new String(err[0], StandardCharsets.UTF_8);
-            if (p.exitValue() == 3) {
-                throw new ControlPlaneUnavailableException(errText.lines()
-                        .filter(l -> l.contains("SKIP"))
-                        .reduce((a, b) -> b)
-                        .orElse(errText));
-            }
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException(script + " failed with exit " + p.exitValue() + ":\n" + errText);
-            }
-            List<String> lines = stdout.strip().lines().toList();
-            Path dir = Path.of(lines.getLast());
-            return new GuestKernel(dir.resolve("vmlinuz"), dir.resolve("initramfs.cpio.gz"));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + script + ": " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + script, e);
+        CommandResult r = Commands.run(List.of("sh", script.toString()), Map.of(), null, Duration.ofMinutes(15));
+        if (r.exitCode() == 3) {
+            throw new ControlPlaneUnavailableException(r.stderr()
+                    .lines()
+                    .filter(l -> l.contains("SKIP"))
+                    .reduce((a, b) -> b)
+                    .orElse(r.stderr()));
         }
+        if (r.exitCode() != 0) {
+            throw new IllegalStateException(script + " failed with exit " + r.exitCode() + ":\n" + r.stderr());
+        }
+        Path dir = Path.of(r.stdout().strip().lines().toList().getLast());
+        return new GuestKernel(dir.resolve("vmlinuz"), dir.resolve("initramfs.cpio.gz"));
     }
 
     /** Tests run from their module's directory: this module, or another one below the repository root. */

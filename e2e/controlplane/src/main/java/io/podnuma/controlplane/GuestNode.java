@@ -39,6 +39,8 @@ public final class GuestNode implements AutoCloseable {
     static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("podnuma.guestnode.readySeconds", 300));
     /** Where the guest's containers find the bin share. */
     static final String GUEST_BIN = "/opt/podnuma/bin";
+    /** The run directory's logs: the serial console, the kubelet's, containerd's and the guest's run.sh. */
+    static final List<String> LOGS = List.of("guest-console.log", "kubelet.log", "containerd.log", "run.log");
 
     private final LocalControlPlane plane;
     private final GuestNodeOptions options;
@@ -240,7 +242,7 @@ public final class GuestNode implements AutoCloseable {
 
     /** The last lines of the console, the kubelet's and containerd's logs. */
     public synchronized void printLogTails(PrintStream out, int lines) {
-        for (String log : List.of("guest-console.log", "kubelet.log", "containerd.log", "run.log")) {
+        for (String log : LOGS) {
             Path file = runDir.resolve(log);
             if (!Files.isRegularFile(file)) {
                 continue;
@@ -292,7 +294,7 @@ public final class GuestNode implements AutoCloseable {
     private void keepLogs() {
         try {
             Files.createDirectories(logDir);
-            for (String log : List.of("guest-console.log", "kubelet.log", "containerd.log", "run.log")) {
+            for (String log : LOGS) {
                 Path file = runDir.resolve(log);
                 if (Files.isRegularFile(file)) {
                     Files.copy(file, logDir.resolve(log), StandardCopyOption.REPLACE_EXISTING);
