@@ -13,6 +13,8 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -37,6 +39,8 @@ public final class GuestNode implements AutoCloseable {
     static final Path DEFAULT_BASE_DIR = Path.of("/var/tmp/podnuma-guestnode");
     static final String WORK_DIR_PREFIX = "guestnode-work-";
     static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("podnuma.guestnode.readySeconds", 300));
+    /** The kubelet's root directory in the guest (its checkpoints, pods' volumes), on the guest's tmpfs. */
+    public static final String KUBELET_ROOT = "/var/lib/kubelet";
     /** Where the guest's containers find the bin share. */
     static final String GUEST_BIN = "/opt/podnuma/bin";
     /** The run directory's logs: the serial console, the kubelet's, containerd's and the guest's run.sh. */
@@ -47,6 +51,7 @@ public final class GuestNode implements AutoCloseable {
     private final String nodeName;
     private final Path runDir;
     private final Path logDir;
+    private final int kubeletPort;
     private final AtomicInteger commands = new AtomicInteger();
     private final Thread shutdownHook = new Thread(this::stop, "podnuma-guestnode-shutdown");
     private ManagedProcess qemu;
@@ -58,7 +63,10 @@ public final class GuestNode implements AutoCloseable {
         this.options = options;
         this.runDir = runDir;
         this.logDir = logDir;
-        this.nodeName = "numa-guest-" + ProcessHandle.current().pid();
+        // The API server reaches kubelets by their Hostname address (the node name), resolved on the host: only
+        // localhost resolves to where QEMU forwards the kubelet's port from.
+        this.nodeName = "localhost";
+        this.kubeletPort = FreePorts.next();
     }
 
     /**
@@ -95,7 +103,7 @@ public final class GuestNode implements AutoCloseable {
 
     private void boot(GuestKernel kernel) {
         LocalControlPlane.deleteRecursively(runDir);
-        GuestNodeFiles files = new GuestNodeFiles(plane, nodeName, runDir, options);
+        GuestNodeFiles files = new GuestNodeFiles(plane, nodeName, runDir, options, kubeletPort);
         files.write();
         copyImages();
         // The controller-manager publishes kube-root-ca.crt (a pod with a ServiceAccount token waits for it) and lifts
@@ -104,7 +112,11 @@ public final class GuestNode implements AutoCloseable {
         List<String> cmd = new ArrayList<>(GuestKernel.emulator());
         cmd.addAll(options.topology().qemuArguments());
         cmd.addAll(kernel.qemuArguments());
-        cmd.addAll(List.of("-netdev", "user,id=n0", "-device", "virtio-net-pci,netdev=n0"));
+        cmd.addAll(List.of(
+                "-netdev",
+                "user,id=n0,hostfwd=tcp:127.0.0.1:" + kubeletPort + "-:" + kubeletPort,
+                "-device",
+                "virtio-net-pci,netdev=n0"));
         cmd.addAll(GuestKernel.share(Path.of("/usr"), "usr", true));
         cmd.addAll(GuestKernel.share(Path.of("/etc"), "etc", true));
         cmd.addAll(GuestKernel.share(plane.binDir(), "bin", true));
@@ -206,6 +218,11 @@ public final class GuestNode implements AutoCloseable {
                 plane, namespace, name, "  nodeName: " + nodeName + "\n" + podLines, containerLines);
     }
 
+    /** Waits (90 s at most) until the pod runs with a container ID for every container, sidecars included. */
+    public Pod awaitRunning(String namespace, String name) {
+        return NodePods.awaitRunning(plane, namespace, name);
+    }
+
     /**
      * What {@code /proc/<pid>/status} of the container's first process says in the guest: {@code Cpus_allowed_list}
      * and {@code Mems_allowed_list}, read from the container's own cgroup (cgroupfs naming, Guaranteed QoS).
@@ -221,6 +238,65 @@ public final class GuestNode implements AutoCloseable {
                 "pid=$(head -1 $(find /sys/fs/cgroup/kubepods -type d -name " + id + ")/cgroup.procs)\n"
                         + "grep -E '^(Cpus|Mems)_allowed_list' /proc/$pid/status\n",
                 Duration.ofSeconds(30));
+    }
+
+    /**
+     * The guest's topology files ({@code devices/system/cpu} and {@code devices/system/node}: CPU lists, topology
+     * ids, caches, node memory, distances, huge pages), copied into the run directory; the returned directory is a
+     * sysfs root for {@code node-agent simulate --sysfs}.
+     */
+    public Path sysfsSnapshot() {
+        exec("""
+                d=/work/sysfs
+                rm -rf $d
+                for f in /sys/devices/system/cpu/online /sys/devices/system/cpu/offline \
+                        /sys/devices/system/cpu/cpu[0-9]*/topology/* \
+                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/level \
+                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/type \
+                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/id \
+                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/shared_cpu_list \
+                        /sys/devices/system/node/node[0-9]*/cpulist /sys/devices/system/node/node[0-9]*/distance \
+                        /sys/devices/system/node/node[0-9]*/meminfo \
+                        /sys/devices/system/node/node[0-9]*/hugepages/*/nr_hugepages; do
+                    [ -f "$f" ] || continue
+                    mkdir -p "$d$(dirname "$f")"
+                    cat "$f" > "$d$f" 2>/dev/null || rm -f "$d$f"
+                done
+                """, Duration.ofSeconds(60));
+        return runDir.resolve("sysfs/sys");
+    }
+
+    /** What a container's first process may use, and its cgroup's effective cpuset, as the guest's kernel says. */
+    public record ContainerCgroup(
+            String containerId, String cpusAllowed, String memsAllowed, String cpusEffective, String memsEffective) {}
+
+    /** Every container under the kubelet's {@code kubepods} cgroup (cgroupfs naming) that has a process, by ID. */
+    public Map<String, ContainerCgroup> containerCgroups() {
+        String out = exec("""
+                for procs in $(find /sys/fs/cgroup/kubepods -name cgroup.procs); do
+                    dir=${procs%/cgroup.procs}
+                    pid=$(head -1 "$procs")
+                    [ -n "$pid" ] || continue
+                    case "$(basename "$dir")" in pod*) continue ;; esac
+                    cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$pid/status)
+                    mems=$(sed -n 's/^Mems_allowed_list:[[:space:]]*//p' /proc/$pid/status)
+                    echo "$(basename "$dir")|$cpus|$mems|$(cat "$dir/cpuset.cpus.effective")|$(cat "$dir/cpuset.mems.effective")"
+                done
+                """, Duration.ofSeconds(60));
+        Map<String, ContainerCgroup> byId = new TreeMap<>();
+        for (String line : out.lines().toList()) {
+            String[] f = line.split("\\|", -1);
+            if (f.length == 5) {
+                byId.put(f[0], new ContainerCgroup(f[0], f[1], f[2], f[3], f[4]));
+            }
+        }
+        return byId;
+    }
+
+    /** The API server's URL as the guest and its host-network pods dial it. */
+    public String apiServerFromGuest() {
+        return "https://" + GuestNodeFiles.HOST_FROM_GUEST + ":"
+                + plane.server().substring(plane.server().lastIndexOf(':') + 1);
     }
 
     public String nodeName() {

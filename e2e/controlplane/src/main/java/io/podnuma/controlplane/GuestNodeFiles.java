@@ -26,11 +26,14 @@ final class GuestNodeFiles {
     private final Path runDir;
     private final GuestNodeOptions options;
 
-    GuestNodeFiles(LocalControlPlane plane, String nodeName, Path runDir, GuestNodeOptions options) {
+    private final int kubeletPort;
+
+    GuestNodeFiles(LocalControlPlane plane, String nodeName, Path runDir, GuestNodeOptions options, int kubeletPort) {
         this.plane = plane;
         this.nodeName = nodeName;
         this.runDir = runDir;
         this.options = options;
+        this.kubeletPort = kubeletPort;
     }
 
     void write() {
@@ -45,8 +48,7 @@ final class GuestNodeFiles {
                 runDir.resolve("kubelet/kubeconfig"),
                 NodeConfigs.kubeconfig(
                         "https://" + HOST_FROM_GUEST + ":" + port,
-                        // The API server's certificate names localhost, not the address the guest dials.
-                        "    tls-server-name: localhost\n",
+                        "",
                         "/work/pki/ca.crt",
                         guest(certs.client().cert()),
                         guest(certs.client().key())));
@@ -59,7 +61,10 @@ final class GuestNodeFiles {
                                 guest(certs.serving().key()),
                                 CONTAINERD_SOCKET,
                                 "/var/lib/podnuma-kubelet"),
-                        "cgroupDriver: cgroupfs\n# cgroup v2: the kubelet's default failCgroupV1 (true) stays.\n",
+                        "cgroupDriver: cgroupfs\n# cgroup v2: the kubelet's default failCgroupV1 (true) stays.\n"
+                                // The port QEMU forwards from the host's loopback: the API server dials it (logs,
+                                // exec) at the port the Node reports.
+                                + "port: " + kubeletPort + "\n",
                         options.managers().kubeletLines()));
         NodeConfigs.write(
                 runDir.resolve("containerd/config.toml"),
@@ -118,7 +123,7 @@ final class GuestNodeFiles {
                     ctr --address %5$s -n k8s.io images import "$image" || echo "guest: cannot import $image"
                 done
                 kubelet --config=/work/kubelet/config.yaml --kubeconfig=/work/kubelet/kubeconfig \\
-                    --hostname-override=%4$s --root-dir=/var/lib/kubelet --v=1 > /work/kubelet.log 2>&1 &
+                    --hostname-override=%4$s --root-dir=%6$s --v=1 > /work/kubelet.log 2>&1 &
                 echo "guest: kubelet started at $(up) s"
                 mkdir -p /work/cmd
                 while [ ! -f /work/stop ]; do
@@ -133,6 +138,12 @@ final class GuestNodeFiles {
                     sleep 0.2
                 done
                 echo "guest: stopping at $(up) s"
-                """.formatted(GuestNode.GUEST_BIN, GUEST_ADDRESS, HOST_FROM_GUEST, nodeName, CONTAINERD_SOCKET);
+                """.formatted(
+                        GuestNode.GUEST_BIN,
+                        GUEST_ADDRESS,
+                        HOST_FROM_GUEST,
+                        nodeName,
+                        CONTAINERD_SOCKET,
+                        GuestNode.KUBELET_ROOT);
     }
 }

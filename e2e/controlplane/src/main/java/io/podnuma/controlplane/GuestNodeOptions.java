@@ -17,10 +17,13 @@ public record GuestNodeOptions(GuestTopology topology, KubeletManagers managers,
         /**
          * The kubelet as an oracle: the static CPU manager (CPU 0 reserved), the memory manager {@code Static} (128 MiB
          * of NUMA node 0 reserved: the system's 127 MiB and the 1 MiB eviction threshold) and the topology manager
-         * {@code single-numa-node} with pod scope, which the pod-level managers need to pin a pod's budget.
+         * {@code single-numa-node} with pod scope, which the pod-level managers need to pin a pod's budget. Its
+         * reconcile loop runs every 2 s (default 10 s), so shared-pool containers follow a new exclusive allocation
+         * within seconds.
          */
         STATIC_SINGLE_NUMA_NODE_POD_SCOPE("""
                 cpuManagerPolicy: static
+                cpuManagerReconcilePeriod: 2s
                 reservedSystemCPUs: "0"
                 memoryManagerPolicy: Static
                 systemReserved:

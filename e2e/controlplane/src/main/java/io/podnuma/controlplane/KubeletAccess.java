@@ -10,9 +10,10 @@ public enum KubeletAccess {
      * Real kubelets too: the Node authorizer and NodeRestriction admission, a client certificate for the API
      * server's calls to kubelets (logs, exec), which it reaches by their hostname. Pods on the pod network (the
      * operator's) reach it on the bridge's gateway address, which its certificate names: there is no kube-proxy to
-     * route the {@code kubernetes} Service, and a pod cannot dial the host's loopback.
+     * route the {@code kubernetes} Service, and a pod cannot dial the host's loopback. A {@link GuestNode}'s kubelet
+     * and host-network pods dial it on QEMU's address of the host, which the certificate names too.
      */
-    REAL_KUBELET("0.0.0.0", List.of(RealNode.POD_GATEWAY));
+    REAL_KUBELET("0.0.0.0", List.of(RealNode.POD_GATEWAY, GuestNodeFiles.HOST_FROM_GUEST));
 
     private final String bindAddress;
     private final List<String> podNetworkAddresses;

@@ -2,22 +2,18 @@ package io.podnuma.e2e.realnode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.controlplane.RealNode;
 import io.podnuma.controlplane.RealNodeOptions;
-import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import io.podnuma.testkit.GeneratedCrds;
-import io.podnuma.testkit.agent.AgentCliJar;
 import io.podnuma.testkit.agent.SampleConfigs;
+import io.podnuma.testkit.agent.Simulation;
+import io.podnuma.testkit.agent.Simulation.Step;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.cpu.ProcessAffinity;
 import io.podnuma.testkit.pods.SamplePods;
@@ -26,8 +22,6 @@ import io.podnuma.testkit.realnode.WorkloadPods;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,7 +48,6 @@ import org.junit.jupiter.api.io.TempDir;
 class RealNodeStaticKubeletE2E {
 
     private static final String NS = "oracle";
-    private static final ObjectMapper JSON = new ObjectMapper();
     private LocalControlPlane plane;
     private RealNode node;
 
@@ -124,7 +117,7 @@ class RealNodeStaticKubeletE2E {
         Map<String, Map<String, CpuList>> kubeletAtAdmission = new TreeMap<>();
         Map<String, String> kubeletRefusals = new TreeMap<>();
         Map<String, Map<String, CpuList>> engineAtAdmission = new TreeMap<>();
-        Simulated engine = null;
+        Simulation.Result engine = null;
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
             String name = step.pod().getMetadata().getName();
@@ -223,91 +216,9 @@ class RealNodeStaticKubeletE2E {
                 + "; " + event + "; pins unchanged " + before);
     }
 
-    private record Step(Pod pod, boolean delete) {
-        static Step admit(Pod pod) {
-            return new Step(pod, false);
-        }
-
-        static Step delete(Pod pod) {
-            return new Step(pod, true);
-        }
-    }
-
-    private record Simulated(Map<String, Map<String, CpuList>> cpus, Map<String, String> refusals) {}
-
     /** The same steps through {@code node-agent simulate} on this machine's sysfs. */
-    private Simulated simulate(List<Step> steps, int run) throws Exception {
-        Path pods = Files.createDirectories(workDir.resolve("pods-" + run));
-        for (int i = 0; i < steps.size(); i++) {
-            Step s = steps.get(i);
-            Pod doc = new PodBuilder(s.pod())
-                    .editMetadata()
-                    .withNamespace(NS)
-                    .endMetadata()
-                    .build();
-            if (s.delete()) {
-                doc = new PodBuilder()
-                        .withNewMetadata()
-                        .withNamespace(NS)
-                        .withName(s.pod().getMetadata().getName())
-                        .withAnnotations(Map.of("podnuma.io/simulate", "delete"))
-                        .endMetadata()
-                        .build();
-            }
-            Files.writeString(
-                    pods.resolve("%02d-%s.yaml".formatted(i, doc.getMetadata().getName())), Serialization.asYaml(doc));
-        }
-        NumaResourcePolicy p = new NumaResourcePolicy("oracle", withAllNodes(policy()));
-        Path policyFile = Files.writeString(workDir.resolve("policy.yaml"), Serialization.asYaml(p));
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                AgentCliJar.locate().toString(),
-                "simulate",
-                "--sysfs",
-                "/sys",
-                "--policy",
-                policyFile.toString(),
-                "--pods",
-                pods.toString(),
-                "--output",
-                "json"));
-        Process simulate = new ProcessBuilder(cmd)
-                .redirectError(workDir.resolve("simulate-" + run + ".err").toFile())
-                .start();
-        String stdout = new String(simulate.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(simulate.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(simulate.exitValue())
-                .as("simulate: %s", Files.readString(workDir.resolve("simulate-" + run + ".err")))
-                .isZero();
-        JsonNode out = JSON.readTree(stdout);
-        Map<String, Map<String, CpuList>> cpus = new TreeMap<>();
-        for (JsonNode pod : out.path("pods")) {
-            Map<String, CpuList> cs = new TreeMap<>();
-            for (JsonNode c : pod.path("containers")) {
-                cs.put(c.path("name").asText(), CpuList.parse(c.path("cpus").asText()));
-            }
-            cpus.put(pod.path("name").asText(), cs);
-        }
-        Map<String, String> refusals = new LinkedHashMap<>();
-        for (JsonNode r : out.path("rejected")) {
-            refusals.put(
-                    r.path("name").asText(),
-                    r.path("reason").asText() + ": " + r.path("message").asText());
-        }
-        return new Simulated(cpus, refusals);
-    }
-
-    private static NumaResourcePolicySpec withAllNodes(NumaResourcePolicySpec s) {
-        return new NumaResourcePolicySpec(
-                new LabelSelector(),
-                s.priority(),
-                s.topologyManager(),
-                s.cpuManager(),
-                s.memoryManager(),
-                s.podLevelResources(),
-                s.admission(),
-                s.exportNodeResourceTopology());
+    private Simulation.Result simulate(List<Step> steps, int run) {
+        return Simulation.run(Path.of("/sys"), policy(), NS, steps, workDir, Integer.toString(run));
     }
 
     private Pod awaitDecided(String name) throws InterruptedException {
