@@ -8,12 +8,16 @@
  *   - whenever either list changes (checked every POLL seconds, first argument, default 1),
  *   - on SIGUSR1 (a report on request, even if nothing changed).
  * `workload report` prints the line once and exits 0: for `kubectl exec`, whose process joins the same cgroup.
+ * `workload numa-maps <MiB>` maps that much anonymous memory, writes every page, prints the affinity line and then
+ * "numa_maps <the mapping's line of /proc/self/numa_maps>" (its N<node>=<pages> fields say where the kernel put the
+ * pages) and exits 0; 1 if the memory cannot be mapped or its line is not found.
  * Exit status: 0 on SIGTERM or SIGINT, 1 if /proc/self/status cannot be read.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define LIST_MAX 4096
@@ -56,6 +60,38 @@ static int read_affinity(char *line, size_t line_size) {
     return 0;
 }
 
+/* Where the kernel put the pages of a fresh anonymous mapping of `mib` MiB, as /proc/self/numa_maps says. */
+static int numa_maps(long mib) {
+    size_t size = (size_t) mib << 20;
+    char *buffer = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (buffer == MAP_FAILED) {
+        fprintf(stderr, "workload: cannot map %ld MiB\n", mib);
+        return 1;
+    }
+    /* One write per page: each page is allocated now, on a node the process's cpuset.mems allows. */
+    for (size_t at = 0; at < size; at += 4096) {
+        buffer[at] = (char) at;
+    }
+    char start[32];
+    snprintf(start, sizeof start, "%lx ", (unsigned long) buffer);
+    FILE *f = fopen("/proc/self/numa_maps", "r");
+    if (f == NULL) {
+        fprintf(stderr, "workload: cannot read /proc/self/numa_maps\n");
+        return 1;
+    }
+    static char line[8192];
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, start, strlen(start)) == 0) {
+            fclose(f);
+            printf("numa_maps %s", line);
+            return 0;
+        }
+    }
+    fclose(f);
+    fprintf(stderr, "workload: no line for %s in /proc/self/numa_maps\n", start);
+    return 1;
+}
+
 static volatile sig_atomic_t stop_requested = 0;
 static volatile sig_atomic_t report_requested = 0;
 
@@ -79,6 +115,10 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "report") == 0) {
         printf("%s\n", line);
         return 0;
+    }
+    if (argc > 2 && strcmp(argv[1], "numa-maps") == 0) {
+        printf("%s\n", line);
+        return numa_maps(strtol(argv[2], NULL, 10));
     }
     long poll_seconds = argc > 1 ? strtol(argv[1], NULL, 10) : 1;
     if (poll_seconds < 1) {

@@ -41,6 +41,8 @@ public final class GuestNode implements AutoCloseable {
     static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("podnuma.guestnode.readySeconds", 300));
     /** The kubelet's root directory in the guest (its checkpoints, pods' volumes), on the guest's tmpfs. */
     public static final String KUBELET_ROOT = "/var/lib/kubelet";
+    /** The kubelet's configuration file in the guest. */
+    public static final String KUBELET_CONFIG = "/work/kubelet/config.yaml";
     /** Where the guest's containers find the bin share. */
     static final String GUEST_BIN = "/opt/podnuma/bin";
     /** The run directory's logs: the serial console, the kubelet's, containerd's and the guest's run.sh. */
@@ -112,11 +114,11 @@ public final class GuestNode implements AutoCloseable {
         List<String> cmd = new ArrayList<>(GuestKernel.emulator());
         cmd.addAll(options.topology().qemuArguments());
         cmd.addAll(kernel.qemuArguments());
-        cmd.addAll(List.of(
-                "-netdev",
-                "user,id=n0,hostfwd=tcp:127.0.0.1:" + kubeletPort + "-:" + kubeletPort,
-                "-device",
-                "virtio-net-pci,netdev=n0"));
+        StringBuilder netdev = new StringBuilder("user,id=n0");
+        List<Integer> forwarded = new ArrayList<>(options.forwardedPorts());
+        forwarded.add(kubeletPort);
+        forwarded.forEach(port -> netdev.append(",hostfwd=tcp:127.0.0.1:" + port + "-:" + port));
+        cmd.addAll(List.of("-netdev", netdev.toString(), "-device", "virtio-net-pci,netdev=n0"));
         cmd.addAll(GuestKernel.share(Path.of("/usr"), "usr", true));
         cmd.addAll(GuestKernel.share(Path.of("/etc"), "etc", true));
         cmd.addAll(GuestKernel.share(plane.binDir(), "bin", true));
@@ -126,10 +128,12 @@ public final class GuestNode implements AutoCloseable {
         StaleRuns.record(runDir, qemu.handle());
         awaitReady(t0);
         bootToReady = Duration.ofNanos(System.nanoTime() - t0);
-        System.err.println(
-                "[guestnode] node " + nodeName + " (" + options.topology().nodes() + " NUMA nodes, "
-                        + options.topology().cpus() + " CPUs, cgroup v2) Ready " + bootToReady.toMillis()
-                        + " ms after the guest started (run dir " + runDir + ")");
+        importImages();
+        System.err.println("[guestnode] node " + nodeName + " ("
+                + options.topology().nodes() + " NUMA nodes, "
+                + options.topology().cpus() + " CPUs, cgroup v2) Ready " + bootToReady.toMillis()
+                + " ms after the guest started, its " + (options.images().size() + 1) + " images imported after "
+                + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms (run dir " + runDir + ")");
     }
 
     private void copyImages() {
@@ -158,6 +162,21 @@ public final class GuestNode implements AutoCloseable {
         }
         throw new IllegalStateException("node " + nodeName + " was not Ready within " + READY_TIMEOUT.toSeconds()
                 + " s of the guest's start (-Dpodnuma.guestnode.readySeconds changes it)");
+    }
+
+    /** Imports the images besides the pause image, once the node is Ready. */
+    private void importImages() {
+        StringBuilder script = new StringBuilder();
+        for (Path image : options.images()) {
+            script.append("ctr --address ")
+                    .append(GuestNodeFiles.CONTAINERD_SOCKET)
+                    .append(" -n k8s.io images import /work/images/")
+                    .append(image.getFileName())
+                    .append('\n');
+        }
+        if (!script.isEmpty()) {
+            exec(script.toString(), READY_TIMEOUT);
+        }
     }
 
     private boolean ready() {
@@ -293,9 +312,9 @@ public final class GuestNode implements AutoCloseable {
         return byId;
     }
 
-    /** The API server's URL as the guest and its host-network pods dial it. */
+    /** The API server's {@code host:port} as the guest and its host-network pods dial it. */
     public String apiServerFromGuest() {
-        return "https://" + GuestNodeFiles.HOST_FROM_GUEST + ":"
+        return GuestNodeFiles.HOST_FROM_GUEST + ":"
                 + plane.server().substring(plane.server().lastIndexOf(':') + 1);
     }
 

@@ -1,5 +1,6 @@
 package io.podnuma.controlplane;
 
+import io.podnuma.oci.PauseImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -43,11 +44,11 @@ final class GuestNodeFiles {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the CA certificate: " + e.getMessage(), e);
         }
-        String port = plane.server().substring(plane.server().lastIndexOf(':') + 1);
         NodeConfigs.write(
                 runDir.resolve("kubelet/kubeconfig"),
                 NodeConfigs.kubeconfig(
-                        "https://" + HOST_FROM_GUEST + ":" + port,
+                        "https://" + HOST_FROM_GUEST + ":"
+                                + plane.server().substring(plane.server().lastIndexOf(':') + 1),
                         "",
                         "/work/pki/ca.crt",
                         guest(certs.client().cert()),
@@ -119,10 +120,10 @@ final class GuestNodeFiles {
                 i=0
                 while [ ! -S %5$s ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i + 1)); done
                 echo "guest: containerd answers at $(up) s"
-                for image in /work/images/*.tar; do
-                    ctr --address %5$s -n k8s.io images import "$image" || echo "guest: cannot import $image"
-                done
-                kubelet --config=/work/kubelet/config.yaml --kubeconfig=/work/kubelet/kubeconfig \\
+                # The sandbox image before the kubelet starts; GuestNode.start imports the others once the node is
+                # Ready (hundreds of MB take a minute under emulation, and would only slow the kubelet's start).
+                ctr --address %5$s -n k8s.io images import /work/images/%8$s || echo "guest: cannot import the pause image"
+                kubelet --config=%7$s --kubeconfig=/work/kubelet/kubeconfig \\
                     --hostname-override=%4$s --root-dir=%6$s --v=1 > /work/kubelet.log 2>&1 &
                 echo "guest: kubelet started at $(up) s"
                 mkdir -p /work/cmd
@@ -144,6 +145,8 @@ final class GuestNodeFiles {
                         HOST_FROM_GUEST,
                         nodeName,
                         CONTAINERD_SOCKET,
-                        GuestNode.KUBELET_ROOT);
+                        GuestNode.KUBELET_ROOT,
+                        GuestNode.KUBELET_CONFIG,
+                        PauseImage.TAR_FILE_NAME);
     }
 }

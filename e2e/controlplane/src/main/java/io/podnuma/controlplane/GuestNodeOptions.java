@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * How a {@link GuestNode} is built: the machine, the kubelet's own resource managers, and the OCI image tars its
- * containerd imports (the pause image always).
+ * How a {@link GuestNode} is built: the machine, the kubelet's own resource managers, the OCI image tars its
+ * containerd imports (the pause image always), and the guest's TCP ports the host reaches on its loopback at the same
+ * number (e.g. a host-network agent's metrics; the kubelet's port is always forwarded).
  */
-public record GuestNodeOptions(GuestTopology topology, KubeletManagers managers, List<Path> images) {
+public record GuestNodeOptions(
+        GuestTopology topology, KubeletManagers managers, List<Path> images, List<Integer> forwardedPorts) {
 
     /** The kubelet's CPU, memory and topology managers. */
     public enum KubeletManagers {
@@ -51,9 +53,18 @@ public record GuestNodeOptions(GuestTopology topology, KubeletManagers managers,
         Objects.requireNonNull(topology, "topology");
         Objects.requireNonNull(managers, "managers");
         images = List.copyOf(images);
+        forwardedPorts = List.copyOf(forwardedPorts);
     }
 
     public static GuestNodeOptions of(GuestTopology topology, KubeletManagers managers) {
-        return new GuestNodeOptions(topology, managers, List.of());
+        return new GuestNodeOptions(topology, managers, List.of(), List.of());
+    }
+
+    public GuestNodeOptions withImages(List<Path> tars) {
+        return new GuestNodeOptions(topology, managers, tars, forwardedPorts);
+    }
+
+    public GuestNodeOptions withForwardedPorts(List<Integer> ports) {
+        return new GuestNodeOptions(topology, managers, images, ports);
     }
 }

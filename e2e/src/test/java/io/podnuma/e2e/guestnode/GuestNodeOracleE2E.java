@@ -62,7 +62,7 @@ class GuestNodeOracleE2E {
     /** Pod sets per topology; {@code -Dpodnuma.oracle.sets} runs more. */
     private static final int SETS = Integer.getInteger("podnuma.oracle.sets", 20);
     /** Every how many sets one runs its containers; the others are compared in the kubelet's checkpoints only. */
-    private static final int RUNNING_EVERY = Integer.getInteger("podnuma.oracle.runningEvery", 10);
+    private static final int RUNNING_EVERY = Integer.getInteger("podnuma.oracle.runningEvery", 20);
     /** The RuntimeClass of pods that are admitted but never started: containerd has no such handler. */
     private static final String ADMIT_ONLY = "podnuma-admit-only";
     /** The kubelet's reconcile period (2 s on this node) twice, and a read: shared-pool containers follow by then. */
@@ -138,6 +138,7 @@ class GuestNodeOracleE2E {
             script.append("cat /sys/devices/system/node/node").append(n).append("/cpulist\n");
         }
         script.append("grep ' /sys/fs/cgroup ' /proc/mounts\n");
+        script.append("cat /sys/fs/cgroup/kubepods/cgroup.subtree_control\n");
         List<String> lines =
                 node.exec(script.toString(), Duration.ofSeconds(30)).lines().toList();
         for (int n = 0; n < topology().nodes(); n++) {
@@ -165,23 +166,35 @@ class GuestNodeOracleE2E {
         OraclePodSets generator = new OraclePodSets(topology(), node.nodeName());
         List<OraclePodSets.PodSet> sets =
                 IntStream.range(0, SETS).mapToObj(generator::generate).toList();
-        long t0 = System.nanoTime();
-        List<Simulation.Result> engine = simulateAll(sets);
-        double engineSeconds = (System.nanoTime() - t0) / 1e9;
+        ExecutorService simulations = Executors.newSingleThreadExecutor();
         Tally tally = new Tally();
         long t1 = System.nanoTime();
-        for (OraclePodSets.PodSet set : sets) {
-            boolean running = runsContainers(set.index());
-            Simulation.Result e = engine.get(set.index());
-            Kubelet kubelet = admitOnTheKubelet(set, running, expected(e));
-            tally.add(set, running, kubelet, e);
-            deleteAll();
+        try {
+            // The engine runs beside the kubelet (each set a JVM of its own); a set waits for its result only when
+            // it is compared.
+            List<Future<Simulation.Result>> engine = sets.stream()
+                    .map(set -> simulations.submit(() -> simulate(set)))
+                    .toList();
+            for (OraclePodSets.PodSet set : sets) {
+                long ts = System.nanoTime();
+                boolean running = runsContainers(set.index());
+                Kubelet kubelet = admitOnTheKubelet(set, running, engine.get(set.index()));
+                tally.add(set, running, kubelet, engine.get(set.index()).get());
+                deleteAll();
+                System.out.printf(
+                        "  set %d: %d pods%s, %.1f s%n",
+                        set.index(),
+                        set.pods().size(),
+                        running ? " (containers running)" : "",
+                        (System.nanoTime() - ts) / 1e9);
+            }
+        } finally {
+            simulations.shutdownNow();
         }
         double kubeletSeconds = (System.nanoTime() - t1) / 1e9;
         System.out.printf(
                 "%s: %d pod sets on %d NUMA nodes (%d with their containers running): %d pods admitted, %d refused,"
-                        + " %d containers compared (%d with memory on one NUMA node), %d differences; kubelet %.1f s"
-                        + " per set, engine %.1f s for all%n",
+                        + " %d containers compared (%d with memory on one NUMA node), %d differences; %.1f s per set%n",
                 getClass().getSimpleName(),
                 SETS,
                 topology().nodes(),
@@ -191,8 +204,7 @@ class GuestNodeOracleE2E {
                 tally.containers,
                 tally.oneMemoryNode,
                 tally.differences.size(),
-                kubeletSeconds / SETS,
-                engineSeconds);
+                kubeletSeconds / SETS);
         tally.refusals.forEach((pod, why) -> System.out.println("  refused " + pod + ": " + why));
         assertThat(tally.differences)
                 .as("where the kubelet and the engine differ")
@@ -208,33 +220,22 @@ class GuestNodeOracleE2E {
                 .isPositive();
     }
 
-    /** Sets 0, {@link #RUNNING_EVERY}, 2 × {@link #RUNNING_EVERY}, ... run their containers. */
+    /**
+     * The last of every {@link #RUNNING_EVERY} sets runs its containers: last, so that no other set is admitted while
+     * the kubelet stops them.
+     */
     private static boolean runsContainers(int set) {
-        return set % RUNNING_EVERY == 0;
+        return set % RUNNING_EVERY == RUNNING_EVERY - 1;
     }
 
-    /** Every set through the engine, two at a time (each is a JVM of its own). */
-    private List<Simulation.Result> simulateAll(List<OraclePodSets.PodSet> sets) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            List<Future<Simulation.Result>> futures = new ArrayList<>();
-            for (OraclePodSets.PodSet set : sets) {
-                futures.add(pool.submit(() -> Simulation.run(
-                        sysfs,
-                        policy(),
-                        NS,
-                        set.pods().stream().map(Simulation.Step::admit).toList(),
-                        workDir,
-                        topology().nodes() + "-" + set.index())));
-            }
-            List<Simulation.Result> out = new ArrayList<>();
-            for (Future<Simulation.Result> f : futures) {
-                out.add(f.get());
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
+    private Simulation.Result simulate(OraclePodSets.PodSet set) {
+        return Simulation.run(
+                sysfs,
+                policy(),
+                NS,
+                set.pods().stream().map(Simulation.Step::admit).toList(),
+                workDir,
+                topology().nodes() + "-" + set.index());
     }
 
     /** What the sets added up to, and every difference found. */
@@ -312,8 +313,8 @@ class GuestNodeOracleE2E {
      * that runs them waits until they run, then reads every container's lists in the guest, again while they differ
      * from {@code expected} until the shared pool settled ({@link #SETTLE}).
      */
-    private Kubelet admitOnTheKubelet(
-            OraclePodSets.PodSet set, boolean running, Map<String, Map<String, Placement>> expected) {
+    private Kubelet admitOnTheKubelet(OraclePodSets.PodSet set, boolean running, Future<Simulation.Result> engine)
+            throws Exception {
         Map<String, String> refusals = new TreeMap<>();
         List<Pod> admitted = new ArrayList<>();
         for (Pod pod : set.pods()) {
@@ -346,6 +347,7 @@ class GuestNodeOracleE2E {
         List<Pod> pods = admitted.stream()
                 .map(p -> node.awaitRunning(NS, p.getMetadata().getName()))
                 .toList();
+        Map<String, Map<String, Placement>> expected = expected(engine.get());
         long deadline = System.nanoTime() + SETTLE.toNanos();
         while (true) {
             Map<String, GuestNode.ContainerCgroup> cgroups = node.containerCgroups();
@@ -401,18 +403,16 @@ class GuestNodeOracleE2E {
         throw new AssertionError("the kubelet did not decide pod " + name + " within 90 s");
     }
 
+    /** Deletes the set's pods at once (nothing of theirs to stop gracefully) and waits until they are gone. */
     private void deleteAll() {
-        plane.kubectl(
-                        "delete",
-                        "pods",
-                        "--all",
-                        "-n",
-                        NS,
-                        "--grace-period=0",
-                        "--force",
-                        "--wait=true",
-                        "--timeout=120s")
-                .assertSuccess();
+        plane.client().pods().inNamespace(NS).withGracePeriod(0).delete();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!plane.client().pods().inNamespace(NS).list().getItems().isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the pods of namespace " + NS + " were not gone 60 s after their deletion");
+            }
+            sleep(Duration.ofMillis(200));
+        }
     }
 
     private static void sleep(Duration d) {

@@ -17,10 +17,15 @@ final class AgentPods {
 
     /** The node's agent pod that is not being deleted, if there is one. */
     static Optional<Pod> current(KubernetesClient client, String node) {
+        return current(client, node, HelmJourneyScenario.POLICY);
+    }
+
+    /** The node's agent pod for policy {@code policy} that is not being deleted, if there is one. */
+    static Optional<Pod> current(KubernetesClient client, String node, String policy) {
         return client
                 .pods()
                 .inNamespace(PodnumaChart.NAMESPACE)
-                .withLabels(AgentRender.selector(HelmJourneyScenario.POLICY))
+                .withLabels(AgentRender.selector(policy))
                 .list()
                 .getItems()
                 .stream()
@@ -40,10 +45,22 @@ final class AgentPods {
             Duration timeout,
             Supplier<String> cluster)
             throws InterruptedException {
+        return awaitReady(client, node, HelmJourneyScenario.POLICY, notThisUid, timeout, cluster);
+    }
+
+    /** {@link #awaitReady(KubernetesClient, String, Optional, Duration, Supplier)} for the agent of {@code policy}. */
+    static Pod awaitReady(
+            KubernetesClient client,
+            String node,
+            String policy,
+            Optional<String> notThisUid,
+            Duration timeout,
+            Supplier<String> cluster)
+            throws InterruptedException {
         return Waits.await(
                 timeout,
                 () -> "a Ready agent pod on " + node + "; the cluster:\n" + cluster.get(),
-                () -> current(client, node)
+                () -> current(client, node, policy)
                         .filter(p -> notThisUid
                                 .map(u -> !u.equals(p.getMetadata().getUid()))
                                 .orElse(true))

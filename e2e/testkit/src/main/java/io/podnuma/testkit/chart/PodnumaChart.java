@@ -3,6 +3,7 @@ package io.podnuma.testkit.chart;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.podnuma.controlplane.CommandResult;
 import io.podnuma.controlplane.ControlPlane;
+import io.podnuma.controlplane.GuestNode;
 import io.podnuma.controlplane.RealNode;
 import io.podnuma.testkit.Repository;
 import io.podnuma.testkit.agent.AgentPlacement;
@@ -127,6 +128,36 @@ public final class PodnumaChart {
         values.put("agent", agent);
         return values;
     }
+
+    /**
+     * The values a {@link GuestNode} needs: no operator pod (the test runs {@code operator run} on this machine, as
+     * for {@link #processValues}: a JVM under software emulation would only slow the journey), the agent image
+     * imported into the guest's containerd, the API server where the guest dials it, ports the guest forwards to this
+     * machine's loopback, the agent's state on the guest's tmpfs, and the guest's kubelet paths.
+     */
+    public static Map<String, Object> guestNodeValues(
+            GuestNode node, String agentImage, int agentMetricsPort, int agentHealthPort) {
+        Map<String, Object> agent = new LinkedHashMap<>();
+        agent.put("image", image(agentImage));
+        agent.put("apiServer", node.apiServerFromGuest());
+        agent.put("metricsPort", agentMetricsPort);
+        agent.put("healthPort", agentHealthPort);
+        agent.put("podResourcesSocket", GUEST_AGENT_STATE + "/pod-resources/podnuma.sock");
+        agent.put("resources", resources("160Mi", "512Mi"));
+        agent.put(
+                "hostPaths",
+                Map.of(
+                        "stateDir", GUEST_AGENT_STATE,
+                        "kubeletRootDir", GuestNode.KUBELET_ROOT,
+                        "kubeletConfigFile", GuestNode.KUBELET_CONFIG));
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("operator", Map.of("replicas", 0));
+        values.put("agent", agent);
+        return values;
+    }
+
+    /** Where {@link #guestNodeValues} keeps the agent's state in the guest. */
+    public static final String GUEST_AGENT_STATE = "/var/lib/podnuma-agent";
 
     /** Where the values of this class put the agent's PodResources socket, in its state directory. */
     public static Path podResourcesSocketIn(Path stateDir) {
