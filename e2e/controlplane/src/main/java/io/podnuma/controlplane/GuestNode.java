@@ -54,14 +54,16 @@ public final class GuestNode implements AutoCloseable {
     private final Path runDir;
     private final Path logDir;
     private final int kubeletPort;
+    private final GuestLock lock;
     private final AtomicInteger commands = new AtomicInteger();
     private final Thread shutdownHook = new Thread(this::stop, "podnuma-guestnode-shutdown");
     private ManagedProcess qemu;
     private Duration bootToReady;
     private boolean closed;
 
-    private GuestNode(LocalControlPlane plane, GuestNodeOptions options, Path runDir, Path logDir) {
+    private GuestNode(LocalControlPlane plane, GuestNodeOptions options, Path runDir, Path logDir, GuestLock lock) {
         this.plane = plane;
+        this.lock = lock;
         this.options = options;
         this.runDir = runDir;
         this.logDir = logDir;
@@ -83,6 +85,7 @@ public final class GuestNode implements AutoCloseable {
         }
         GuestKernel kernel = GuestKernel.prepare();
         Path base = Path.of(System.getProperty(BASE_DIR_PROPERTY, DEFAULT_BASE_DIR.toString()));
+        GuestLock lock = GuestLock.take(base);
         int reaped = StaleRuns.reap(base, WORK_DIR_PREFIX);
         if (reaped > 0) {
             System.err.println("[guestnode] stopped " + reaped + " guests left by a test JVM that was killed");
@@ -91,7 +94,7 @@ public final class GuestNode implements AutoCloseable {
         Path logDir = Path.of(System.getProperty(LocalControlPlane.WORK_DIR_PROPERTY, "target"))
                 .toAbsolutePath()
                 .resolve("guestnode-logs");
-        GuestNode node = new GuestNode(plane, options, runDir, logDir);
+        GuestNode node = new GuestNode(plane, options, runDir, logDir, lock);
         Runtime.getRuntime().addShutdownHook(node.shutdownHook);
         try {
             node.boot(kernel);
@@ -265,23 +268,29 @@ public final class GuestNode implements AutoCloseable {
      * sysfs root for {@code node-agent simulate --sysfs}.
      */
     public Path sysfsSnapshot() {
+        // Shell builtins (read, printf) where they can, one mkdir: under emulation every program started costs tens
+        // of ms, and four NUMA nodes have some 500 files. Every file but meminfo is one line.
         exec("""
                 d=/work/sysfs
                 rm -rf $d
-                for f in /sys/devices/system/cpu/online /sys/devices/system/cpu/offline \
-                        /sys/devices/system/cpu/cpu[0-9]*/topology/* \
-                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/level \
-                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/type \
-                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/id \
-                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/shared_cpu_list \
-                        /sys/devices/system/node/node[0-9]*/cpulist /sys/devices/system/node/node[0-9]*/distance \
-                        /sys/devices/system/node/node[0-9]*/meminfo \
-                        /sys/devices/system/node/node[0-9]*/hugepages/*/nr_hugepages; do
+                set -- /sys/devices/system/cpu/online /sys/devices/system/cpu/offline \\
+                        /sys/devices/system/cpu/cpu[0-9]*/topology/* \\
+                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/level \\
+                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/type \\
+                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/id \\
+                        /sys/devices/system/cpu/cpu[0-9]*/cache/index*/shared_cpu_list \\
+                        /sys/devices/system/node/node[0-9]*/cpulist /sys/devices/system/node/node[0-9]*/distance \\
+                        /sys/devices/system/node/node[0-9]*/hugepages/*/nr_hugepages
+                dirs=""
+                for f in "$@"; do dirs="$dirs $d${f%/*}"; done
+                mkdir -p $dirs $d/sys/devices/system/node
+                for f in "$@"; do
                     [ -f "$f" ] || continue
-                    mkdir -p "$d$(dirname "$f")"
-                    cat "$f" > "$d$f" 2>/dev/null || rm -f "$d$f"
-                done
-                """, Duration.ofSeconds(60));
+                    # Some attributes (CPU lists) refuse the shell's one-byte reads: cat those.
+                    if read -r v < "$f"; then printf '%s\\n' "$v" > "$d$f"; else cat "$f" > "$d$f"; fi
+                done 2>/dev/null
+                for n in /sys/devices/system/node/node[0-9]*; do cat $n/meminfo > $d$n/meminfo; done
+                """, Duration.ofSeconds(180));
         return runDir.resolve("sysfs/sys");
     }
 
@@ -384,6 +393,7 @@ public final class GuestNode implements AutoCloseable {
         }
         keepLogs();
         LocalControlPlane.deleteRecursively(runDir);
+        lock.release();
     }
 
     private void keepLogs() {
