@@ -135,8 +135,12 @@ public final class GuestNode implements AutoCloseable {
         System.err.println("[guestnode] node " + nodeName + " ("
                 + options.topology().nodes() + " NUMA nodes, "
                 + options.topology().cpus() + " CPUs, cgroup v2) Ready " + bootToReady.toMillis()
-                + " ms after the guest started, its " + (options.images().size() + 1) + " images imported after "
-                + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms (run dir " + runDir + ")");
+                + " ms after the guest started"
+                + (options.images().isEmpty()
+                        ? ""
+                        : ", " + options.images().size() + " images imported "
+                                + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms after it")
+                + " (run dir " + runDir + ")");
     }
 
     private void copyImages() {

@@ -21,6 +21,7 @@ import io.podnuma.testkit.prometheus.PrometheusText;
 import io.podnuma.testkit.realnode.WorkloadPods;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -286,7 +287,7 @@ class GuestNodeHelmJourneyE2E {
                                                         e.getInvolvedObject().getName())
                                                 && "Warning".equals(e.getType()))));
         Map<String, WorkloadPods.Affinity> out = new TreeMap<>();
-        List<String> containers = new java.util.ArrayList<>();
+        List<String> containers = new ArrayList<>();
         running.getSpec().getContainers().forEach(c -> containers.add(c.getName()));
         running.getSpec().getInitContainers().forEach(c -> containers.add(c.getName()));
         for (String c : containers) {
