@@ -1,7 +1,9 @@
 package io.podnuma.demo;
 
 import io.podnuma.controlplane.CommandResult;
+import io.podnuma.controlplane.ControlPlaneUnavailableException;
 import io.podnuma.controlplane.LocalControlPlane;
+import io.podnuma.demo.journey.GuestNodeDemo;
 import io.podnuma.demo.journey.HelmJourneyDemo;
 import io.podnuma.demo.pinning.PinningDemo;
 import java.io.IOException;
@@ -113,19 +115,37 @@ public final class Demo {
         if (noRealNode.isEmpty()) {
             section("The user journey: helm install, a policy, pinned pods, Prometheus, helm uninstall");
             journey.run();
-            section("Done");
+        } else {
+            section("The user journey on a real worker node: skipped");
+            out.println(
+                    "Skipped: " + noRealNode.get() + "; the node agent runs as a process beside a kwok node instead.");
+            Optional<String> cannotPin = PinningDemo.unavailable();
+            if (cannotPin.isPresent()) {
+                section("The node agent pinning real processes: skipped");
+                out.println("Skipped: " + cannotPin.get() + ".");
+            } else {
+                new PinningDemo(plane, PINNING, out).run();
+            }
+        }
+        guestNode();
+        section("Done");
+    }
+
+    /** The pods on two NUMA nodes and cgroup v2: a QEMU guest worker node, where this machine can boot one. */
+    private void guestNode() throws Exception {
+        section("Two NUMA nodes, cgroup v2: a worker node in a QEMU guest (2 sockets × 2 cores × 2 threads)");
+        GuestNodeDemo guest = new GuestNodeDemo(root, root.resolve("e2e/demo/target/guest"), projectVersion(), out);
+        Optional<String> cannot = guest.unavailable();
+        if (cannot.isPresent()) {
+            out.println("Skipped: " + cannot.get() + ".");
             return;
         }
-        section("The user journey on a real worker node: skipped");
-        out.println("Skipped: " + noRealNode.get() + "; the node agent runs as a process beside a kwok node instead.");
-        Optional<String> cannotPin = PinningDemo.unavailable();
-        if (cannotPin.isPresent()) {
-            section("The node agent pinning real processes: skipped");
-            out.println("Skipped: " + cannotPin.get() + ".");
-        } else {
-            new PinningDemo(plane, PINNING, out).run();
+        try {
+            GuestNodeDemo.GuestReport report = guest.run();
+            out.printf("%nthe guest node's part took %.0f s%n", report.whole().toMillis() / 1e3);
+        } catch (ControlPlaneUnavailableException e) {
+            out.println("Skipped: no guest can boot on this machine: " + e.getMessage() + ".");
         }
-        section("Done");
     }
 
     /** The images' tag: the project version the build filtered into {@code version.properties}. */

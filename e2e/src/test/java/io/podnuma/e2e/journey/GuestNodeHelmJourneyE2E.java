@@ -2,6 +2,7 @@ package io.podnuma.e2e.journey;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.controlplane.ControlPlaneUnavailableException;
 import io.podnuma.controlplane.FreePorts;
@@ -13,6 +14,7 @@ import io.podnuma.e2e.realnode.RealNodeAgent;
 import io.podnuma.images.PodnumaImage;
 import io.podnuma.operator.render.AgentRender;
 import io.podnuma.testkit.Waits;
+import io.podnuma.testkit.chart.ChartOperator;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.nodestate.NodeStateReads;
@@ -148,6 +150,7 @@ class GuestNodeHelmJourneyE2E {
         assertThat(engine.cpus().contains(0)).as("CPU 0 is reserved").isFalse();
         assertThat(engine.mems()).as("memory on the CPUs' NUMA node").isEqualTo(Integer.toString(numa));
         assertThat(trader.get("proxy")).as("the sidecar shares the budget").isEqualTo(engine);
+        assertCgroupsSay("trader", engine);
 
         // Memory the engine allocates lands on its node, page by page.
         String maps = plane.kubectl("exec", "-n", NS, "trader", "-c", "engine", "--", "/workload", "numa-maps", "64")
@@ -204,6 +207,7 @@ class GuestNodeHelmJourneyE2E {
         assertThat(spreadEngine.mems())
                 .as("memory of the narrowest merged hint")
                 .isIn("0", "1");
+        assertCgroupsSay("spread", spreadEngine);
 
         // What the user reads.
         String describe =
@@ -294,6 +298,32 @@ class GuestNodeHelmJourneyE2E {
             out.put(c, WorkloadPods.reported(plane, NS, name, c));
         }
         return out;
+    }
+
+    /**
+     * The cgroup v2 cpuset the agent wrote for each container of pod {@code name}, as the guest's kernel has it in
+     * force ({@code cpuset.cpus.effective}, {@code cpuset.mems.effective}): what the containers report.
+     */
+    private void assertCgroupsSay(String name, WorkloadPods.Affinity reported) {
+        Pod pod = node.awaitRunning(NS, name);
+        Map<String, GuestNode.ContainerCgroup> cgroups = node.containerCgroups();
+        List<ContainerStatus> statuses = new ArrayList<>(pod.getStatus().getContainerStatuses());
+        statuses.addAll(pod.getStatus().getInitContainerStatuses());
+        assertThat(statuses).hasSize(2);
+        for (ContainerStatus s : statuses) {
+            GuestNode.ContainerCgroup cg = cgroups.get(s.getContainerID().replaceFirst("^containerd://", ""));
+            assertThat(cg)
+                    .as("the cgroup of %s/%s in %s", name, s.getName(), cgroups)
+                    .isNotNull();
+            assertThat(CpuList.parse(cg.cpusEffective()))
+                    .as("%s/%s cpuset.cpus.effective", name, s.getName())
+                    .isEqualTo(reported.cpus());
+            assertThat(cg.memsEffective())
+                    .as("%s/%s cpuset.mems.effective", name, s.getName())
+                    .isEqualTo(reported.mems());
+        }
+        System.out.println("[GuestNodeHelmJourneyE2E] " + name + "'s cgroups: cpuset.cpus.effective " + reported.cpus()
+                + ", cpuset.mems.effective " + reported.mems());
     }
 
     private int numaNodeOf(CpuList cpus) {

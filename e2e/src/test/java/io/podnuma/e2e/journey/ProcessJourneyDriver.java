@@ -5,6 +5,7 @@ import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneUnavailableException;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.testkit.agent.AgentProcess;
+import io.podnuma.testkit.chart.ChartOperator;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.cpu.ProcessAffinity;

@@ -20,10 +20,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,13 +43,13 @@ public final class HelmJourneyDemo {
 
     private final Path root;
     private final Path workDir;
-    private final String tag;
+    private final DemoImages images;
     private final PrintStream out;
 
     public HelmJourneyDemo(Path root, Path workDir, String tag, PrintStream out) {
         this.root = root;
         this.workDir = workDir;
-        this.tag = tag;
+        this.images = new DemoImages(root, tag);
         this.out = out;
     }
 
@@ -61,16 +59,13 @@ public final class HelmJourneyDemo {
         if (why.isPresent()) {
             return why;
         }
-        return tars().stream()
-                .filter(t -> !Files.isRegularFile(t))
-                .findFirst()
-                .map(t -> "no image " + t + " (built by `./mvnw package -pl e2e/images -am`)");
+        return images.missing(IMAGES);
     }
 
     /** Runs the journey; returns the containers' CPUs while pinned and after the uninstall. */
     public JourneyReport run() throws Exception {
         section("A real worker node on this machine");
-        try (RealNode node = RealNode.startWithPlane(RealNodeOptions.defaults().withImages(tars()))) {
+        try (RealNode node = RealNode.startWithPlane(RealNodeOptions.defaults().withImages(images.tars(IMAGES)))) {
             LocalControlPlane plane = node.plane();
             out.println(plane.kubectl("get", "nodes", "-o", "wide")
                     .assertSuccess()
@@ -83,7 +78,11 @@ public final class HelmJourneyDemo {
     private JourneyReport journey(LocalControlPlane plane, RealNode node) throws Exception {
         PodnumaChart chart = new PodnumaChart(plane, workDir.resolve("helm"));
         Map<String, Object> values = PodnumaChart.realNodeValues(
-                node, image(PodnumaImage.OPERATOR), image(PodnumaImage.NODE_AGENT), FreePorts.next(), FreePorts.next());
+                node,
+                images.reference(PodnumaImage.OPERATOR),
+                images.reference(PodnumaImage.NODE_AGENT),
+                FreePorts.next(),
+                FreePorts.next());
         int metricsPort = (Integer) ((Map<?, ?>) values.get("agent")).get("metricsPort");
 
         section("helm install podnuma helm/podnuma -n " + PodnumaChart.NAMESPACE + " --create-namespace --wait");
@@ -113,7 +112,8 @@ public final class HelmJourneyDemo {
                 .assertSuccess()
                 .stdout()
                 .strip());
-        Waits.await(WAIT, "the agent pod Ready on the node", () -> agentReady(plane, node));
+        Waits.await(
+                WAIT, "the agent pod Ready on the node", () -> PodsTable.readyAgent(plane, node.nodeName(), POLICY));
         out.println(plane.kubectl(
                         "get", "ds,pods", "-n", PodnumaChart.NAMESPACE, "-l", "app.kubernetes.io/name=podnuma-agent")
                 .assertSuccess()
@@ -122,7 +122,7 @@ public final class HelmJourneyDemo {
 
         section("Pods: trader (pod budget 1 CPU: app + native sidecar), web (Burstable), trader-2 (too big)");
         plane.ensureNamespace(NS);
-        String workload = image(PodnumaImage.WORKLOAD);
+        String workload = images.reference(PodnumaImage.WORKLOAD);
         Map<String, List<String>> containers = new LinkedHashMap<>();
         for (Pod pod : List.of(
                 SamplePods.budgeted(node.nodeName(), "trader", 1),
@@ -165,7 +165,7 @@ public final class HelmJourneyDemo {
         plane.kubectl("delete", "nrp", POLICY, "--wait=true", "--timeout=120s").assertSuccess();
         Duration uninstall = chart.uninstall(Duration.ofSeconds(150));
         out.printf("uninstalled in %.1f s; every container is back on every CPU:%n", uninstall.toMillis() / 1000.0);
-        List<ContainerRow> restored = rows(plane, node, containers);
+        List<ContainerRow> restored = PodsTable.rows(plane, node.nodeName(), NS, containers);
         table(restored);
         out.println("node labels podnuma.io/*: "
                 + plane.client().nodes().withName(node.nodeName()).get().getMetadata().getLabels().keySet().stream()
@@ -178,46 +178,12 @@ public final class HelmJourneyDemo {
     private List<ContainerRow> awaitRows(LocalControlPlane plane, RealNode node, Map<String, List<String>> containers)
             throws InterruptedException {
         return Waits.await(WAIT, "every container on its CPUs", () -> {
-            List<ContainerRow> rows = rows(plane, node, containers);
+            List<ContainerRow> rows = PodsTable.rows(plane, node.nodeName(), NS, containers);
             CpuList bubble = rows.get(0).cpus();
             return rows.stream().allMatch(r -> !r.pool().equals("?")) && bubble.size() == 1
                     ? Optional.of(rows)
                     : Optional.empty();
         });
-    }
-
-    /** Each container as it reports itself, with the pool kind the node's NumaNodeState gives it. */
-    private List<ContainerRow> rows(LocalControlPlane plane, RealNode node, Map<String, List<String>> containers) {
-        Optional<Map<?, ?>> state = NodeStateReads.status(plane.client(), node.nodeName());
-        List<ContainerRow> rows = new ArrayList<>();
-        containers.forEach((pod, names) -> names.forEach(c -> {
-            WorkloadPods.Affinity a = WorkloadPods.reported(plane, NS, pod, c);
-            rows.add(new ContainerRow(pod, c, a.cpus(), a.mems(), pool(state, pod, c)));
-        }));
-        return rows;
-    }
-
-    private static String pool(Optional<Map<?, ?>> state, String pod, String container) {
-        if (state.isEmpty()) {
-            return "none (not governed)";
-        }
-        if (!(state.get().get("allocations") instanceof List<?> pods)) {
-            return "NodeShared";
-        }
-        for (Object p : pods) {
-            Map<?, ?> m = (Map<?, ?>) p;
-            if (NS.equals(m.get("namespace"))
-                    && pod.equals(m.get("name"))
-                    && m.get("containers") instanceof List<?> cs) {
-                for (Object c : cs) {
-                    Map<?, ?> cm = (Map<?, ?>) c;
-                    if (container.equals(cm.get("name"))) {
-                        return String.valueOf(cm.get("assignment"));
-                    }
-                }
-            }
-        }
-        return "NodeShared";
     }
 
     private void table(List<ContainerRow> rows) {
@@ -276,39 +242,9 @@ public final class HelmJourneyDemo {
         }
     }
 
-    private static Optional<Boolean> agentReady(LocalControlPlane plane, RealNode node) {
-        return plane
-                .client()
-                .pods()
-                .inNamespace(PodnumaChart.NAMESPACE)
-                .withLabel("app.kubernetes.io/name", "podnuma-agent")
-                .withLabel("podnuma.io/policy", POLICY)
-                .list()
-                .getItems()
-                .stream()
-                .filter(p -> node.nodeName().equals(p.getSpec().getNodeName()))
-                .filter(p -> p.getStatus().getConditions() != null
-                        && p.getStatus().getConditions().stream()
-                                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
-                .findFirst()
-                .map(p -> true);
-    }
-
-    private String image(PodnumaImage image) {
-        return image.name(tag).reference();
-    }
-
-    private List<Path> tars() {
-        Path dir = root.resolve(PodnumaImage.BUILD_DIR);
-        return IMAGES.stream().map(i -> i.tarIn(dir)).toList();
-    }
-
     private void section(String title) {
         out.printf("%n== %s ==%n", title);
     }
-
-    /** One container as it reported itself. */
-    public record ContainerRow(String pod, String container, CpuList cpus, String mems, String pool) {}
 
     /** What the journey saw, for its test. */
     public record JourneyReport(

@@ -2,7 +2,6 @@ package io.podnuma.demo.journey;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.podnuma.demo.journey.HelmJourneyDemo.ContainerRow;
 import io.podnuma.testkit.Repository;
 import io.podnuma.testkit.cpu.CpuList;
 import java.nio.file.Files;

@@ -1,10 +1,9 @@
-package io.podnuma.e2e.journey;
+package io.podnuma.testkit.chart;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.podnuma.controlplane.ControlPlane;
-import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.kwok.StandInPods;
 import io.podnuma.testkit.operator.OperatorProcess;
 import java.io.IOException;
@@ -20,10 +19,10 @@ import java.util.Map;
  * loopback node labelled as the chart labels operator pods, named as the replica that holds the Lease, naming the
  * process's metrics port, so Prometheus finds the operator as it would find its pods.
  */
-final class ChartOperator implements AutoCloseable {
+public final class ChartOperator implements AutoCloseable {
 
     /** The ConfigMap key the Deployment mounts as {@code /etc/podnuma/operator.yaml}. */
-    static final String SETTINGS_KEY = "operator.yaml";
+    public static final String SETTINGS_KEY = "operator.yaml";
 
     private static final Duration READY = Duration.ofSeconds(90);
 
@@ -37,14 +36,14 @@ final class ChartOperator implements AutoCloseable {
     private String settings;
     private int starts;
 
-    ChartOperator(ControlPlane cp, Path dir, String node) {
+    public ChartOperator(ControlPlane cp, Path dir, String node) {
         this.cp = cp;
         this.dir = dir;
         this.node = node;
     }
 
     /** Starts the operator, or a new one in place of the old when the chart's settings changed; returns once ready. */
-    void sync() throws IOException, InterruptedException {
+    public void sync() throws IOException, InterruptedException {
         String rendered = renderedSettings();
         if (process != null && process.isAlive() && rendered.equals(settings)) {
             return;
@@ -72,7 +71,7 @@ final class ChartOperator implements AutoCloseable {
     }
 
     /** As the Deployment's pods go: SIGTERM, and the stand-in pod is deleted. */
-    void stop() throws IOException, InterruptedException {
+    public void stop() throws IOException, InterruptedException {
         if (process == null) {
             return;
         }
@@ -87,7 +86,7 @@ final class ChartOperator implements AutoCloseable {
         process = null;
     }
 
-    String logTail() throws IOException {
+    public String logTail() throws IOException {
         return latest == null ? "(no operator ran)" : latest.logTail();
     }
 
