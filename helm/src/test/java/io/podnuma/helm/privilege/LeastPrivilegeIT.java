@@ -124,6 +124,13 @@ class LeastPrivilegeIT {
             assertThat(refusal(operator, "{\"metadata\":{\"annotations\":{\"team\":\"x\"}}}"))
                     .isEqualTo(refused + "annotations");
             assertThat(refusal(operator, "{\"spec\":{\"unschedulable\":true}}")).isEqualTo(refused + "spec");
+            assertThat(refusal(operator, "{\"metadata\":{\"finalizers\":[\"example.com/hold\"]}}"))
+                    .isEqualTo(refused + "finalizers");
+            assertThat(refusal(
+                            operator,
+                            "{\"metadata\":{\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+                                    + "\"name\":\"owner\",\"uid\":\"00000000-0000-0000-0000-000000000001\"}]}}"))
+                    .isEqualTo(refused + "owner references");
             assertThat(refusal(operator, "{\"metadata\":{\"labels\":{\"podnuma.io/policy\":\"p\",\"team\":\"x\"}}}"))
                     .isEqualTo(refused + "other labels");
 
