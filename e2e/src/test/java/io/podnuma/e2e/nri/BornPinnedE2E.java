@@ -113,10 +113,7 @@ class BornPinnedE2E {
     void withNriEveryContainerIsBornOnItsCpus() throws Exception {
         BirthChurn.Tally t = churn.run("nri", PODS, INITS, SHORTS);
         figures.add("nri: " + t.summary());
-        assertThat(t.count()).isEqualTo(PODS * (INITS + SHORTS + 1));
-        assertThat(t.unpinned())
-                .as("containers born outside their pod's CPUs with NRI")
-                .isEmpty();
+        assertEveryStartBornPinned(t, PODS);
         assertThat(counter("podnuma_nri_requests_total", Map.of("method", "CreateContainer", "result", "pinned")))
                 .isGreaterThanOrEqualTo(t.count());
     }
@@ -128,8 +125,7 @@ class BornPinnedE2E {
         agent.restart();
         awaitNriConnected();
         figures.add("agent restart → NRI connected again in " + millisSince(t0) + " ms");
-        BirthChurn.Tally t = churn.run("restarted", 1, INITS, SHORTS);
-        assertThat(t.unpinned()).isEmpty();
+        assertEveryStartBornPinned(churn.run("restarted", 1, INITS, SHORTS), 1);
     }
 
     @Test
@@ -142,8 +138,7 @@ class BornPinnedE2E {
         awaitCounterAbove("podnuma_nri_connections_total", reconnectsBefore);
         figures.add("containerd restart took " + restart.toMillis() + " ms; the agent was connected again "
                 + millisSince(t0) + " ms later");
-        BirthChurn.Tally t = churn.run("containerd", 1, INITS, SHORTS);
-        assertThat(t.unpinned()).isEmpty();
+        assertEveryStartBornPinned(churn.run("containerd", 1, INITS, SHORTS), 1);
     }
 
     @Test
@@ -206,6 +201,10 @@ class BornPinnedE2E {
     @Order(6)
     void aPodThatRequiresThePluginIsNotStartedUntilTheAgentIsConnected() throws Exception {
         RefusedWhileAway r = refusedWhileAway("required", 1, 2, Map.of(BirthChurn.REQUIRED_PLUGINS, "[\"podnuma\"]"));
+        // The pod's one init container, two short ones and the app: each started once the agent was back.
+        assertThat(r.births())
+                .extracting(BirthChurn.Birth::container)
+                .containsExactly("init-00", "short-00", "short-01", "app");
         figures.add("fail-closed: refused with '" + r.refusal() + "'; started " + r.startedAfterMillis()
                 + " ms after the agent came back (the kubelet's retry backoff), births " + r.births());
     }
@@ -221,12 +220,11 @@ class BornPinnedE2E {
         awaitCounterAbove("podnuma_nri_connections_total", connections);
         awaitNriConnected();
         BirthChurn.Tally t = churn.run("required-all", 1, INITS, SHORTS);
-        assertThat(t.unpinned())
-                .as("with the agent connected, every container starts, born pinned")
-                .isEmpty();
+        assertEveryStartBornPinned(t, 1);
 
         // Restored, the agent's pod starts although no plugin is connected: it tolerates the missing plugin (it is it).
         RefusedWhileAway r = refusedWhileAway("refused-all", 0, 0, Map.of());
+        assertThat(r.births()).extracting(BirthChurn.Birth::container).containsExactly("app");
         figures.add("required_plugins = [\"podnuma\"]: " + t.summary() + "; without the agent a plain pod was refused,"
                 + " the agent's own pod started (toleration annotation) and the pod ran " + r.startedAfterMillis()
                 + " ms after the agent was started again, born on "
@@ -249,6 +247,17 @@ class BornPinnedE2E {
                 .isZero();
     }
 
+    /**
+     * Every container of {@code pods} churn pods started (an init, the shorts and the app each) and was born on its
+     * pod's CPUs; the count first, since no unpinned start is also what a churn that started nothing reports.
+     */
+    private static void assertEveryStartBornPinned(BirthChurn.Tally t, int pods) {
+        assertThat(t.count()).as("container starts: " + t.summary()).isEqualTo(pods * (INITS + SHORTS + 1));
+        assertThat(t.unpinned())
+                .as("with the agent connected, every container starts, born pinned")
+                .isEmpty();
+    }
+
     /** What a pod created while the agent was away went through: its refusal, then its start once the agent was back. */
     record RefusedWhileAway(String refusal, long startedAfterMillis, List<BirthChurn.Birth> births) {}
 
@@ -268,7 +277,12 @@ class BornPinnedE2E {
         Pod running = churn.awaitRunning(pod.getMetadata().getName());
         List<BirthChurn.Birth> births = churn.births(running);
         long started = millisSince(t0);
-        assertThat(births).allMatch(b -> churn.onPodCpus(b.first()));
+        // An empty list would pass the pinning check with nothing started: count first.
+        assertThat(births).as("births of " + name).hasSize(inits + shorts + 1);
+        assertThat(births)
+                .allSatisfy(b -> assertThat(churn.onPodCpus(b.first()))
+                        .as("%s/%s born on its pod's CPUs: %s", b.pod(), b.container(), b.first())
+                        .isTrue());
         churn.delete(running);
         return new RefusedWhileAway(refusal, started, births);
     }

@@ -3,13 +3,46 @@ package io.podnuma.agent.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.podnuma.agent.checkpoint.RejectReason;
 import io.podnuma.agent.engine.node.RejectionReason;
 import io.podnuma.agent.engine.pod.PodRef;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EventReasonTest {
+
+    /**
+     * The reasons as Kubernetes Events carry them, in declaration order: alerts and {@code kubectl get events
+     * --field-selector reason=...} match these exact strings, so a renamed constant must show up here.
+     */
+    private static final List<String> WIRE = List.of(
+            "ResourcesPinned",
+            "CpusetDriftRepaired",
+            "CpusetWriteFailed",
+            "CheckpointRejected",
+            "PodEvicted",
+            "EvictionBlocked",
+            "EvictionFailed",
+            "KubeletConflict",
+            "PolicyConflict",
+            "PolicyChanged",
+            "PodSpecUnreadable",
+            "TopologyAffinityError",
+            "SMTAlignmentError",
+            "EmptyPodSharedPoolError",
+            "UnexpectedAdmissionError",
+            "CheckpointUnreadable",
+            "CheckpointTruncated",
+            "CheckpointMalformed",
+            "CheckpointUnsupportedVersion",
+            "CheckpointChecksumMismatch",
+            "CheckpointTopologyMismatch",
+            "CheckpointBadState",
+            "CheckpointInconsistentState");
 
     @Test
     void everyReasonTheAgentEmitsIsADistinctCamelCaseWordOfAClosedSet() {
@@ -17,31 +50,27 @@ class EventReasonTest {
                 .extracting(EventReason::value)
                 .doesNotHaveDuplicates()
                 .allMatch(v -> v.matches("[A-Z][A-Za-z0-9]*") && v.length() <= EventReason.MAX_LENGTH)
-                .containsExactlyInAnyOrder(
-                        "ResourcesPinned",
-                        "CpusetDriftRepaired",
-                        "CpusetWriteFailed",
-                        "CheckpointRejected",
-                        "PodEvicted",
-                        "EvictionBlocked",
-                        "EvictionFailed",
-                        "KubeletConflict",
-                        "PolicyConflict",
-                        "PolicyChanged",
-                        "PodSpecUnreadable",
-                        "TopologyAffinityError",
-                        "SMTAlignmentError",
-                        "EmptyPodSharedPoolError",
-                        "UnexpectedAdmissionError",
-                        "CheckpointUnreadable",
-                        "CheckpointTruncated",
-                        "CheckpointMalformed",
-                        "CheckpointUnsupportedVersion",
-                        "CheckpointChecksumMismatch",
-                        "CheckpointTopologyMismatch",
-                        "CheckpointBadState",
-                        "CheckpointInconsistentState");
-        assertThat(EventReason.values()).allMatch(r -> r.toString().equals(r.value()));
+                .containsExactlyElementsOf(WIRE);
+        // Logs and messages print the reason through toString; they must read the same as the Event.
+        assertThat(EventReason.values()).extracting(Object::toString).containsExactlyElementsOf(WIRE);
+    }
+
+    @Test
+    void theEventWrittenCarriesTheWireStringOfItsReason() throws InterruptedException {
+        FakeEventApi api = new FakeEventApi();
+        try (KubeEventRecorder recorder = KubeEventRecorder.start(
+                api,
+                "node-1",
+                EventRecorderSettings.defaults(),
+                InstantSource.fixed(Instant.parse("2026-01-01T00:00:00Z")))) {
+            EventReason[] reasons = EventReason.values();
+            // One pod per reason, so the per-object rate limit cannot drop any of them.
+            for (int i = 0; i < reasons.length; i++) {
+                recorder.warning(new PodTarget(new PodRef("uid-" + i, "ns", "pod-" + i)), reasons[i], "m");
+            }
+            assertThat(recorder.awaitIdle(Duration.ofSeconds(10))).isTrue();
+        }
+        assertThat(api.events()).extracting(Event::getReason).containsExactlyElementsOf(WIRE);
     }
 
     @Test

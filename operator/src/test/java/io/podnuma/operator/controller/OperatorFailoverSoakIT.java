@@ -71,7 +71,7 @@ import org.junit.jupiter.api.io.TempDir;
  * conditions say what its nodes are, every node carries the label of the policy that selects it (none when none
  * does), every policy's agent DaemonSet is the rendered one, and a deleted policy and its DaemonSet are gone.
  *
- * <p>Short by default ({@code PT30S} of faults, about 50-70 s with the start); {@code scripts/soak operator
+ * <p>Short by default ({@code PT15S} of faults, plus the start); {@code scripts/soak operator
  * [duration]} runs longer. {@code -Dpodnuma.soak.seed=<n>} replays a draw (up to the timing of the processes).
  */
 @ExtendWith(ControlPlaneExtension.class)

@@ -175,8 +175,29 @@ class StaticPolicyTest {
     @Test
     void hintsMustCoverReusableCpus() {
         StaticPolicy p = policy(DUAL_SOCKET_MULTI_NUMA_HT, StaticPolicyOptions.NONE, ReservedCpus.count(2));
+        // CPU 21 is on node 2 (nodes are CPUs 10n..10n+9 and their siblings 40 up), so every mask must contain
+        // node 2; each of them has room for 4 CPUs. Only the single node is preferred: any one node holds 4.
         List<CpuHint> hints = p.hints(p.initialState(), 4, CpuSet.of(21));
-        assertThat(hints).allSatisfy(h -> assertThat(h.numaNodes().contains(2)).isTrue());
+        assertThat(hints)
+                .isNotEmpty()
+                .containsExactly(
+                        new CpuHint(CpuSet.of(2), true),
+                        new CpuHint(CpuSet.of(0, 2), false),
+                        new CpuHint(CpuSet.of(1, 2), false),
+                        new CpuHint(CpuSet.of(2, 3), false),
+                        new CpuHint(CpuSet.of(0, 1, 2), false),
+                        new CpuHint(CpuSet.of(0, 2, 3), false),
+                        new CpuHint(CpuSet.of(1, 2, 3), false),
+                        new CpuHint(CpuSet.of(0, 1, 2, 3), false));
+        // Reusable CPUs on nodes 2 and 3 rule out every single node, but the narrowest fit on capacity is still one
+        // node, so none of the remaining masks is preferred (as the kubelet measures it).
+        assertThat(p.hints(p.initialState(), 4, CpuSet.of(21, 31)))
+                .isNotEmpty()
+                .containsExactly(
+                        new CpuHint(CpuSet.of(2, 3), false),
+                        new CpuHint(CpuSet.of(0, 2, 3), false),
+                        new CpuHint(CpuSet.of(1, 2, 3), false),
+                        new CpuHint(CpuSet.of(0, 1, 2, 3), false));
     }
 
     @Test
