@@ -53,7 +53,9 @@ public final class SecureServing {
             certificate = "a self-signed certificate made at start (CN " + commonName + ")";
         }
         return new SecureServing(
-                tlsContext(keys), MetricsGate.forScrapes(reviews, settings.cacheTtl(), clock), certificate);
+                tlsContext(keys),
+                MetricsGate.forScrapes(reviews, settings.cacheTtl(), settings.reviewRate(), clock),
+                certificate);
     }
 
     static SSLContext tlsContext(KeySource keys) {
@@ -86,7 +88,10 @@ public final class SecureServing {
         return server;
     }
 
-    /** {@code inner} behind the gate: it runs only for an allowed scrape; the others get 401, 403 or 503. */
+    /**
+     * {@code inner} behind the gate: it runs only for an allowed scrape; the others get 401, 403, 503, or 429 with
+     * {@code Retry-After} when too many unknown tokens arrive at once.
+     */
     public HttpHandler guard(HttpHandler inner) {
         Objects.requireNonNull(inner, "inner");
         return exchange -> {
@@ -104,6 +109,7 @@ public final class SecureServing {
             if (d.verdict() == Verdict.UNAUTHENTICATED) {
                 exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"podnuma\"");
             }
+            d.retryAfterSeconds().ifPresent(s -> exchange.getResponseHeaders().set("Retry-After", Long.toString(s)));
             byte[] body = (d.verdict().httpStatus() + " " + d.verdict().name().toLowerCase(java.util.Locale.ROOT) + ": "
                             + d.reason() + "\n")
                     .getBytes(StandardCharsets.UTF_8);
