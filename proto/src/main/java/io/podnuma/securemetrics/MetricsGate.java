@@ -66,10 +66,10 @@ public final class MetricsGate {
 
     /**
      * A gate on {@code GET /metrics} with {@code ttl}, a rejected-token TTL of a sixth of it (10 s for 1 m) and
-     * reviews limited to {@code rate}.
+     * uncached tokens spending {@code budget}.
      */
-    public static MetricsGate forScrapes(AccessReviews reviews, Duration ttl, ReviewRate rate, Clock clock) {
-        return new MetricsGate(reviews, NonResourceRequest.SCRAPE, ttl, ttl.dividedBy(6), ReviewBudget.of(rate), clock);
+    public static MetricsGate forScrapes(AccessReviews reviews, Duration ttl, ReviewBudget budget, Clock clock) {
+        return new MetricsGate(reviews, NonResourceRequest.SCRAPE, ttl, ttl.dividedBy(6), budget, clock);
     }
 
     public Decision admit(String authorizationHeader) {

@@ -28,10 +28,6 @@ public final class ReviewBudget {
         this.last = nanoClock.getAsLong();
     }
 
-    public static ReviewBudget of(ReviewRate rate) {
-        return new ReviewBudget(rate, System::nanoTime);
-    }
-
     /** Takes one review if one is left. */
     public synchronized boolean tryTake() {
         refill();

@@ -13,6 +13,7 @@ import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -42,6 +43,20 @@ public final class SecureServing {
      */
     public static SecureServing create(
             SecureMetricsSettings settings, AccessReviews reviews, String commonName, List<String> names, Clock clock) {
+        return create(settings, reviews, commonName, names, clock, System::nanoTime);
+    }
+
+    /**
+     * As {@link #create(SecureMetricsSettings, AccessReviews, String, List, Clock)}, with the review budget refilled
+     * by {@code nanoClock} (a test's clock that stands still makes the budget exact).
+     */
+    public static SecureServing create(
+            SecureMetricsSettings settings,
+            AccessReviews reviews,
+            String commonName,
+            List<String> names,
+            Clock clock,
+            LongSupplier nanoClock) {
         KeySource keys;
         String certificate;
         if (settings.certFile().isPresent()) {
@@ -54,7 +69,8 @@ public final class SecureServing {
         }
         return new SecureServing(
                 tlsContext(keys),
-                MetricsGate.forScrapes(reviews, settings.cacheTtl(), settings.reviewRate(), clock),
+                MetricsGate.forScrapes(
+                        reviews, settings.cacheTtl(), new ReviewBudget(settings.reviewRate(), nanoClock), clock),
                 certificate);
     }
 

@@ -164,7 +164,7 @@ class MetricsGateTest {
                         NonResourceRequest.SCRAPE,
                         Duration.ofSeconds(1),
                         Duration.ofSeconds(2),
-                        ReviewBudget.of(ReviewRate.DEFAULT),
+                        new ReviewBudget(ReviewRate.DEFAULT, clock::nanoTime),
                         clock))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at most the allowed one");
@@ -173,7 +173,7 @@ class MetricsGateTest {
                         NonResourceRequest.SCRAPE,
                         Duration.ofSeconds(-1),
                         Duration.ZERO,
-                        ReviewBudget.of(ReviewRate.DEFAULT),
+                        new ReviewBudget(ReviewRate.DEFAULT, clock::nanoTime),
                         clock))
                 .isInstanceOf(IllegalArgumentException.class);
     }
