@@ -19,7 +19,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * A plaintext gRPC server on a unix domain socket, as the kubelet serves PodResources. It owns its
  * epoll event loop (one thread accepts and serves: a local socket has a handful of clients) and its socket
- * file; {@link #close()} releases both.
+ * file; {@link #close()} releases both. It holds at most {@link ConnectionLimits#maxConnections()} connections and
+ * closes those that stay silent or idle ({@link ConnectionLimits}): the cap cannot tell a flood from a client, so a
+ * client refused during a flood gets in once the flood's silent connections time out (gRPC clients retry with
+ * backoff).
  */
 public final class DomainSocketServer implements AutoCloseable {
 
@@ -62,17 +65,32 @@ public final class DomainSocketServer implements AutoCloseable {
      */
     public static DomainSocketServer start(Path socket, List<ServerServiceDefinition> services, HandlerThreads threads)
             throws IOException {
+        return start(socket, services, threads, ConnectionLimits.DEFAULT);
+    }
+
+    /** As {@link #start(Path, List, HandlerThreads)}, with the connection cap and timeouts given. */
+    public static DomainSocketServer start(
+            Path socket, List<ServerServiceDefinition> services, HandlerThreads threads, ConnectionLimits limits)
+            throws IOException {
         requireEpoll();
         noLeakTracesUnlessAsked();
         DomainSocketPaths.prepareForBind(socket);
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         Server server;
         try {
+            ConnectionCap cap = new ConnectionCap(limits.maxConnections(), socket.toString());
             NettyServerBuilder builder = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
-                    .channelType(EpollServerDomainSocketChannel.class)
+                    .channelFactory(() -> {
+                        EpollServerDomainSocketChannel listener = new EpollServerDomainSocketChannel();
+                        // Added before the bootstrap adds its acceptor, so the cap sees each connection first.
+                        listener.pipeline().addLast(cap);
+                        return listener;
+                    })
                     .bossEventLoopGroup(loop)
                     .workerEventLoopGroup(loop)
-                    .maxInboundMessageSize(MAX_REQUEST_BYTES);
+                    .maxInboundMessageSize(MAX_REQUEST_BYTES)
+                    .handshakeTimeout(limits.handshakeTimeout().toNanos(), TimeUnit.NANOSECONDS)
+                    .maxConnectionIdle(limits.maxIdle().toNanos(), TimeUnit.NANOSECONDS);
             if (threads == HandlerThreads.EVENT_LOOP) {
                 builder.directExecutor();
             }

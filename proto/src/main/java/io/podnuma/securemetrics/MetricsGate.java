@@ -15,6 +15,12 @@ import java.util.Optional;
  * {@code allowTtl}, a rejected token for {@code denyTtl} (shorter, so a freshly granted role takes effect soon). A
  * failed review is never cached. The cache holds at most {@link #MAX_ENTRIES} tokens (the least recently used go
  * first), so a flood of random tokens cannot grow it.
+ *
+ * <p>A token without a cached decision spends one review of a {@link ReviewBudget}; when none is left the scrape is
+ * answered {@link Verdict#THROTTLED} without asking the API server, so a flood of random tokens costs it at most
+ * {@link ReviewRate#burst()} reviews and then {@link ReviewRate#perSecond()}. Tokens with a cached decision do not
+ * spend the budget and keep their answer during a flood; throttled tokens are not cached, so the flood cannot evict
+ * them either.
  */
 public final class MetricsGate {
 
@@ -27,6 +33,7 @@ public final class MetricsGate {
     private final NonResourceRequest request;
     private final Duration allowTtl;
     private final Duration denyTtl;
+    private final ReviewBudget budget;
     private final Clock clock;
     private final Map<String, Cached> cache = new LinkedHashMap<>(16, 0.75f, true);
 
@@ -35,13 +42,20 @@ public final class MetricsGate {
     /**
      * @param allowTtl how long an allowed or forbidden decision is reused; zero: never cached
      * @param denyTtl how long a rejected token's decision is reused; at most {@code allowTtl}
+     * @param budget spent by every token without a cached decision
      */
     public MetricsGate(
-            AccessReviews reviews, NonResourceRequest request, Duration allowTtl, Duration denyTtl, Clock clock) {
+            AccessReviews reviews,
+            NonResourceRequest request,
+            Duration allowTtl,
+            Duration denyTtl,
+            ReviewBudget budget,
+            Clock clock) {
         this.reviews = Objects.requireNonNull(reviews, "reviews");
         this.request = Objects.requireNonNull(request, "request");
         this.allowTtl = Objects.requireNonNull(allowTtl, "allowTtl");
         this.denyTtl = Objects.requireNonNull(denyTtl, "denyTtl");
+        this.budget = Objects.requireNonNull(budget, "budget");
         this.clock = Objects.requireNonNull(clock, "clock");
         if (allowTtl.isNegative() || denyTtl.isNegative() || denyTtl.compareTo(allowTtl) > 0) {
             throw new IllegalArgumentException(
@@ -50,9 +64,12 @@ public final class MetricsGate {
         }
     }
 
-    /** A gate on {@code GET /metrics} with {@code ttl} and a rejected-token TTL of a sixth of it (10 s for 1 m). */
-    public static MetricsGate forScrapes(AccessReviews reviews, Duration ttl, Clock clock) {
-        return new MetricsGate(reviews, NonResourceRequest.SCRAPE, ttl, ttl.dividedBy(6), clock);
+    /**
+     * A gate on {@code GET /metrics} with {@code ttl}, a rejected-token TTL of a sixth of it (10 s for 1 m) and
+     * uncached tokens spending {@code budget}.
+     */
+    public static MetricsGate forScrapes(AccessReviews reviews, Duration ttl, ReviewBudget budget, Clock clock) {
+        return new MetricsGate(reviews, NonResourceRequest.SCRAPE, ttl, ttl.dividedBy(6), budget, clock);
     }
 
     public Decision admit(String authorizationHeader) {
@@ -72,6 +89,9 @@ public final class MetricsGate {
                 return c.decision();
             }
         }
+        if (!budget.tryTake()) {
+            return throttled(budget.untilNext());
+        }
         Decision d;
         try {
             d = review(token.get());
@@ -88,6 +108,16 @@ public final class MetricsGate {
             }
         }
         return d;
+    }
+
+    private Decision throttled(Duration wait) {
+        ReviewRate rate = budget.rate();
+        return new Decision(
+                Verdict.THROTTLED,
+                "too many bearer tokens without a recent decision: " + rate.burst() + " at once, then "
+                        + rate.perSecond() + " a second, are checked with the API server; retry in "
+                        + Decision.wholeSeconds(wait) + " s (tokens checked recently are still answered)",
+                Optional.of(wait));
     }
 
     private Decision review(BearerToken token) {

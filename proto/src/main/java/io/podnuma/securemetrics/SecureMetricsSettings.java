@@ -11,8 +11,10 @@ import java.util.Optional;
  * @param certFile with {@code keyFile}, a PEM pair (a mounted {@code kubernetes.io/tls} Secret), reloaded when it
  *     changes; both empty: a self-signed certificate made at start
  * @param cacheTtl how long an allowed or forbidden decision for one token is reused
+ * @param reviewRate how many scrapes with a token that has no cached decision may reach the API server
  */
-public record SecureMetricsSettings(Optional<Path> certFile, Optional<Path> keyFile, Duration cacheTtl) {
+public record SecureMetricsSettings(
+        Optional<Path> certFile, Optional<Path> keyFile, Duration cacheTtl, ReviewRate reviewRate) {
 
     public static final Duration MAX_TTL = Duration.ofMinutes(10);
 
@@ -20,6 +22,7 @@ public record SecureMetricsSettings(Optional<Path> certFile, Optional<Path> keyF
         Objects.requireNonNull(certFile, "certFile");
         Objects.requireNonNull(keyFile, "keyFile");
         Objects.requireNonNull(cacheTtl, "cacheTtl");
+        Objects.requireNonNull(reviewRate, "reviewRate");
         if (certFile.isPresent() != keyFile.isPresent()) {
             throw new IllegalArgumentException("metricsCertFile and metricsKeyFile go together: set both (a"
                     + " certificate and its key) or neither (a self-signed certificate made at start)");
@@ -29,7 +32,16 @@ public record SecureMetricsSettings(Optional<Path> certFile, Optional<Path> keyF
         }
     }
 
+    /** With {@link ReviewRate#DEFAULT}: the agent's and the operator's settings do not expose the rate yet. */
+    public SecureMetricsSettings(Optional<Path> certFile, Optional<Path> keyFile, Duration cacheTtl) {
+        this(certFile, keyFile, cacheTtl, ReviewRate.DEFAULT);
+    }
+
     public static SecureMetricsSettings selfSigned() {
         return new SecureMetricsSettings(Optional.empty(), Optional.empty(), MetricsGate.DEFAULT_TTL);
+    }
+
+    public SecureMetricsSettings withReviewRate(ReviewRate rate) {
+        return new SecureMetricsSettings(certFile, keyFile, cacheTtl, rate);
     }
 }

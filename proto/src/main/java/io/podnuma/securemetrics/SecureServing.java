@@ -13,6 +13,7 @@ import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -42,6 +43,20 @@ public final class SecureServing {
      */
     public static SecureServing create(
             SecureMetricsSettings settings, AccessReviews reviews, String commonName, List<String> names, Clock clock) {
+        return create(settings, reviews, commonName, names, clock, System::nanoTime);
+    }
+
+    /**
+     * As {@link #create(SecureMetricsSettings, AccessReviews, String, List, Clock)}, with the review budget refilled
+     * by {@code nanoClock} (a test's clock that stands still makes the budget exact).
+     */
+    public static SecureServing create(
+            SecureMetricsSettings settings,
+            AccessReviews reviews,
+            String commonName,
+            List<String> names,
+            Clock clock,
+            LongSupplier nanoClock) {
         KeySource keys;
         String certificate;
         if (settings.certFile().isPresent()) {
@@ -53,7 +68,10 @@ public final class SecureServing {
             certificate = "a self-signed certificate made at start (CN " + commonName + ")";
         }
         return new SecureServing(
-                tlsContext(keys), MetricsGate.forScrapes(reviews, settings.cacheTtl(), clock), certificate);
+                tlsContext(keys),
+                MetricsGate.forScrapes(
+                        reviews, settings.cacheTtl(), new ReviewBudget(settings.reviewRate(), nanoClock), clock),
+                certificate);
     }
 
     static SSLContext tlsContext(KeySource keys) {
@@ -86,7 +104,10 @@ public final class SecureServing {
         return server;
     }
 
-    /** {@code inner} behind the gate: it runs only for an allowed scrape; the others get 401, 403 or 503. */
+    /**
+     * {@code inner} behind the gate: it runs only for an allowed scrape; the others get 401, 403, 503, or 429 with
+     * {@code Retry-After} when too many unknown tokens arrive at once.
+     */
     public HttpHandler guard(HttpHandler inner) {
         Objects.requireNonNull(inner, "inner");
         return exchange -> {
@@ -104,6 +125,7 @@ public final class SecureServing {
             if (d.verdict() == Verdict.UNAUTHENTICATED) {
                 exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"podnuma\"");
             }
+            d.retryAfterSeconds().ifPresent(s -> exchange.getResponseHeaders().set("Retry-After", Long.toString(s)));
             byte[] body = (d.verdict().httpStatus() + " " + d.verdict().name().toLowerCase(java.util.Locale.ROOT) + ": "
                             + d.reason() + "\n")
                     .getBytes(StandardCharsets.UTF_8);

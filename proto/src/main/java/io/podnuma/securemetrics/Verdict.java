@@ -9,7 +9,12 @@ public enum Verdict {
     /** A valid token whose identity may not {@code get /metrics}. */
     FORBIDDEN(403),
     /** The API server could not be asked; the scrape may retry. */
-    UNAVAILABLE(503);
+    UNAVAILABLE(503),
+    /**
+     * Too many tokens without a cached decision at once: the API server is not asked, the scrape may retry after
+     * {@link Decision#retryAfter()} (sent as {@code Retry-After}).
+     */
+    THROTTLED(429);
 
     private final int status;
 

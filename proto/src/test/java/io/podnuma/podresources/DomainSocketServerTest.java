@@ -24,9 +24,15 @@ import io.podnuma.podresources.v1.PodResourcesListerGrpc.PodResourcesListerBlock
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -185,6 +191,158 @@ class DomainSocketServerTest {
         assertThatThrownBy(() -> DomainSocketChannels.open(socket))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at most 107");
+    }
+
+    /**
+     * The cap holds: four silent connections take every place and three more are closed before the server sends a
+     * byte, while the four got the server's HTTP/2 settings. A gRPC call then fails at once, and succeeds once one
+     * of the four has gone. The handshake timeout is long here so the four stay until the test lets them go.
+     */
+    @Test
+    void connectionsBeyondTheCapAreClosedAtOnceAndAClientGetsInWhenOneLeaves() throws Exception {
+        ConnectionLimits limits = new ConnectionLimits(4, Duration.ofMinutes(5), Duration.ofMinutes(5));
+        List<SocketChannel> held = new ArrayList<>();
+        try (DomainSocketServer server = DomainSocketServer.start(
+                dir.resolve("cap.sock"), List.of(new FixtureLister().bindService()), HandlerThreads.EXECUTOR, limits)) {
+            try {
+                for (int i = 0; i < 4; i++) {
+                    SocketChannel ch = connect(server.socket());
+                    held.add(ch);
+                    assertThat(firstBytes(ch)).as("connection %d is served", i).isPositive();
+                }
+                for (int i = 0; i < 3; i++) {
+                    try (SocketChannel excess = connect(server.socket())) {
+                        assertThat(bytesUntilClosed(excess, Duration.ofSeconds(30)))
+                                .as("connection %d beyond the cap is closed before any byte", i)
+                                .isZero();
+                    }
+                }
+                withClient(
+                        server.socket(),
+                        stub -> assertThatThrownBy(() -> stub.list(ListPodResourcesRequest.getDefaultInstance()))
+                                .isInstanceOfSatisfying(
+                                        StatusRuntimeException.class,
+                                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE)));
+
+                held.removeFirst().close();
+                withClient(
+                        server.socket(),
+                        stub -> assertThat(stub.withWaitForReady().list(ListPodResourcesRequest.getDefaultInstance()))
+                                .isEqualTo(WireFixtures.listResponse()));
+            } finally {
+                // Before the server closes: it waits for open connections to end.
+                for (SocketChannel ch : held) {
+                    ch.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * Silent connections fill the cap and are closed after the handshake timeout, freeing their places: a gRPC call
+     * that waits for the socket gets in. With gRPC's own default (120 s) the bounded waits below would fail.
+     */
+    @Test
+    void silentConnectionsAreClosedAfterTheHandshakeTimeoutAndTheirPlacesServeAClient() throws Exception {
+        ConnectionLimits limits = new ConnectionLimits(2, Duration.ofMillis(500), Duration.ofMinutes(5));
+        try (DomainSocketServer server = DomainSocketServer.start(
+                        dir.resolve("silent.sock"),
+                        List.of(new FixtureLister().bindService()),
+                        HandlerThreads.EXECUTOR,
+                        limits);
+                SocketChannel first = connect(server.socket());
+                SocketChannel second = connect(server.socket())) {
+            withClient(
+                    server.socket(),
+                    stub -> assertThat(stub.withWaitForReady().list(ListPodResourcesRequest.getDefaultInstance()))
+                            .isEqualTo(WireFixtures.listResponse()));
+            assertThat(bytesUntilClosed(first, Duration.ofSeconds(30)))
+                    .as("the server's settings, then the close")
+                    .isPositive();
+            assertThat(bytesUntilClosed(second, Duration.ofSeconds(30))).isPositive();
+        }
+    }
+
+    /**
+     * A gRPC client that made its call and keeps its connection open is told goodbye after the idle timeout; with a
+     * cap of one, a second client waiting for the socket gets in only because of that.
+     */
+    @Test
+    void aConnectionWithoutCallsIsClosedAfterTheIdleTimeout() throws Exception {
+        ConnectionLimits limits = new ConnectionLimits(1, Duration.ofSeconds(30), Duration.ofMillis(500));
+        try (DomainSocketServer server = DomainSocketServer.start(
+                dir.resolve("idle.sock"),
+                List.of(new FixtureLister().bindService()),
+                HandlerThreads.EXECUTOR,
+                limits)) {
+            ManagedChannel idle = DomainSocketChannels.open(server.socket());
+            try {
+                assertThat(PodResourcesListerGrpc.newBlockingStub(idle)
+                                .withDeadlineAfter(30, TimeUnit.SECONDS)
+                                .list(ListPodResourcesRequest.getDefaultInstance()))
+                        .isEqualTo(WireFixtures.listResponse());
+                withClient(
+                        server.socket(),
+                        stub -> assertThat(stub.withWaitForReady().list(ListPodResourcesRequest.getDefaultInstance()))
+                                .isEqualTo(WireFixtures.listResponse()));
+            } finally {
+                idle.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void refusesLimitsThatMakeNoSense() {
+        assertThatThrownBy(() -> new ConnectionLimits(0, Duration.ofSeconds(10), Duration.ofMinutes(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("allowed 1 to 65536");
+        assertThatThrownBy(() -> new ConnectionLimits(64, Duration.ZERO, Duration.ofMinutes(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("handshake timeout PT0S: allowed a positive duration");
+        assertThatThrownBy(() -> new ConnectionLimits(64, Duration.ofSeconds(10), Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("idle timeout PT-1S: allowed a positive duration");
+    }
+
+    private static SocketChannel connect(Path socket) throws IOException {
+        return SocketChannel.open(UnixDomainSocketAddress.of(socket));
+    }
+
+    /** Waits (at most 30 s) for the server's first bytes on a connection that sends nothing; returns how many. */
+    private static int firstBytes(SocketChannel ch) throws IOException {
+        return read(ch, Duration.ofSeconds(30), true);
+    }
+
+    /** Reads until the server closes the connection, at most {@code within}; returns the bytes it sent first. */
+    static int bytesUntilClosed(SocketChannel ch, Duration within) throws IOException {
+        return read(ch, within, false);
+    }
+
+    private static int read(SocketChannel ch, Duration within, boolean firstBytesOnly) throws IOException {
+        ch.configureBlocking(false);
+        try (Selector selector = Selector.open()) {
+            ch.register(selector, SelectionKey.OP_READ);
+            long deadline = System.nanoTime() + within.toNanos();
+            ByteBuffer buf = ByteBuffer.allocate(4096);
+            int total = 0;
+            while (true) {
+                int n;
+                while ((n = ch.read(buf)) > 0) {
+                    total += n;
+                    buf.clear();
+                }
+                if (n < 0 || (firstBytesOnly && total > 0)) {
+                    return total;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("the server neither sent a byte nor closed the connection within " + within
+                            + " (" + total + " bytes so far)");
+                }
+                selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                selector.selectedKeys().clear();
+            }
+        }
     }
 
     private interface StubUse {

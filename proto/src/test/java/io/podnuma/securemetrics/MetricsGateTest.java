@@ -12,7 +12,17 @@ class MetricsGateTest {
 
     private final FakeReviews reviews = new FakeReviews();
     private final MutableClock clock = new MutableClock();
-    private final MetricsGate gate = MetricsGate.forScrapes(reviews, Duration.ofSeconds(60), clock);
+    private final MetricsGate gate = gate(Duration.ofSeconds(60), ReviewRate.DEFAULT);
+
+    private MetricsGate gate(Duration ttl, ReviewRate rate) {
+        return new MetricsGate(
+                reviews,
+                NonResourceRequest.SCRAPE,
+                ttl,
+                ttl.dividedBy(6),
+                new ReviewBudget(rate, clock::nanoTime),
+                clock);
+    }
 
     @ParameterizedTest(name = "[{0}] -> {1}")
     @CsvSource(
@@ -65,7 +75,7 @@ class MetricsGateTest {
 
     @Test
     void aZeroTtlAsksEveryTime() {
-        MetricsGate uncached = MetricsGate.forScrapes(reviews, Duration.ZERO, clock);
+        MetricsGate uncached = gate(Duration.ZERO, ReviewRate.DEFAULT);
         uncached.admit("Bearer reader");
         uncached.admit("Bearer reader");
         assertThat(reviews.tokenReviews).hasValue(2);
@@ -74,20 +84,97 @@ class MetricsGateTest {
 
     @Test
     void aFloodOfTokensCannotGrowTheCache() {
+        MetricsGate generous = gate(Duration.ofSeconds(60), new ReviewRate(ReviewRate.MAX, ReviewRate.MAX));
         for (int i = 0; i < MetricsGate.MAX_ENTRIES * 3; i++) {
-            gate.admit("Bearer random-" + i);
+            generous.admit("Bearer random-" + i);
         }
-        assertThat(gate.cachedTokens()).isEqualTo(MetricsGate.MAX_ENTRIES);
+        assertThat(generous.cachedTokens()).isEqualTo(MetricsGate.MAX_ENTRIES);
+    }
+
+    @Test
+    void aFloodOfDistinctTokensCostsAtMostTheBurstWhileACachedTokenIsStillAllowed() {
+        assertThat(gate.admit("Bearer reader").verdict()).isEqualTo(Verdict.ALLOWED);
+        int before = reviews.tokenReviews.get();
+        int throttled = 0;
+        for (int i = 0; i < 1000; i++) {
+            Decision d = gate.admit("Bearer random-" + i);
+            if (d.verdict() == Verdict.THROTTLED) {
+                throttled++;
+                assertThat(d.retryAfterSeconds()).hasValue(1L);
+            } else {
+                assertThat(d.verdict()).isEqualTo(Verdict.UNAUTHENTICATED);
+            }
+            if (i % 100 == 0) {
+                assertThat(gate.admit("Bearer reader").verdict()).isEqualTo(Verdict.ALLOWED);
+            }
+        }
+        int flood = reviews.tokenReviews.get() - before;
+        assertThat(flood).as("the reader's review took one of the burst").isEqualTo(ReviewRate.DEFAULT.burst() - 1);
+        assertThat(throttled).isEqualTo(1000 - flood);
+        assertThat(gate.admit("Bearer reader").verdict()).isEqualTo(Verdict.ALLOWED);
+        assertThat(reviews.tokenReviews.get() - before).isEqualTo(flood);
+    }
+
+    @Test
+    void aThrottledScrapeNamesTheLimitAndIsNotCached() {
+        MetricsGate tight = gate(Duration.ofSeconds(60), new ReviewRate(1, 2));
+        assertThat(tight.admit("Bearer stranger").verdict()).isEqualTo(Verdict.FORBIDDEN);
+        Decision d = tight.admit("Bearer reader");
+        assertThat(d.verdict()).isEqualTo(Verdict.THROTTLED);
+        assertThat(d.reason())
+                .isEqualTo("too many bearer tokens without a recent decision: 1 at once, then 2 a second, are"
+                        + " checked with the API server; retry in 1 s (tokens checked recently are still answered)");
+        assertThat(d.retryAfter()).hasValue(Duration.ofMillis(500));
+        assertThat(reviews.tokenReviews).hasValue(1);
+
+        clock.advance(Duration.ofMillis(500));
+        assertThat(tight.admit("Bearer reader").verdict())
+                .as("reviewed once the budget refills, not answered from a cached refusal")
+                .isEqualTo(Verdict.ALLOWED);
+        assertThat(reviews.tokenReviews).hasValue(2);
+    }
+
+    @Test
+    void theFloodIsReviewedAtTheRateAsTimeGoesOn() {
+        for (int i = 0; i < 100; i++) {
+            gate.admit("Bearer first-" + i);
+        }
+        assertThat(reviews.tokenReviews).hasValue(ReviewRate.DEFAULT.burst());
+        clock.advance(Duration.ofSeconds(2));
+        for (int i = 0; i < 100; i++) {
+            gate.admit("Bearer second-" + i);
+        }
+        assertThat(reviews.tokenReviews).hasValue(ReviewRate.DEFAULT.burst() + 2 * ReviewRate.DEFAULT.perSecond());
+    }
+
+    @Test
+    void aDecisionCarriesARetryDelayExactlyWhenThrottled() {
+        assertThatThrownBy(() -> new Decision(Verdict.THROTTLED, "busy"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("THROTTLED");
+        assertThatThrownBy(() -> new Decision(Verdict.FORBIDDEN, "no", java.util.Optional.of(Duration.ofSeconds(1))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not FORBIDDEN");
     }
 
     @Test
     void refusesTtlsThatMakeNoSense() {
         assertThatThrownBy(() -> new MetricsGate(
-                        reviews, NonResourceRequest.SCRAPE, Duration.ofSeconds(1), Duration.ofSeconds(2), clock))
+                        reviews,
+                        NonResourceRequest.SCRAPE,
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(2),
+                        new ReviewBudget(ReviewRate.DEFAULT, clock::nanoTime),
+                        clock))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at most the allowed one");
         assertThatThrownBy(() -> new MetricsGate(
-                        reviews, NonResourceRequest.SCRAPE, Duration.ofSeconds(-1), Duration.ZERO, clock))
+                        reviews,
+                        NonResourceRequest.SCRAPE,
+                        Duration.ofSeconds(-1),
+                        Duration.ZERO,
+                        new ReviewBudget(ReviewRate.DEFAULT, clock::nanoTime),
+                        clock))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -8,10 +8,17 @@ import java.time.ZoneOffset;
 
 final class MutableClock extends Clock {
 
-    private Instant now = Instant.parse("2026-12-01T00:00:00Z");
+    private static final Instant START = Instant.parse("2026-12-01T00:00:00Z");
+
+    private Instant now = START;
 
     void advance(Duration d) {
         now = now.plus(d);
+    }
+
+    /** A monotonic reading of the same time, as {@link System#nanoTime()} gives. */
+    long nanoTime() {
+        return Duration.between(START, now).toNanos();
     }
 
     @Override

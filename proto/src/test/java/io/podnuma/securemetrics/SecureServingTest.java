@@ -41,20 +41,25 @@ class SecureServingTest {
                 "podnuma-test",
                 List.of("localhost", "127.0.0.1"),
                 Clock.systemUTC());
-        server = serving.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        server.createContext("/metrics", serving.guard(ex -> {
+        server = serve(serving);
+        url = "https://127.0.0.1:" + server.getAddress().getPort() + "/metrics";
+        cert = selfSignedLeaf(server);
+    }
+
+    private static HttpsServer serve(SecureServing serving) throws IOException {
+        HttpsServer s = serving.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        s.createContext("/metrics", serving.guard(ex -> {
             byte[] body = "podnuma_up 1\n".getBytes(StandardCharsets.UTF_8);
             ex.sendResponseHeaders(200, body.length);
             try (OutputStream out = ex.getResponseBody()) {
                 out.write(body);
             }
         }));
-        server.start();
-        url = "https://127.0.0.1:" + server.getAddress().getPort() + "/metrics";
-        cert = selfSignedLeaf();
+        s.start();
+        return s;
     }
 
-    private X509Certificate selfSignedLeaf() {
+    private static X509Certificate selfSignedLeaf(HttpsServer server) {
         try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) trustAll()
                 .getSocketFactory()
                 .createSocket("127.0.0.1", server.getAddress().getPort())) {
@@ -86,6 +91,49 @@ class SecureServingTest {
         assertThat(r.body()).contains(body);
         if (status == 401) {
             assertThat(r.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"podnuma\"");
+        }
+    }
+
+    /**
+     * Budget 1, refilled once a second: the reader's review spends it, so the next unknown tokens are refused without
+     * a review until a second has passed. The loop stops at the first 429; 50 unknown tokens all reviewed would fail.
+     */
+    @Test
+    void aFloodOfUnknownTokensGets429WithRetryAfterWhileACachedTokenStillGets200() throws Exception {
+        SecureServing tight = SecureServing.create(
+                SecureMetricsSettings.selfSigned().withReviewRate(new ReviewRate(1, 1)),
+                reviews,
+                "podnuma-test",
+                List.of("127.0.0.1"),
+                Clock.systemUTC());
+        HttpsServer other = serve(tight);
+        try {
+            String otherUrl = "https://127.0.0.1:" + other.getAddress().getPort() + "/metrics";
+            var client = TlsClients.trusting(selfSignedLeaf(other));
+            assertThat(TlsClients.get(client, otherUrl, "Bearer reader").statusCode())
+                    .isEqualTo(200);
+            HttpResponse<String> throttled = null;
+            int sent = 0;
+            while (throttled == null && sent < 50) {
+                HttpResponse<String> r = TlsClients.get(client, otherUrl, "Bearer random-" + sent++);
+                if (r.statusCode() == 429) {
+                    throttled = r;
+                } else {
+                    assertThat(r.statusCode()).isEqualTo(401);
+                }
+            }
+            assertThat(throttled).as("a 429 among %d unknown tokens", sent).isNotNull();
+            assertThat(throttled.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(throttled.headers().firstValue("WWW-Authenticate")).isEmpty();
+            assertThat(throttled.body())
+                    .startsWith("429 throttled: too many bearer tokens without a recent decision: 1 at once, then 1"
+                            + " a second, are checked with the API server; retry in 1 s");
+            assertThat(reviews.tokenReviews.get())
+                    .as("the throttled token was not reviewed")
+                    .isEqualTo(sent);
+            assertThat(TlsClients.get(client, otherUrl, "Bearer reader").body()).isEqualTo("podnuma_up 1\n");
+        } finally {
+            other.stop(0);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.podnuma.agent.podresources;
 
 import io.grpc.ServerInterceptors;
+import io.podnuma.podresources.ConnectionLimits;
 import io.podnuma.podresources.DomainSocketServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,15 +29,26 @@ public final class PodResourcesEndpoint implements AutoCloseable {
      * Where and how to serve.
      *
      * @param mode POSIX permission bits of the socket file, {@code 0} to {@code 0777}
+     * @param connections the connection cap and the timeouts for silent and idle connections
      */
-    public record Settings(Path socket, int mode, double qps, int burst) {
+    public record Settings(Path socket, int mode, double qps, int burst, ConnectionLimits connections) {
 
         public Settings {
             Objects.requireNonNull(socket, "socket");
+            Objects.requireNonNull(connections, "connections");
             if (mode < 0 || mode > 0777) {
                 throw new IllegalArgumentException("PodResources socket mode " + Integer.toOctalString(mode)
                         + " is out of range: use permission bits between 0 and 0777, e.g. 0600");
             }
+        }
+
+        /** With {@link ConnectionLimits#DEFAULT}: the agent's config does not expose the limits. */
+        public Settings(Path socket, int mode, double qps, int burst) {
+            this(socket, mode, qps, burst, ConnectionLimits.DEFAULT);
+        }
+
+        public Settings withConnections(ConnectionLimits limits) {
+            return new Settings(socket, mode, qps, burst, limits);
         }
 
         public static Settings defaults(Path socket) {
@@ -74,7 +86,8 @@ public final class PodResourcesEndpoint implements AutoCloseable {
                         MalformedRequests.wrap(service.definition()),
                         new RateLimitInterceptor(bucket),
                         new RequestCounter(requests))),
-                service.handlerThreads());
+                service.handlerThreads(),
+                settings.connections());
         try {
             // Java cannot set a umask, so the socket is briefly as open as the process umask allows.
             Files.setPosixFilePermissions(socket, permissions(settings.mode()));

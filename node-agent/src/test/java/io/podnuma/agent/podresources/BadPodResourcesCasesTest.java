@@ -8,6 +8,7 @@ import io.grpc.MethodDescriptor;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
 import io.podnuma.agent.engine.node.NodeConfig;
+import io.podnuma.podresources.ConnectionLimits;
 import io.podnuma.podresources.DomainSocketChannels;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
@@ -21,9 +22,12 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -53,6 +57,10 @@ class BadPodResourcesCasesTest {
     record Request(String method, byte[] body, int times) {}
 
     private static final Map<String, Request> REQUESTS = new HashMap<>();
+
+    /** The cap small and the handshake timeout short, so the idle flood fills one and outlives the other quickly. */
+    private static final ConnectionLimits LIMITS =
+            new ConnectionLimits(4, Duration.ofSeconds(2), ConnectionLimits.DEFAULT.maxIdle());
 
     @TempDir
     Path dir;
@@ -134,6 +142,15 @@ class BadPodResourcesCasesTest {
                         "a flood past the rate limit (burst 3, 10 calls/s)",
                         "List sent 4 times at once",
                         List.of("OK", "OK", "OK", "RESOURCE_EXHAUSTED: rejected by rate limit"),
+                        KEPT),
+                new BadInput(
+                        "pr-idle-connections",
+                        KIND,
+                        "a flood of idle connections past the connection cap (cap 4, handshake timeout 2 s)",
+                        "8 connections that send nothing, beside the test's own client",
+                        List.of(
+                                "3 connections: the server's HTTP/2 settings, then closed after the handshake timeout",
+                                "5 connections: closed before any byte (4 open, the cap, with the client's own)"),
                         KEPT),
                 new BadInput(
                         "pr-not-http2",
@@ -227,8 +244,8 @@ class BadPodResourcesCasesTest {
                 EngineStates.config(NodeConfig.TopologyScope.CONTAINER, false), EngineStates.perContainer());
         PodResourcesService service =
                 new PodResourcesService(new AtomicReference<>(scenario.snapshot())::get, DeviceSource.NONE);
-        try (PodResourcesEndpoint ignored =
-                PodResourcesEndpoint.start(new PodResourcesEndpoint.Settings(socket, 0600, 10, 3), service)) {
+        try (PodResourcesEndpoint ignored = PodResourcesEndpoint.start(
+                new PodResourcesEndpoint.Settings(socket, 0600, 10, 3).withConnections(LIMITS), service)) {
             channel = DomainSocketChannels.open(socket);
             var stub = PodResourcesListerGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
             ListPodResourcesResponse before = stub.list(ListPodResourcesRequest.getDefaultInstance());
@@ -243,6 +260,7 @@ class BadPodResourcesCasesTest {
                     Thread.sleep(300);
                 }
                 case "pr-not-http2" -> answer.add(raw(socket, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+                case "pr-idle-connections" -> answer.addAll(idleConnections(socket, 8));
                 default -> {
                     Request r = REQUESTS.get(c.id());
                     answer.add(send(r.method(), r.body()));
@@ -270,6 +288,63 @@ class BadPodResourcesCasesTest {
             int goAway = got.indexOf("\u0007"); // not parsed: the server's bytes before it closed, as text
             return "the server closes the connection after "
                     + (total == 0 ? "sending nothing" : "a reply naming: " + printable(got)) + (goAway < 0 ? "" : "");
+        }
+    }
+
+    /**
+     * Opens {@code n} connections that send nothing, then waits (at most 30 s each) for the server to close each, and
+     * sorts them by whether it sent its HTTP/2 settings first (served until the handshake timeout) or nothing
+     * (closed at once beyond the cap).
+     */
+    private static List<String> idleConnections(Path socket, int n) throws IOException {
+        List<SocketChannel> open = new ArrayList<>();
+        int served = 0;
+        int refused = 0;
+        try {
+            for (int i = 0; i < n; i++) {
+                open.add(SocketChannel.open(UnixDomainSocketAddress.of(socket)));
+            }
+            for (SocketChannel ch : open) {
+                if (bytesUntilClosed(ch, Duration.ofSeconds(30)) > 0) {
+                    served++;
+                } else {
+                    refused++;
+                }
+            }
+        } finally {
+            for (SocketChannel ch : open) {
+                ch.close();
+            }
+        }
+        return List.of(
+                served + " connections: the server's HTTP/2 settings, then closed after the handshake timeout",
+                refused + " connections: closed before any byte (" + LIMITS.maxConnections()
+                        + " open, the cap, with the client's own)");
+    }
+
+    private static int bytesUntilClosed(SocketChannel ch, Duration within) throws IOException {
+        ch.configureBlocking(false);
+        try (Selector selector = Selector.open()) {
+            ch.register(selector, SelectionKey.OP_READ);
+            long deadline = System.nanoTime() + within.toNanos();
+            ByteBuffer buf = ByteBuffer.allocate(4096);
+            int total = 0;
+            while (true) {
+                int got;
+                while ((got = ch.read(buf)) > 0) {
+                    total += got;
+                    buf.clear();
+                }
+                if (got < 0) {
+                    return total;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("the server did not close an idle connection within " + within);
+                }
+                selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                selector.selectedKeys().clear();
+            }
         }
     }
 

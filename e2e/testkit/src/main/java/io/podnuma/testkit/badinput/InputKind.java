@@ -28,7 +28,11 @@ public enum InputKind {
     CGROUP_TREE("cgroup trees", "the agent's cgroup tree scanner and naming: node-agent BadCgroupTreeCasesTest"),
     POD_RESOURCES(
             "PodResources requests", "the agent's PodResources gRPC endpoint: node-agent BadPodResourcesCasesTest"),
-    NRI_FRAME("NRI frames", "the agent's ttrpc transport and NRI plugin: node-agent BadNriFrameCasesTest");
+    NRI_FRAME("NRI frames", "the agent's ttrpc transport and NRI plugin: node-agent BadNriFrameCasesTest"),
+    METRICS_SCRAPE(
+            "Scrapes of the https /metrics",
+            "the token gate in front of the agent's metrics port (io.podnuma.securemetrics): node-agent"
+                    + " BadScrapeCasesTest");
 
     private final String title;
     private final String consumer;
