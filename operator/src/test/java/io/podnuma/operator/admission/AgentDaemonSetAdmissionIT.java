@@ -68,10 +68,7 @@ class AgentDaemonSetAdmissionIT {
                         NAMESPACE,
                         "--create-namespace",
                         "--set",
-                        "operator.replicas=0",
-                        "--wait",
-                        "--timeout",
-                        "120s")
+                        "operator.replicas=0")
                 .assertSuccess();
         String settingsText = plane.client()
                 .configMaps()
@@ -90,7 +87,7 @@ class AgentDaemonSetAdmissionIT {
 
     @AfterAll
     void uninstall() {
-        plane.helm("uninstall", RELEASE, "--namespace", NAMESPACE, "--wait").assertSuccess();
+        plane.helm("uninstall", RELEASE, "--namespace", NAMESPACE).assertSuccess();
         plane.client().namespaces().withName(NAMESPACE).delete();
     }
 
