@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.slf4j.event.Level;
 
 /**
  * The directory the PodResources socket is served from, made as tight as the socket before the socket is bound: only
@@ -54,13 +55,14 @@ public final class SocketDirectory {
     /**
      * What to do, and the line the agent logs about it.
      *
-     * @param warn whether the log line is a warning: a directory left writable by others than its owner, where anyone
-     *     who may write could replace the socket with one of their own
+     * @param level how the line is logged: a warning for a directory left writable by others than its owner (anyone
+     *     who may write there could replace the socket with one of their own), debug when nothing changed
      */
-    public record Decision(Action action, String note, boolean warn) {
+    public record Decision(Action action, String note, Level level) {
         public Decision {
             Objects.requireNonNull(action, "action");
             Objects.requireNonNull(note, "note");
+            Objects.requireNonNull(level, "level");
         }
     }
 
@@ -74,7 +76,7 @@ public final class SocketDirectory {
         String want = PosixFilePermissions.toString(wanted);
         String what = "PodResources socket directory " + dir;
         if (found.isEmpty()) {
-            return new Decision(Action.MAKE, what + " made " + want, false);
+            return new Decision(Action.MAKE, what + " made " + want, Level.INFO);
         }
         Found f = found.get();
         String have = PosixFilePermissions.toString(f.mode());
@@ -93,16 +95,16 @@ public final class SocketDirectory {
                     Action.LEAVE,
                     what + " left " + have + ": " + notOwn + ", so it is not the agent's own to change; give the socket"
                             + " a directory of its own to have it made " + want,
-                    openToWrite);
+                    openToWrite ? Level.WARN : Level.INFO);
         }
         if (f.mode().equals(Set.copyOf(wanted))) {
-            return new Decision(Action.KEEP, what + " is " + want, false);
+            return new Decision(Action.KEEP, what + " is " + want, Level.DEBUG);
         }
         return new Decision(
                 Action.TIGHTEN,
                 what + " was " + have + ", now " + want + ": the agent's own (uid " + f.agentUid()
                         + ", nothing in it but " + socketName + ")",
-                false);
+                Level.INFO);
     }
 
     /**

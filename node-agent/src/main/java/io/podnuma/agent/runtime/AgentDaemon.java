@@ -30,7 +30,6 @@ import io.podnuma.agent.podresources.DeviceSource;
 import io.podnuma.agent.podresources.KubeletDeviceSource;
 import io.podnuma.agent.podresources.PodResourcesEndpoint;
 import io.podnuma.agent.podresources.PodResourcesService;
-import io.podnuma.agent.podresources.SocketDirectory;
 import io.podnuma.agent.pods.InformerPodSource;
 import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.pods.PodSource;
@@ -253,14 +252,8 @@ public final class AgentDaemon implements AutoCloseable {
                 new PodResourcesService(agent::snapshot, devices),
                 metrics::podResourcesRequest);
         closeables.add(podResources);
-        SocketDirectory.Decision socketDir = podResources.directory();
-        if (socketDir.warn()) {
-            LOG.warn("{}", socketDir.note());
-        } else if (socketDir.action() == SocketDirectory.Action.KEEP) {
-            LOG.debug("{}", socketDir.note());
-        } else {
-            LOG.info("{}", socketDir.note());
-        }
+        LOG.atLevel(podResources.directory().level())
+                .log(podResources.directory().note());
         LOG.info(
                 "serving /metrics ({}) on {}:{}, /healthz, /startupz and /readyz on {}:{}, PodResources on {} ({})",
                 config.metricsSecurity().settingName(),

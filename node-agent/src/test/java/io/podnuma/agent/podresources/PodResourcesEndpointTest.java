@@ -131,7 +131,7 @@ class PodResourcesEndpointTest {
                             "PodResources socket directory " + shared + " left rwxr-xr-x: it holds other files than"
                                     + " s.sock (kubelet.sock), so it is not the agent's own to change; give the"
                                     + " socket a directory of its own to have it made rwx------",
-                            false));
+                            org.slf4j.event.Level.INFO));
         }
     }
 
@@ -155,7 +155,7 @@ class PodResourcesEndpointTest {
                                     + " not to uid " + uid()
                                     + " the agent runs as, so it is not the agent's own to change; give"
                                     + " the socket a directory of its own to have it made rwx------",
-                            true));
+                            org.slf4j.event.Level.WARN));
         }
     }
 
