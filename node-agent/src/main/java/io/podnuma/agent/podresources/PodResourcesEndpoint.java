@@ -7,18 +7,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * The PodResources service on its unix socket, behind the rate limit. Calls run on the socket's event loop
- * when the service never waits (no kubelet to ask for devices), else on gRPC's executor. The socket's parent directory is created
- *
- * if missing, rwx for its owner only (0700 for the 0600 socket); the socket's permissions are set right after bind (0600 by default: only root, like the kubelet's
- * socket, may read what runs where). {@link #close()} stops the server and removes the socket file.
+ * The PodResources service on its unix socket, behind the rate limit. Calls run on the socket's event loop when the
+ * service never waits (no kubelet to ask for devices), else on gRPC's executor. The socket's directory is made, or
+ * set when it is the agent's own ({@link SocketDirectory}), rwx for its owner only (0700 for the 0600 socket); the
+ * socket's permissions are set right after bind (0600 by default: only root, like the kubelet's socket, may read what
+ * runs where). {@link #close()} stops the server and removes the socket file.
  */
 public final class PodResourcesEndpoint implements AutoCloseable {
 
@@ -58,9 +57,11 @@ public final class PodResourcesEndpoint implements AutoCloseable {
     }
 
     private final DomainSocketServer server;
+    private final SocketDirectory.Decision directory;
 
-    private PodResourcesEndpoint(DomainSocketServer server) {
+    private PodResourcesEndpoint(DomainSocketServer server, SocketDirectory.Decision directory) {
         this.server = server;
+        this.directory = directory;
     }
 
     public static PodResourcesEndpoint start(Settings settings, PodResourcesService service) throws IOException {
@@ -73,13 +74,15 @@ public final class PodResourcesEndpoint implements AutoCloseable {
             throws IOException {
         TokenBucket bucket = new TokenBucket(settings.qps(), settings.burst());
         Path socket = settings.socket().toAbsolutePath();
+        // The socket is as open as the umask allows until its mode is set below; a directory only its owner (and
+        // the socket's group) can enter closes that window, and only its owner can replace the socket there. Set
+        // before the bind, so the socket never exists in a directory more open than this.
         Path parent = socket.getParent();
-        if (parent != null && !Files.isDirectory(parent)) {
-            // The socket is as open as the umask allows until its mode is set below; a directory only its owner
-            // (and the socket's group) can enter closes that window. An existing directory is not ours to change.
-            Files.createDirectories(
-                    parent, PosixFilePermissions.asFileAttribute(permissions(directoryMode(settings.mode()))));
+        if (parent == null) {
+            throw new IOException("PodResources socket " + socket + ": allowed a socket file in a directory");
         }
+        SocketDirectory.Decision directory = SocketDirectory.prepare(
+                parent, socket.getFileName().toString(), permissions(directoryMode(settings.mode())));
         DomainSocketServer server = DomainSocketServer.start(
                 socket,
                 List.of(ServerInterceptors.intercept(
@@ -98,11 +101,16 @@ public final class PodResourcesEndpoint implements AutoCloseable {
                             + socket + ": " + e.getMessage(),
                     e);
         }
-        return new PodResourcesEndpoint(server);
+        return new PodResourcesEndpoint(server, directory);
     }
 
     public Path socket() {
         return server.socket();
+    }
+
+    /** What the start did with the socket's directory, for the agent's log. */
+    public SocketDirectory.Decision directory() {
+        return directory;
     }
 
     /**

@@ -10,6 +10,7 @@ import io.podnuma.agent.cgroup.watch.CgroupTreeScanner;
 import io.podnuma.agent.cgroup.watch.CgroupTreeWatcher;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
+import io.podnuma.agent.checkpoint.StateDirectoryLock;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.PinningMode;
 import io.podnuma.agent.engine.machine.CpuTopology;
@@ -132,6 +133,9 @@ public final class AgentDaemon implements AutoCloseable {
     }
 
     private void startParts(Optional<CgroupLayout> given) throws IOException {
+        // Before anything else: a second agent on this state directory stops here, having read, written, asked and
+        // served nothing. Closed last, so the lock outlives every part that could still pin or write the checkpoint.
+        closeables.add(StateDirectoryLock.acquire(config.stateDir()));
         // Asked for first: the pod list arrives while the rest starts (the agent hears of it after its recovery).
         PodSource pods = InformerPodSource.listing(client, config.nodeName());
         closeables.add(pods);
@@ -248,6 +252,8 @@ public final class AgentDaemon implements AutoCloseable {
                 new PodResourcesService(agent::snapshot, devices),
                 metrics::podResourcesRequest);
         closeables.add(podResources);
+        LOG.atLevel(podResources.directory().level())
+                .log(podResources.directory().note());
         LOG.info(
                 "serving /metrics ({}) on {}:{}, /healthz, /startupz and /readyz on {}:{}, PodResources on {} ({})",
                 config.metricsSecurity().settingName(),

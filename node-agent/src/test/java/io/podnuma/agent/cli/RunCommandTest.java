@@ -3,8 +3,11 @@ package io.podnuma.agent.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.podnuma.agent.checkpoint.CheckpointStore;
+import io.podnuma.agent.checkpoint.LockHolder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -106,5 +109,56 @@ class RunCommandTest {
                         dir.resolve("s.sock")));
         assertThat(run("run", "--config", file.toString())).isEqualTo(1);
         assertThat(err.toString()).contains("the agent cannot start: the policy does not fit this machine");
+    }
+
+    @Test
+    void aSecondAgentOnAHeldStateDirectoryExitsNamingTheHolderBeforeItReadsOrServesAnything() throws Exception {
+        Path state = Files.createDirectory(dir.resolve("state"));
+        Path checkpoint = state.resolve(CheckpointStore.DEFAULT_FILE_NAME);
+        byte[] bytes = "{\"kind\": \"podnuma.io/node-checkpoint\"}\n".getBytes(StandardCharsets.UTF_8);
+        Files.write(checkpoint, bytes);
+        Path socket = dir.resolve("s.sock");
+        Path file = dir.resolve("agent.yaml");
+        // The policy cannot fit the machine: once the lock is free, the start gets that far and stops there.
+        Files.writeString(file, """
+                apiVersion: podnuma.io/v1alpha1
+                kind: NodeAgentConfig
+                nodeName: worker-1
+                sysfsRoot: %s
+                stateDir: %s
+                podResourcesSocket: %s
+                metricsPort: 1
+                healthPort: 2
+                policy:
+                  cpuManager:
+                    policy: static
+                    reservedCpus: "0-4095"
+                """.formatted(
+                        Path.of("src/test/resources/sysfs/laptop-1s-4c8t").toAbsolutePath(), state, socket));
+
+        try (LockHolder other = LockHolder.start(state)) {
+            assertThat(run("run", "--config", file.toString())).isEqualTo(1);
+            assertThat(err.toString())
+                    .isEqualTo("error: the agent cannot start: the state directory " + state
+                            + " is locked by another node agent, pid " + other.pid() + " in its PID namespace ("
+                            + state.resolve("agent.lock") + "): two agents on one node would pin the same"
+                            + " containers; stop the other agent, or give this one a stateDir of its own\n");
+            assertThat(Files.readAllBytes(checkpoint))
+                    .as("the checkpoint byte for byte")
+                    .isEqualTo(bytes);
+            try (var files = Files.list(state)) {
+                assertThat(files.map(p -> p.getFileName().toString()))
+                        .containsExactlyInAnyOrder("agent.lock", "node-state.json");
+            }
+            assertThat(socket).as("nothing served").doesNotExist();
+            assertThat(other.kill9()).as("SIGKILL").isEqualTo(137);
+        }
+
+        err.getBuffer().setLength(0);
+        assertThat(run("run", "--config", file.toString())).isEqualTo(1);
+        assertThat(err.toString())
+                .as("the dead holder's lock went with it")
+                .contains("the agent cannot start: the policy does not fit this machine");
+        assertThat(Files.readAllBytes(checkpoint)).isEqualTo(bytes);
     }
 }

@@ -43,6 +43,11 @@ class PodResourcesEndpointTest {
         return new PodResourcesService(new AtomicReference<>(scenario.snapshot())::get, DeviceSource.NONE);
     }
 
+    /** The user this test runs as, the agent's user in the tests. */
+    private static int uid() throws java.io.IOException {
+        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    }
+
     private PodResourcesListerBlockingStub client(Path socket) {
         channel = DomainSocketChannels.open(socket);
         return PodResourcesListerGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
@@ -62,6 +67,8 @@ class PodResourcesEndpointTest {
                     .isEqualTo("rwx------");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)))
                     .isEqualTo("rw-------");
+            assertThat(endpoint.directory().note())
+                    .isEqualTo("PodResources socket directory " + socket.getParent() + " made rwx------");
             assertThat(client(socket)
                             .list(ListPodResourcesRequest.getDefaultInstance())
                             .getPodResources(0)
@@ -79,15 +86,76 @@ class PodResourcesEndpointTest {
     }
 
     @Test
-    void anExistingDirectoryIsLeftAsItIs() throws Exception {
+    void theAgentsOwnDirectoryMade0755BeforeIsSetTo0700AndTheSocketStillServes() throws Exception {
+        // As the kubelet makes the hostPath the operator mounts for the socket alone (DirectoryOrCreate: 0755).
+        Path own = Files.createDirectory(dir.resolve("pod-resources"));
+        Files.setPosixFilePermissions(own, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path socket = own.resolve("podnuma.sock");
+        try (PodResourcesEndpoint endpoint =
+                PodResourcesEndpoint.start(PodResourcesEndpoint.Settings.defaults(socket), service())) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(own)))
+                    .isEqualTo("rwx------");
+            assertThat(endpoint.directory().action()).isEqualTo(SocketDirectory.Action.TIGHTEN);
+            assertThat(endpoint.directory().note())
+                    .isEqualTo("PodResources socket directory " + own + " was rwxr-xr-x, now rwx------: the agent's"
+                            + " own (uid " + uid() + ", nothing in it but podnuma.sock)");
+            assertThat(client(socket)
+                            .list(ListPodResourcesRequest.getDefaultInstance())
+                            .getPodResources(0)
+                            .getName())
+                    .isEqualTo("classic");
+        }
+        try (PodResourcesEndpoint again =
+                PodResourcesEndpoint.start(PodResourcesEndpoint.Settings.defaults(socket), service())) {
+            assertThat(again.directory().action())
+                    .as("the next start finds it right")
+                    .isEqualTo(SocketDirectory.Action.KEEP);
+            assertThat(again.directory().note()).isEqualTo("PodResources socket directory " + own + " is rwx------");
+        }
+    }
+
+    @Test
+    void aDirectoryThatHoldsOtherFilesIsLeftAsItIs() throws Exception {
         Path shared = Files.createDirectory(dir.resolve("shared"));
         Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxr-xr-x"));
-        try (PodResourcesEndpoint ignored = PodResourcesEndpoint.start(
+        Files.writeString(shared.resolve("kubelet.sock"), "");
+        try (PodResourcesEndpoint endpoint = PodResourcesEndpoint.start(
                 PodResourcesEndpoint.Settings.defaults(shared.resolve("s.sock")), service())) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(shared)))
                     .isEqualTo("rwxr-xr-x");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(shared.resolve("s.sock"))))
                     .isEqualTo("rw-------");
+            assertThat(endpoint.directory())
+                    .isEqualTo(new SocketDirectory.Decision(
+                            SocketDirectory.Action.LEAVE,
+                            "PodResources socket directory " + shared + " left rwxr-xr-x: it holds other files than"
+                                    + " s.sock (kubelet.sock), so it is not the agent's own to change; give the"
+                                    + " socket a directory of its own to have it made rwx------",
+                            org.slf4j.event.Level.INFO));
+        }
+    }
+
+    @Test
+    void aDirectoryOfAnotherUserIsLeftAsItIsAndAWritableOneIsAWarning() throws Exception {
+        Path theirs = Files.createDirectory(dir.resolve("theirs"));
+        Files.setPosixFilePermissions(theirs, PosixFilePermissions.fromString("rwxrwxr-x"));
+        try {
+            Files.setAttribute(theirs, "unix:uid", 65534);
+        } catch (java.io.IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("cannot give a directory to another user here: " + e);
+        }
+        try (PodResourcesEndpoint endpoint = PodResourcesEndpoint.start(
+                PodResourcesEndpoint.Settings.defaults(theirs.resolve("s.sock")), service())) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(theirs)))
+                    .isEqualTo("rwxrwxr-x");
+            assertThat(endpoint.directory())
+                    .isEqualTo(new SocketDirectory.Decision(
+                            SocketDirectory.Action.LEAVE,
+                            "PodResources socket directory " + theirs + " left rwxrwxr-x: it belongs to uid 65534,"
+                                    + " not to uid " + uid()
+                                    + " the agent runs as, so it is not the agent's own to change; give"
+                                    + " the socket a directory of its own to have it made rwx------",
+                            org.slf4j.event.Level.WARN));
         }
     }
 

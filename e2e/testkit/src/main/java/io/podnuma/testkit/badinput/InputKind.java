@@ -24,6 +24,10 @@ public enum InputKind {
             "Operator flags and environment", "the operator's settings loader: operator BadOperatorSettingsCasesTest"),
     POD_SPEC("Pod specs and the budget annotation", "the agent's pod mapper: node-agent BadPodSpecCasesTest"),
     CHECKPOINT("Checkpoint files", "the agent's checkpoint store: node-agent BadCheckpointCasesTest"),
+    NODE_DIRECTORIES(
+            "The agent's directories on the node",
+            "the agent's start (the state directory's lock) and its PodResources endpoint (the socket's directory):"
+                    + " node-agent BadNodeDirectoryCasesTest"),
     SYSFS("sysfs trees", "the agent's topology reader: node-agent BadSysfsCasesTest"),
     CGROUP_TREE("cgroup trees", "the agent's cgroup tree scanner and naming: node-agent BadCgroupTreeCasesTest"),
     POD_RESOURCES(

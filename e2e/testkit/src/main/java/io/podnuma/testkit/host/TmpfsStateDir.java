@@ -14,8 +14,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A small tmpfs mounted over an agent's state directory, so a soak can make the directory read-only for a while (a
- * remount, as a failing disk's file system does) or full (a filler file takes every free page). Needs root (CAP_SYS_ADMIN). Every mount has the source name
+ * A small tmpfs mounted over an agent's state directory, so a soak can make the directory read-only for a while (as
+ * a failing disk's file system is remounted) or full (a filler file takes every free page). Needs root (CAP_SYS_ADMIN). Every mount has the source name
  * {@link #SOURCE}, by which {@link #removeLeftovers} finds and unmounts what a killed run left behind.
  */
 public final class TmpfsStateDir implements AutoCloseable {
@@ -26,6 +26,8 @@ public final class TmpfsStateDir implements AutoCloseable {
 
     private final Path dir;
     private boolean mounted = true;
+    /** Whether the read-only bind mount is on top of the tmpfs. */
+    private boolean readOnlyOnTop;
 
     private TmpfsStateDir(Path dir) {
         this.dir = dir;
@@ -51,20 +53,36 @@ public final class TmpfsStateDir implements AutoCloseable {
         return dir;
     }
 
-    /** Writes fail with EROFS from now on. */
+    /**
+     * Writes fail with EROFS from now on: a read-only bind mount of the tmpfs stacked on it. A remount of the tmpfs
+     * itself would fail with EBUSY, since the agent keeps its lock file open for writing the whole time (the kernel's
+     * own remount of a failing disk is forced); files opened before stay writable, as they would then.
+     */
     public void readOnly() {
-        require(run("mount", "-o", "remount,ro", dir.toString()));
+        if (readOnlyOnTop) {
+            return;
+        }
+        require(run("mount", "--bind", dir.toString(), dir.toString()));
+        String failed = run("mount", "-o", "remount,bind,ro", dir.toString());
+        if (failed != null) {
+            run("umount", dir.toString());
+            throw new IllegalStateException(failed);
+        }
+        readOnlyOnTop = true;
         try {
             Files.delete(Files.createTempFile(dir, "probe-", ""));
-            throw new IllegalStateException(dir + " still takes writes after the remount read-only");
+            throw new IllegalStateException(dir + " still takes writes after the read-only bind mount");
         } catch (IOException expected) {
-            // EROFS, even for root: the file system itself refuses
+            // EROFS, even for root: the mount itself refuses
         }
     }
 
-    /** Writes work again. */
+    /** Writes work again: the read-only mount comes off the tmpfs. */
     public void writable() {
-        require(run("mount", "-o", "remount,rw", dir.toString()));
+        if (readOnlyOnTop) {
+            require(run("umount", dir.toString()));
+            readOnlyOnTop = false;
+        }
     }
 
     /**
@@ -120,6 +138,7 @@ public final class TmpfsStateDir implements AutoCloseable {
     public void close() {
         if (mounted) {
             mounted = false;
+            writable();
             require(run("umount", dir.toString()));
         }
     }
