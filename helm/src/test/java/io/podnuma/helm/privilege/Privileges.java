@@ -122,7 +122,8 @@ public final class Privileges {
                     Scope.CLUSTER,
                     "assignment reads every node and sets or removes its podnuma.io/policy label; nodes are"
                             + " cluster-scoped and their names unknown in advance, so no Role or resourceNames narrows"
-                            + " it, and the operator's ValidatingAdmissionPolicy refuses any other change",
+                            + " it, and the operator's ValidatingAdmissionPolicy refuses any other change (other labels, annotations,"
+                            + " finalizers, owner references, the spec)",
                     "get",
                     "list",
                     "watch",
@@ -135,7 +136,9 @@ public final class Privileges {
             operator(
                     "daemonsets.apps",
                     Scope.RELEASE_NAMESPACE,
-                    "each policy's agent DaemonSet",
+                    "each policy's agent DaemonSet; a ValidatingAdmissionPolicy holds what it creates or changes to the"
+                            + " agent as the chart configures it (image, ServiceAccount, no privilege, host paths:"
+                            + " `AgentDaemonSetAdmissionIT`)",
                     "get",
                     "list",
                     "watch",
