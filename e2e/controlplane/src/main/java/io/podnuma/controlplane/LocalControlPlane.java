@@ -41,6 +41,7 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
 
     private final Path binDir;
     private final KubeletAccess kubeletAccess;
+    private final Privileged privileged;
     private final Path workDir;
     private final Path logDir;
     private final List<ManagedProcess> processes = new ArrayList<>();
@@ -59,9 +60,11 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
     private boolean closed;
     private int nodeComponentRelaunches;
 
-    private LocalControlPlane(Path binDir, KubeletAccess kubeletAccess, Path workDir, Path logDir) {
+    private LocalControlPlane(
+            Path binDir, KubeletAccess kubeletAccess, Privileged privileged, Path workDir, Path logDir) {
         this.binDir = binDir;
         this.kubeletAccess = kubeletAccess;
+        this.privileged = privileged;
         this.workDir = workDir;
         this.logDir = logDir;
     }
@@ -99,6 +102,21 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
     }
 
     /**
+     * {@link #startApart} with privileged containers allowed, as most clusters have them: for a test of what refuses
+     * them there (an admission policy), which the API server's own refusal would otherwise answer first.
+     */
+    public static LocalControlPlane startApartAllowingPrivileged(String name) {
+        Path base = Path.of(System.getProperty(WORK_DIR_PROPERTY, "target"), name);
+        return start(ControlPlaneBinaries.locate(), base.toAbsolutePath(), KubeletAccess.NONE, Privileged.ALLOWED);
+    }
+
+    /** Whether the API server accepts privileged containers ({@code --allow-privileged}). */
+    private enum Privileged {
+        REFUSED,
+        ALLOWED
+    }
+
+    /**
      * The directory of the control-plane binaries (kubectl, helm, prometheus, ...), found or built as {@link #start()}
      * does, for a test that talks to another cluster with them.
      *
@@ -118,6 +136,11 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
      * need different {@code baseDir}s (the work dir is named after the JVM's pid).
      */
     public static LocalControlPlane start(Path binDir, Path baseDir, KubeletAccess kubeletAccess) {
+        return start(binDir, baseDir, kubeletAccess, Privileged.REFUSED);
+    }
+
+    private static LocalControlPlane start(
+            Path binDir, Path baseDir, KubeletAccess kubeletAccess, Privileged privileged) {
         int reaped = StaleRuns.reap(baseDir);
         if (reaped > 0) {
             System.err.println("[controlplane] stopped " + reaped + " processes left by a test JVM that was killed");
@@ -125,8 +148,8 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
         Path workDir = baseDir.resolve(
                 StaleRuns.WORK_DIR_PREFIX + ProcessHandle.current().pid());
         for (int attempt = 1; ; attempt++) {
-            LocalControlPlane plane =
-                    new LocalControlPlane(binDir, kubeletAccess, workDir, baseDir.resolve("controlplane-logs"));
+            LocalControlPlane plane = new LocalControlPlane(
+                    binDir, kubeletAccess, privileged, workDir, baseDir.resolve("controlplane-logs"));
             Runtime.getRuntime().addShutdownHook(plane.shutdownHook);
             try {
                 plane.startCore();
@@ -191,7 +214,7 @@ public final class LocalControlPlane implements ControlPlane, AutoCloseable {
                 "--service-cluster-ip-range=" + SERVICE_CIDR,
                 // Nothing podnuma runs is privileged (the agent's container has no capability): a pod asking for
                 // privileged mode is refused, so a test cannot pass on a privileged agent.
-                "--allow-privileged=false",
+                "--allow-privileged=" + (privileged == Privileged.ALLOWED),
                 "--profiling=false"));
         apiServerArgs.addAll(kubeletAccessArgs(openssl));
         apiServer = launch("kube-apiserver", apiServerArgs.toArray(String[]::new));

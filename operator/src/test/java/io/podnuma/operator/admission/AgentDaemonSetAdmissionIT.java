@@ -7,13 +7,13 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.podnuma.controlplane.ControlPlane;
-import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.operator.render.AgentRender;
 import io.podnuma.operator.settings.OperatorSettings;
@@ -27,12 +27,10 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The chart's admission policy on the operator's DaemonSets, on the real API server: as the operator's ServiceAccount,
@@ -41,7 +39,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * namespace, a Secret, an init container) is refused with its exact text, on create and on update; the cluster admin
  * is not held to it.
  */
-@ExtendWith(ControlPlaneExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AgentDaemonSetAdmissionIT {
 
@@ -54,12 +51,14 @@ class AgentDaemonSetAdmissionIT {
             + " configures it: ";
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-    private ControlPlane plane;
+    private LocalControlPlane plane;
     private DaemonSet rendered;
 
     @BeforeAll
-    void install(ControlPlane plane) throws IOException {
-        this.plane = plane;
+    void install() throws IOException {
+        // A plane of its own that allows privileged containers: elsewhere the API server refuses them before any
+        // admission policy sees them. Its own, too, because the chart's policies are cluster-scoped.
+        plane = LocalControlPlane.startApartAllowingPrivileged("dsadm-plane");
         plane.helm(
                         "install",
                         RELEASE,
@@ -86,9 +85,10 @@ class AgentDaemonSetAdmissionIT {
     }
 
     @AfterAll
-    void uninstall() {
-        plane.helm("uninstall", RELEASE, "--namespace", NAMESPACE).assertSuccess();
-        plane.client().namespaces().withName(NAMESPACE).delete();
+    void stop() {
+        if (plane != null) {
+            plane.close();
+        }
     }
 
     @Test
@@ -193,7 +193,7 @@ class AgentDaemonSetAdmissionIT {
                                 .daemonSets()
                                 .inNamespace(NAMESPACE)
                                 .withName("agent-later")
-                                .edit(d -> edit(d, UnaryOperator.identity(), true)));
+                                .edit(AgentDaemonSetAdmissionIT::privileged));
                 assertThat(e).as("the update to privileged refused").isNotNull();
                 assertThat(e.getCode()).isEqualTo(403);
                 assertThat(e.getStatus().getMessage()).endsWith(REFUSED + "its container may not be privileged");
@@ -221,7 +221,7 @@ class AgentDaemonSetAdmissionIT {
     }
 
     private DaemonSet privileged() {
-        return edit(rendered, UnaryOperator.identity(), true);
+        return privileged(rendered);
     }
 
     /** The rendered DaemonSet with a volume of the host's whole root mounted at /host. */
@@ -251,18 +251,13 @@ class AgentDaemonSetAdmissionIT {
         return change.apply(new DaemonSetBuilder(rendered));
     }
 
-    /** {@code ds} changed by {@code change}, its container made privileged when {@code privileged}. */
-    private static DaemonSet edit(DaemonSet ds, UnaryOperator<DaemonSet> change, boolean privileged) {
-        DaemonSet copy = change.apply(new DaemonSetBuilder(ds).build());
-        if (privileged) {
-            copy.getSpec()
-                    .getTemplate()
-                    .getSpec()
-                    .getContainers()
-                    .get(0)
-                    .getSecurityContext()
-                    .setPrivileged(true);
-        }
+    /** {@code ds} with its container privileged (and allowed to escalate: the API server refuses one without). */
+    private static DaemonSet privileged(DaemonSet ds) {
+        DaemonSet copy = new DaemonSetBuilder(ds).build();
+        SecurityContext context =
+                copy.getSpec().getTemplate().getSpec().getContainers().get(0).getSecurityContext();
+        context.setPrivileged(true);
+        context.setAllowPrivilegeEscalation(true);
         return copy;
     }
 
