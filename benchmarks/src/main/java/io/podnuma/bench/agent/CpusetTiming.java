@@ -1,6 +1,12 @@
 package io.podnuma.bench.agent;
 
+import io.podnuma.agent.cgroup.CgroupDriver;
+import io.podnuma.agent.cgroup.CgroupLayout;
+import io.podnuma.agent.cgroup.CgroupNaming;
+import io.podnuma.agent.cgroup.CgroupVersion;
+import io.podnuma.agent.cgroup.CgroupWrite;
 import io.podnuma.agent.cgroup.HostCgroupFiles;
+import io.podnuma.agent.cgroup.WritableCgroupFile;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,12 +19,16 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class CpusetTiming {
 
-    private static final HostCgroupFiles FILES = new HostCgroupFiles();
-
     private CpusetTiming() {}
 
+    /** The agent's files, confined to the one cgroup: a timed write pays the agent's check too. */
+    private static HostCgroupFiles files(Path cgroupDir) {
+        return new HostCgroupFiles(
+                new CgroupLayout(CgroupVersion.V1, cgroupDir, cgroupDir, new CgroupNaming(CgroupDriver.CGROUPFS)));
+    }
+
     static CpuSet cpusetOf(Path cgroupDir) throws IOException {
-        return CpuSet.parse(FILES.read(cgroupDir.resolve("cpuset.cpus")));
+        return CpuSet.parse(files(cgroupDir).read(cgroupDir.resolve("cpuset.cpus")));
     }
 
     /**
@@ -28,9 +38,10 @@ final class CpusetTiming {
      */
     static long awaitCpus(Path cgroupDir, CpuSet wanted, long pollNanos, long timeoutNanos) throws IOException {
         Path file = cgroupDir.resolve("cpuset.cpus");
+        HostCgroupFiles files = files(cgroupDir);
         long deadline = System.nanoTime() + timeoutNanos;
         while (true) {
-            String text = FILES.read(file);
+            String text = files.read(file);
             long now = System.nanoTime();
             if (!text.isBlank() && CpuSet.parse(text).equals(wanted)) {
                 return now;
@@ -47,11 +58,11 @@ final class CpusetTiming {
      * new cgroup starts), then times the one write of {@code wanted}. Only while no agent watches.
      */
     static long timeBareWrite(Path cgroupDir, CpuSet all, CpuSet wanted) throws IOException {
-        Path file = cgroupDir.resolve("cpuset.cpus");
-        FILES.write(file, all.toString());
-        String value = wanted.toString();
+        HostCgroupFiles files = files(cgroupDir);
+        files.write(new CgroupWrite(cgroupDir, WritableCgroupFile.CPUSET_CPUS, all.toString()));
+        CgroupWrite write = new CgroupWrite(cgroupDir, WritableCgroupFile.CPUSET_CPUS, wanted.toString());
         long t0 = System.nanoTime();
-        FILES.write(file, value);
+        files.write(write);
         return System.nanoTime() - t0;
     }
 }

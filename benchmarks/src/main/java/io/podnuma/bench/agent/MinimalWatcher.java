@@ -1,6 +1,12 @@
 package io.podnuma.bench.agent;
 
+import io.podnuma.agent.cgroup.CgroupDriver;
+import io.podnuma.agent.cgroup.CgroupLayout;
+import io.podnuma.agent.cgroup.CgroupNaming;
+import io.podnuma.agent.cgroup.CgroupVersion;
+import io.podnuma.agent.cgroup.CgroupWrite;
 import io.podnuma.agent.cgroup.HostCgroupFiles;
+import io.podnuma.agent.cgroup.WritableCgroupFile;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.testkit.host.CpusetSubtree;
 import java.io.IOException;
@@ -25,7 +31,7 @@ final class MinimalWatcher implements AutoCloseable {
     /** The watcher's cpuset subtree is {@code podnuma-floor-<pid>-<hex>}; a killed run's is removed by the next. */
     static final String PURPOSE = "floor";
 
-    private final HostCgroupFiles files = new HostCgroupFiles();
+    private final HostCgroupFiles files;
     private final CpusetSubtree subtree;
     private final Path dir;
     private final CpuSet wanted;
@@ -38,6 +44,8 @@ final class MinimalWatcher implements AutoCloseable {
     MinimalWatcher(CpuSet wanted) throws IOException {
         this.subtree = CpusetSubtree.create(PURPOSE);
         this.dir = subtree.root();
+        this.files = new HostCgroupFiles(
+                new CgroupLayout(CgroupVersion.V1, dir, dir, new CgroupNaming(CgroupDriver.CGROUPFS)));
         this.wanted = wanted;
         subtree.inheritParentSets();
         this.pid = subtree.startProcessIn(dir);
@@ -61,7 +69,7 @@ final class MinimalWatcher implements AutoCloseable {
                 for (WatchEvent<?> e : key.pollEvents()) {
                     if (e.context() instanceof Path name) {
                         try {
-                            files.write(dir.resolve(name).resolve("cpuset.cpus"), value);
+                            files.write(new CgroupWrite(dir.resolve(name), WritableCgroupFile.CPUSET_CPUS, value));
                         } catch (IOException ex) {
                             // removed already: nothing to pin
                         }
@@ -79,7 +87,8 @@ final class MinimalWatcher implements AutoCloseable {
         Path c = dir.resolve("c" + next++);
         long t0 = System.nanoTime();
         Files.createDirectory(c);
-        files.write(c.resolve("cgroup.procs"), String.valueOf(pid));
+        // The runtime's part: a process joins (the agent's files do not write cgroup.procs).
+        Files.writeString(c.resolve("cgroup.procs"), String.valueOf(pid));
         long deadline = t0 + timeoutNanos;
         long took = -1;
         while (true) {
@@ -95,7 +104,7 @@ final class MinimalWatcher implements AutoCloseable {
             LockSupport.parkNanos(pollNanos);
         }
         // The process goes back to the floor directory, so the next start moves it again.
-        files.write(dir.resolve("cgroup.procs"), String.valueOf(pid));
+        Files.writeString(dir.resolve("cgroup.procs"), String.valueOf(pid));
         Files.delete(c);
         return took;
     }

@@ -14,10 +14,12 @@ public interface CgroupFiles {
     String read(Path file) throws IOException;
 
     /**
-     * Writes {@code value} to an existing cgroup file in one write, as the kernel parses one write at a
-     * time. The exception's message carries the kernel's error text (e.g. "Device or resource busy").
+     * Makes {@code write} to an existing cgroup file in one write, as the kernel parses one write at a time. The
+     * exception's message carries the kernel's error text (e.g. "Device or resource busy"), or the reason the write
+     * was refused ({@link CgroupWriteRefusedException}). Only a {@link CgroupWrite} is accepted, so only the files of
+     * {@link WritableCgroupFile} can be written.
      */
-    void write(Path file, String value) throws IOException;
+    void write(CgroupWrite write) throws IOException;
 
     /** The sub-directories (child cgroups) of {@code dir}, in no particular order. */
     List<Path> childDirectories(Path dir) throws IOException;

@@ -19,4 +19,12 @@ public record CgroupLayout(CgroupVersion version, Path cpusetRoot, Path cpuRoot,
         Objects.requireNonNull(cpuRoot, "cpuRoot");
         Objects.requireNonNull(naming, "naming");
     }
+
+    /** The hierarchy that holds {@code file}: the only tree the agent may write it in. */
+    public Path rootOf(WritableCgroupFile file) {
+        return switch (file) {
+            case CPUSET_CPUS, CPUSET_MEMS, SUBTREE_CONTROL -> cpusetRoot;
+            case CPU_CFS_QUOTA_US, CPU_MAX -> cpuRoot;
+        };
+    }
 }

@@ -23,7 +23,9 @@ public final class CpuQuotaWriter {
     /** @return the write made, or empty when the quota was already off */
     public Optional<CgroupWrite> removeQuota(CgroupPath container) throws CgroupWriteException {
         boolean v1 = layout.version() == CgroupVersion.V1;
-        Path file = container.in(layout.cpuRoot()).resolve(v1 ? "cpu.cfs_quota_us" : "cpu.max");
+        WritableCgroupFile quota = v1 ? WritableCgroupFile.CPU_CFS_QUOTA_US : WritableCgroupFile.CPU_MAX;
+        Path dir = container.in(layout.cpuRoot());
+        Path file = dir.resolve(quota.fileName());
         String current;
         try {
             current = files.read(file).strip();
@@ -34,9 +36,9 @@ public final class CpuQuotaWriter {
         if (off) {
             return Optional.empty();
         }
-        CgroupWrite w = new CgroupWrite(file, v1 ? "-1" : "max");
+        CgroupWrite w = new CgroupWrite(dir, quota, v1 ? "-1" : "max");
         try {
-            files.write(w.file(), w.value());
+            files.write(w);
         } catch (IOException e) {
             throw new CgroupWriteException(
                     file,

@@ -27,16 +27,18 @@ public final class CpusetWriter {
 
     /** One of the two cpuset lists, with its file names per cgroup version. */
     private enum Resource {
-        CPUS("cpuset.cpus", "cpuset.effective_cpus", "cpuset.cpus.effective", "CPUs"),
-        MEMS("cpuset.mems", "cpuset.effective_mems", "cpuset.mems.effective", "memory nodes");
+        CPUS(WritableCgroupFile.CPUSET_CPUS, "cpuset.effective_cpus", "cpuset.cpus.effective", "CPUs"),
+        MEMS(WritableCgroupFile.CPUSET_MEMS, "cpuset.effective_mems", "cpuset.mems.effective", "memory nodes");
 
+        final WritableCgroupFile writable;
         final String file;
         final String v1Effective;
         final String v2Effective;
         final String noun;
 
-        Resource(String file, String v1Effective, String v2Effective, String noun) {
-            this.file = file;
+        Resource(WritableCgroupFile writable, String v1Effective, String v2Effective, String noun) {
+            this.writable = writable;
+            this.file = writable.fileName();
             this.v1Effective = v1Effective;
             this.v2Effective = v2Effective;
             this.noun = noun;
@@ -93,10 +95,10 @@ public final class CpusetWriter {
     private void planSubtreeControl(CgroupPath container, List<CgroupWrite> plan) throws CgroupWriteException {
         CgroupPath p = CgroupPath.root();
         for (String segment : container.segments()) {
-            Path control = p.in(layout.cpusetRoot()).resolve("cgroup.subtree_control");
-            String text = read(control);
+            Path dir = p.in(layout.cpusetRoot());
+            String text = read(dir.resolve(WritableCgroupFile.SUBTREE_CONTROL.fileName()));
             if (!Arrays.asList(text.strip().split("\\s+")).contains("cpuset")) {
-                plan.add(new CgroupWrite(control, "+cpuset"));
+                plan.add(new CgroupWrite(dir, WritableCgroupFile.SUBTREE_CONTROL, "+cpuset"));
             }
             p = p.child(segment);
         }
@@ -260,11 +262,11 @@ public final class CpusetWriter {
         for (int i = 0; i < plan.size(); i++) {
             CgroupWrite w = plan.get(i);
             try {
-                files.write(w.file(), w.value());
+                files.write(w);
             } catch (IOException e) {
                 throw new CgroupWriteException(
-                        w.file(),
-                        "writing \"" + w.value() + "\" to " + w.file() + " failed: " + kernelText(e) + " (write "
+                        w.path(),
+                        "writing \"" + w.value() + "\" to " + w.path() + " failed: " + kernelText(e) + " (write "
                                 + (i + 1) + " of " + plan.size() + "; the " + i + " before it were made)",
                         e);
             }
@@ -342,7 +344,7 @@ public final class CpusetWriter {
     }
 
     private static CgroupWrite write(Path dir, Resource r, CpuSet value) {
-        return new CgroupWrite(dir.resolve(r.file), value.toString());
+        return new CgroupWrite(dir, r.writable, value.toString());
     }
 
     static String kernelText(IOException e) {

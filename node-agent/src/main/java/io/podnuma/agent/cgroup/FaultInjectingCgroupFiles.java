@@ -80,12 +80,12 @@ public final class FaultInjectingCgroupFiles implements CgroupFiles {
     }
 
     @Override
-    public void write(Path file, String value) throws IOException {
+    public void write(CgroupWrite write) throws IOException {
         Optional<Errno> fault = current();
         if (fault.isPresent()) {
-            throw fault.get().on(file);
+            throw fault.get().on(write.path());
         }
-        delegate.write(file, value);
+        delegate.write(write);
     }
 
     @Override

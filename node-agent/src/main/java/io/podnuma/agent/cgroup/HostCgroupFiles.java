@@ -13,13 +13,25 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.stream.Stream;
 
-/** The real cgroup files of the host. */
+/**
+ * The real cgroup files of the host. Writes are confined to the layout's hierarchies: the agent's mount of the host's
+ * cgroups is read-write as a whole (see the operator's AgentRender), so this is what keeps its writes to the cpuset
+ * and quota files of the trees it was given.
+ */
 public final class HostCgroupFiles implements CgroupFiles {
 
     /** A cpuset list of a few hundred CPUs fits; longer contents grow it. */
     private static final int READ_BUFFER = 256;
+
+    private final CgroupLayout layout;
+
+    /** @param layout the hierarchies the agent may write in ({@link CgroupLayout#rootOf}) */
+    public HostCgroupFiles(CgroupLayout layout) {
+        this.layout = Objects.requireNonNull(layout, "layout");
+    }
 
     @Override
     public String read(Path file) throws IOException {
@@ -45,13 +57,46 @@ public final class HostCgroupFiles implements CgroupFiles {
     }
 
     @Override
-    public void write(Path file, String value) throws IOException {
+    public void write(CgroupWrite write) throws IOException {
+        Path file = confined(write);
         // No CREATE: a missing cgroup file means a missing cgroup or controller, never something to make up.
         // A lone newline is how an empty list is written (a zero-byte write would change nothing).
+        String value = write.value();
         byte[] bytes = (value.isEmpty() ? "\n" : value).getBytes(StandardCharsets.US_ASCII);
-        try (OutputStream out =
-                Files.newOutputStream(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (OutputStream out = Files.newOutputStream(
+                file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS)) {
             out.write(bytes);
+        }
+    }
+
+    /**
+     * The write's file with every link resolved, when that is a file of the write's name inside its hierarchy.
+     * The resolved path is the one written, so a link the check saw cannot send the write elsewhere afterwards.
+     *
+     * @throws NoSuchFileException when the file does not exist (no cgroup, or no such controller there)
+     * @throws CgroupWriteRefusedException when it lies elsewhere or is another file
+     */
+    private Path confined(CgroupWrite write) throws IOException {
+        Path file = write.path();
+        Path real = file.toRealPath(); // NoSuchFileException for a missing one, as the write itself would throw
+        Path root = layout.rootOf(write.file());
+        String name = write.file().fileName();
+        if (!inside(real, root) || !real.getFileName().toString().equals(name)) {
+            throw new CgroupWriteRefusedException(
+                    file,
+                    "refusing to write \"" + write.value() + "\" to " + file
+                            + (real.equals(file) ? "" : " (" + real + " once links are resolved)")
+                            + ": the agent writes "
+                            + name + " only to a file of that name inside the cgroup hierarchy " + root);
+        }
+        return real;
+    }
+
+    private static boolean inside(Path real, Path root) throws IOException {
+        try {
+            return real.startsWith(root.toRealPath());
+        } catch (NoSuchFileException e) {
+            return false; // nothing lies inside a hierarchy that is not there
         }
     }
 

@@ -211,7 +211,8 @@ public final class AgentDaemon implements AutoCloseable {
                         layout.naming(),
                         new CgroupPinWriter(
                                 layout,
-                                FaultInjectingCgroupFiles.fromEnvironment(System.getenv(), new HostCgroupFiles())),
+                                FaultInjectingCgroupFiles.fromEnvironment(
+                                        System.getenv(), new HostCgroupFiles(layout))),
                         () -> scan(layout),
                         new CheckpointStore(config.stateDir()),
                         pods,

@@ -39,7 +39,7 @@ class CgroupCpusetIT {
     private static final Path CGROUP_ROOT = Path.of("/sys/fs/cgroup");
     private static final Path CPUSET = CGROUP_ROOT.resolve("cpuset");
 
-    private final HostCgroupFiles files = new HostCgroupFiles();
+    private HostCgroupFiles files;
     private final List<Process> processes = new ArrayList<>();
     private final Random random = new Random();
     private CpusetSubtree subtree;
@@ -57,6 +57,8 @@ class CgroupCpusetIT {
         Assumptions.assumeTrue(
                 hostCpus.contains(0) && hostCpus.contains(1), "needs CPUs 0 and 1, host has " + hostCpus);
         testRoot = subtree.root();
+        files = new HostCgroupFiles(
+                new CgroupLayout(CgroupVersion.V1, testRoot, testRoot, new CgroupNaming(CgroupDriver.CGROUPFS)));
     }
 
     @AfterEach
@@ -127,13 +129,13 @@ class CgroupCpusetIT {
     void aGrowInsideThePodCgroupIsOneWriteOnTheRealKernel(CgroupDriver driver) throws Exception {
         Pod pod = kubeletTree(driver);
         long pid = startIn(pod.containerDir());
-        files.write(pod.containerDir().resolve("cpuset.cpus"), "1");
+        writeCpus(pod.containerDir(), "1");
         assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("1");
 
         List<CgroupWrite> done =
                 new CpusetWriter(pod.layout(), files).apply(pod.container(), CpuSet.of(0, 1), CpuSet.of(0));
 
-        assertThat(done).containsExactly(new CgroupWrite(pod.containerDir().resolve("cpuset.cpus"), "0-1"));
+        assertThat(done).containsExactly(new CgroupWrite(pod.containerDir(), WritableCgroupFile.CPUSET_CPUS, "0-1"));
         assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("0-1");
     }
 
@@ -143,9 +145,9 @@ class CgroupCpusetIT {
         Pod pod = kubeletTree(driver);
         long pid = startIn(pod.containerDir());
         Path podDir = pod.containerDir().getParent();
-        files.write(pod.containerDir().resolve("cpuset.cpus"), "0");
-        files.write(podDir.resolve("cpuset.cpus"), "0"); // a pod cgroup limited to CPU 0
-        assertThatThrownBy(() -> files.write(pod.containerDir().resolve("cpuset.cpus"), "1"))
+        writeCpus(pod.containerDir(), "0");
+        writeCpus(podDir, "0"); // a pod cgroup limited to CPU 0
+        assertThatThrownBy(() -> writeCpus(pod.containerDir(), "1"))
                 .as("the kernel refuses a child outside its parent")
                 .isInstanceOf(IOException.class);
 
@@ -154,9 +156,9 @@ class CgroupCpusetIT {
 
         assertThat(done)
                 .containsExactly(
-                        new CgroupWrite(podDir.resolve("cpuset.cpus"), "0-1"),
-                        new CgroupWrite(pod.containerDir().resolve("cpuset.cpus"), "0-1"),
-                        new CgroupWrite(pod.containerDir().resolve("cpuset.cpus"), "1"));
+                        new CgroupWrite(podDir, WritableCgroupFile.CPUSET_CPUS, "0-1"),
+                        new CgroupWrite(pod.containerDir(), WritableCgroupFile.CPUSET_CPUS, "0-1"),
+                        new CgroupWrite(pod.containerDir(), WritableCgroupFile.CPUSET_CPUS, "1"));
         assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("1");
     }
 
@@ -174,8 +176,8 @@ class CgroupCpusetIT {
 
         assertThat(done)
                 .containsExactly(
-                        new CgroupWrite(inner.resolve("cpuset.cpus"), "1"),
-                        new CgroupWrite(pod.containerDir().resolve("cpuset.cpus"), "1"));
+                        new CgroupWrite(inner, WritableCgroupFile.CPUSET_CPUS, "1"),
+                        new CgroupWrite(pod.containerDir(), WritableCgroupFile.CPUSET_CPUS, "1"));
         assertThat(allowed(innerPid, "Cpus_allowed_list")).isEqualTo("1");
         assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("1");
     }
@@ -192,8 +194,8 @@ class CgroupCpusetIT {
 
         assertThat(done)
                 .containsExactly(
-                        new CgroupWrite(idle.resolve("cpuset.cpus"), ""),
-                        new CgroupWrite(pod.containerDir().resolve("cpuset.cpus"), "1"));
+                        new CgroupWrite(idle, WritableCgroupFile.CPUSET_CPUS, ""),
+                        new CgroupWrite(pod.containerDir(), WritableCgroupFile.CPUSET_CPUS, "1"));
         assertThat(cpus(idle)).isEqualTo(CpuSet.empty());
         assertThat(allowed(pid, "Cpus_allowed_list")).isEqualTo("1");
     }
@@ -223,7 +225,7 @@ class CgroupCpusetIT {
             String where = "seed " + seed + " step " + step;
             if (rnd.nextInt(4) == 0) {
                 CpuSet tight = cpus(pod.containerDir()).union(cpus(pod.siblingDir()));
-                files.write(podDir.resolve("cpuset.cpus"), tight.toString());
+                writeCpus(podDir, tight.toString());
             }
             boolean first = rnd.nextBoolean();
             CgroupPath target = first ? pod.container() : pod.sibling();
@@ -238,7 +240,7 @@ class CgroupCpusetIT {
                 assertThat(cpus(pod.containerDir())).as(where).isEqualTo(before);
                 assertThat(cpus(inner)).as(where).isEqualTo(innerBefore);
                 refused++;
-                files.write(inner.resolve("cpuset.cpus"), before.toString()); // the workload widens it again
+                writeCpus(inner, before.toString()); // the workload widens it again
                 continue;
             }
 
@@ -312,13 +314,22 @@ class CgroupCpusetIT {
             dir = dir.resolve(segment);
             Files.createDirectory(dir);
         }
-        files.write(dir.resolve("cpu.cfs_quota_us"), "50000"); // half a CPU, as the kubelet sets for a 500m limit
+        // The kubelet's and the runtime's part: writes the agent's files cannot make.
+        Files.writeString(dir.resolve("cpu.cfs_quota_us"), "50000"); // half a CPU, as for a 500m limit
         Process p = new ProcessBuilder("sleep", "600").start();
         processes.add(p);
-        files.write(dir.resolve("cgroup.procs"), String.valueOf(p.pid()));
-        CpuQuotaWriter writer = new CpuQuotaWriter(layout, files);
+        Files.writeString(dir.resolve("cgroup.procs"), String.valueOf(p.pid()));
+        // Files confined to the cpuset test tree refuse the cpu hierarchy's file, and it keeps its quota.
+        assertThatThrownBy(() -> new CpuQuotaWriter(layout, files).removeQuota(container))
+                .isInstanceOf(CgroupWriteException.class)
+                .hasCauseInstanceOf(CgroupWriteRefusedException.class)
+                .hasMessageContaining("the agent writes cpu.cfs_quota_us only to a file of that name inside the"
+                        + " cgroup hierarchy " + testRoot);
+        assertThat(Files.readString(dir.resolve("cpu.cfs_quota_us")).strip()).isEqualTo("50000");
+        CpuQuotaWriter writer = new CpuQuotaWriter(layout, new HostCgroupFiles(layout));
 
-        assertThat(writer.removeQuota(container)).contains(new CgroupWrite(dir.resolve("cpu.cfs_quota_us"), "-1"));
+        assertThat(writer.removeQuota(container))
+                .contains(new CgroupWrite(dir, WritableCgroupFile.CPU_CFS_QUOTA_US, "-1"));
         assertThat(Files.readString(dir.resolve("cpu.cfs_quota_us")).strip()).isEqualTo("-1");
         assertThat(writer.removeQuota(container)).isEmpty();
     }
@@ -342,6 +353,10 @@ class CgroupCpusetIT {
                 .detect(Files.readString(Path.of("/proc/self/mountinfo")), Optional.of(CgroupDriver.CGROUPFS));
         assertThat(l.version()).isEqualTo(CgroupVersion.V1);
         assertThat(l.cpusetRoot()).isEqualTo(CPUSET);
+    }
+
+    private void writeCpus(Path dir, String cpus) throws IOException {
+        files.write(new CgroupWrite(dir, WritableCgroupFile.CPUSET_CPUS, cpus));
     }
 
     private void cgroup(Path dir, CpuSet cpus, CpuSet mems) throws IOException {

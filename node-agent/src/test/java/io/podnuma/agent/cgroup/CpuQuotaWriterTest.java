@@ -20,9 +20,9 @@ class CpuQuotaWriterTest {
         Files.writeString(C.in(cpu).resolve("cpu.cfs_quota_us"), "200000\n");
         CgroupLayout l = new CgroupLayout(
                 CgroupVersion.V1, root.resolve("cpuset"), cpu, new CgroupNaming(CgroupDriver.CGROUPFS));
-        CpuQuotaWriter w = new CpuQuotaWriter(l, new HostCgroupFiles());
+        CpuQuotaWriter w = new CpuQuotaWriter(l, new HostCgroupFiles(l));
 
-        assertThat(w.removeQuota(C)).contains(new CgroupWrite(C.in(cpu).resolve("cpu.cfs_quota_us"), "-1"));
+        assertThat(w.removeQuota(C)).contains(new CgroupWrite(C.in(cpu), WritableCgroupFile.CPU_CFS_QUOTA_US, "-1"));
         assertThat(Files.readString(C.in(cpu).resolve("cpu.cfs_quota_us"))).isEqualTo("-1");
         assertThat(w.removeQuota(C)).isEmpty();
     }
@@ -32,9 +32,9 @@ class CpuQuotaWriterTest {
         Files.createDirectories(C.in(root));
         Files.writeString(C.in(root).resolve("cpu.max"), "150000 100000\n");
         CgroupLayout l = new CgroupLayout(CgroupVersion.V2, root, root, new CgroupNaming(CgroupDriver.CGROUPFS));
-        CpuQuotaWriter w = new CpuQuotaWriter(l, new HostCgroupFiles());
+        CpuQuotaWriter w = new CpuQuotaWriter(l, new HostCgroupFiles(l));
 
-        assertThat(w.removeQuota(C)).contains(new CgroupWrite(C.in(root).resolve("cpu.max"), "max"));
+        assertThat(w.removeQuota(C)).contains(new CgroupWrite(C.in(root), WritableCgroupFile.CPU_MAX, "max"));
         Files.writeString(C.in(root).resolve("cpu.max"), "max 100000\n"); // how the kernel shows it afterwards
         assertThat(w.removeQuota(C)).isEmpty();
     }
@@ -42,7 +42,7 @@ class CpuQuotaWriterTest {
     @Test
     void aMissingFileNamesThePath(@TempDir Path root) {
         CgroupLayout l = new CgroupLayout(CgroupVersion.V2, root, root, new CgroupNaming(CgroupDriver.CGROUPFS));
-        assertThatThrownBy(() -> new CpuQuotaWriter(l, new HostCgroupFiles()).removeQuota(C))
+        assertThatThrownBy(() -> new CpuQuotaWriter(l, new HostCgroupFiles(l)).removeQuota(C))
                 .isInstanceOf(CgroupWriteException.class)
                 .hasMessageContaining("cannot read " + C.in(root).resolve("cpu.max"))
                 .hasMessageContaining("NoSuchFileException");

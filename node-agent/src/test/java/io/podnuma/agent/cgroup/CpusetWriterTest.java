@@ -38,7 +38,9 @@ class CpusetWriterTest {
     }
 
     private static CgroupWrite w(Path dir, String file, String value) {
-        return new CgroupWrite(dir.resolve(file), value);
+        WritableCgroupFile f =
+                file.equals("cpuset.cpus") ? WritableCgroupFile.CPUSET_CPUS : WritableCgroupFile.CPUSET_MEMS;
+        return new CgroupWrite(dir, f, value);
     }
 
     @Test

@@ -1,5 +1,8 @@
 package io.podnuma.agent.cgroup;
 
+import static io.podnuma.agent.cgroup.WritableCgroupFile.CPUSET_CPUS;
+import static io.podnuma.agent.cgroup.WritableCgroupFile.CPUSET_MEMS;
+import static io.podnuma.agent.cgroup.WritableCgroupFile.SUBTREE_CONTROL;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -42,7 +45,7 @@ class CpusetWriterV2Test {
             Files.writeString(p.in(root).resolve("cgroup.subtree_control"), "\n");
             Files.writeString(p.in(root).resolve("cgroup.events"), "populated 1\nfrozen 0\n");
         }
-        files = new V2KernelFiles();
+        files = new V2KernelFiles(layout);
     }
 
     private Path dir(int depth) {
@@ -55,12 +58,12 @@ class CpusetWriterV2Test {
 
         assertThat(done)
                 .containsExactly(
-                        new CgroupWrite(root.resolve("cgroup.subtree_control"), "+cpuset"),
-                        new CgroupWrite(dir(1).resolve("cgroup.subtree_control"), "+cpuset"),
-                        new CgroupWrite(dir(2).resolve("cgroup.subtree_control"), "+cpuset"),
-                        new CgroupWrite(dir(3).resolve("cgroup.subtree_control"), "+cpuset"),
-                        new CgroupWrite(dir(4).resolve("cpuset.cpus"), "2-3"),
-                        new CgroupWrite(dir(4).resolve("cpuset.mems"), "1"));
+                        new CgroupWrite(root, SUBTREE_CONTROL, "+cpuset"),
+                        new CgroupWrite(dir(1), SUBTREE_CONTROL, "+cpuset"),
+                        new CgroupWrite(dir(2), SUBTREE_CONTROL, "+cpuset"),
+                        new CgroupWrite(dir(3), SUBTREE_CONTROL, "+cpuset"),
+                        new CgroupWrite(dir(4), CPUSET_CPUS, "2-3"),
+                        new CgroupWrite(dir(4), CPUSET_MEMS, "1"));
         assertThat(files.writes).isEqualTo(done);
         assertThat(Files.readString(dir(4).resolve("cpuset.cpus.effective"))).isEqualTo("2-3\n");
         assertThat(new CpusetWriter(layout, files).apply(container, CpuSet.of(2, 3), CpuSet.of(1)))
@@ -71,7 +74,7 @@ class CpusetWriterV2Test {
     void growsAConfiguredAncestorFirstAndShrinksAChildFirst() throws Exception {
         CpusetWriter writer = new CpusetWriter(layout, files);
         writer.apply(container, CpuSet.range(0, 1), CpuSet.of(0));
-        files.write(dir(1).resolve("cpuset.cpus"), "0-1"); // kubepods.slice limited by someone
+        files.write(new CgroupWrite(dir(1), CPUSET_CPUS, "0-1")); // kubepods.slice limited by someone
         Path inner = dir(4).resolve("inner");
         Files.createDirectories(inner);
         Files.writeString(inner.resolve("cpuset.cpus"), "0-1\n");
@@ -83,10 +86,10 @@ class CpusetWriterV2Test {
 
         assertThat(done)
                 .containsExactly(
-                        new CgroupWrite(dir(1).resolve("cpuset.cpus"), "0-2"),
-                        new CgroupWrite(dir(4).resolve("cpuset.cpus"), "0-2"),
-                        new CgroupWrite(inner.resolve("cpuset.cpus"), "1"),
-                        new CgroupWrite(dir(4).resolve("cpuset.cpus"), "1-2"));
+                        new CgroupWrite(dir(1), CPUSET_CPUS, "0-2"),
+                        new CgroupWrite(dir(4), CPUSET_CPUS, "0-2"),
+                        new CgroupWrite(inner, CPUSET_CPUS, "1"),
+                        new CgroupWrite(dir(4), CPUSET_CPUS, "1-2"));
     }
 
     /** Delegation in place and the parent's effective set holds the grow: the ancestors' lists are not read. */
@@ -99,7 +102,7 @@ class CpusetWriterV2Test {
 
         List<CgroupWrite> done = writer.apply(container, CpuSet.range(0, 3), CpuSet.of(0));
 
-        assertThat(done).containsExactly(new CgroupWrite(dir(4).resolve("cpuset.cpus"), "0-3"));
+        assertThat(done).containsExactly(new CgroupWrite(dir(4), CPUSET_CPUS, "0-3"));
         assertThat(files.reads).contains(dir(3).resolve("cpuset.cpus.effective"));
         for (int depth = 1; depth <= 3; depth++) {
             assertThat(files.reads).doesNotContain(dir(depth).resolve("cpuset.cpus"));

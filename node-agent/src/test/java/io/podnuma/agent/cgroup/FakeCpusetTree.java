@@ -62,7 +62,9 @@ final class FakeCpusetTree implements CgroupFiles {
     }
 
     @Override
-    public void write(Path file, String value) throws IOException {
+    public void write(CgroupWrite write) throws IOException {
+        Path file = write.path();
+        String value = write.value();
         if (failing.contains(file)) {
             throw new IOException("Input/output error (injected)");
         }
@@ -83,7 +85,7 @@ final class FakeCpusetTree implements CgroupFiles {
         if (v.isEmpty() && !content.get(dir.resolve("tasks")).isBlank()) {
             throw new IOException("No space left on device");
         }
-        writes.add(new CgroupWrite(file, value));
+        writes.add(write);
         content.put(file, value);
         content.put(dir.resolve(name.equals("cpuset.cpus") ? "cpuset.effective_cpus" : "cpuset.effective_mems"), value);
     }

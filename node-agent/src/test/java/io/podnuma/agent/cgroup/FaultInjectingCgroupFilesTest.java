@@ -18,9 +18,18 @@ class FaultInjectingCgroupFilesTest {
     @TempDir
     Path dir;
 
+    private HostCgroupFiles host() {
+        return new HostCgroupFiles(
+                new CgroupLayout(CgroupVersion.V1, dir, dir, new CgroupNaming(CgroupDriver.CGROUPFS)));
+    }
+
+    private CgroupWrite cpus(String value) {
+        return new CgroupWrite(dir, WritableCgroupFile.CPUSET_CPUS, value);
+    }
+
     @Test
     void offUnlessTheEnvironmentNamesAControlFile() {
-        CgroupFiles host = new HostCgroupFiles();
+        CgroupFiles host = host();
         assertThat(FaultInjectingCgroupFiles.fromEnvironment(Map.of(), host)).isSameAs(host);
         assertThat(FaultInjectingCgroupFiles.fromEnvironment(Map.of(FaultInjectingCgroupFiles.ENV, " "), host))
                 .isSameAs(host);
@@ -38,13 +47,13 @@ class FaultInjectingCgroupFilesTest {
     void writesFailWithTheKernelsTextWhileTheControlFileNamesAnErrno(String errno, String text) throws Exception {
         Path control = dir.resolve("fault");
         Path target = Files.writeString(dir.resolve("cpuset.cpus"), "0-1\n");
-        CgroupFiles files = new FaultInjectingCgroupFiles(new HostCgroupFiles(), control);
+        CgroupFiles files = new FaultInjectingCgroupFiles(host(), control);
 
-        files.write(target, "1");
+        files.write(cpus("1"));
         assertThat(files.read(target).strip()).isEqualTo("1");
 
         Files.writeString(control, errno + "\n");
-        assertThatThrownBy(() -> files.write(target, "0"))
+        assertThatThrownBy(() -> files.write(cpus("0")))
                 .isInstanceOf(
                         errno.equalsIgnoreCase("EACCES") ? AccessDeniedException.class : FileSystemException.class)
                 .hasMessageContaining(text)
@@ -52,15 +61,15 @@ class FaultInjectingCgroupFilesTest {
         assertThat(files.read(target).strip()).as("reads still pass").isEqualTo("1");
 
         Files.writeString(control, "");
-        files.write(target, "0");
+        files.write(cpus("0"));
         assertThat(files.read(target).strip()).isEqualTo("0");
     }
 
     @Test
     void anUnknownErrnoIsNamed() throws Exception {
         Path control = Files.writeString(dir.resolve("fault"), "EPERM");
-        CgroupFiles files = new FaultInjectingCgroupFiles(new HostCgroupFiles(), control);
-        assertThatThrownBy(() -> files.write(dir.resolve("x"), "0"))
+        CgroupFiles files = new FaultInjectingCgroupFiles(host(), control);
+        assertThatThrownBy(() -> files.write(cpus("0")))
                 .hasMessageContaining("names EPERM: allowed EBUSY, ENOSPC, EACCES or nothing");
     }
 }

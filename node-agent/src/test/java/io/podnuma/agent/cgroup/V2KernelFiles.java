@@ -15,9 +15,14 @@ import java.util.List;
  */
 public final class V2KernelFiles implements CgroupFiles {
 
-    private final HostCgroupFiles files = new HostCgroupFiles();
+    private final HostCgroupFiles files;
     final List<CgroupWrite> writes = new ArrayList<>();
     final List<Path> reads = new ArrayList<>();
+
+    /** @param layout the temporary tree's layout, which confines the writes as on a host */
+    public V2KernelFiles(CgroupLayout layout) {
+        this.files = new HostCgroupFiles(layout);
+    }
 
     /**
      * Makes a cgroup as the kernel does on mkdir: with cpuset files (empty lists, the parent's effective ones) when
@@ -45,12 +50,13 @@ public final class V2KernelFiles implements CgroupFiles {
     }
 
     @Override
-    public void write(Path file, String value) throws IOException {
-        files.write(file, value);
-        writes.add(new CgroupWrite(file, value));
-        Path dir = file.getParent();
-        switch (file.getFileName().toString()) {
-            case "cgroup.subtree_control" -> {
+    public void write(CgroupWrite write) throws IOException {
+        files.write(write);
+        writes.add(write);
+        Path file = write.path();
+        Path dir = write.cgroup();
+        switch (write.file()) {
+            case SUBTREE_CONTROL -> {
                 Files.writeString(file, "cpuset\n");
                 for (Path child : childDirectories(dir)) {
                     for (String list : List.of("cpus", "mems")) {
@@ -61,9 +67,8 @@ public final class V2KernelFiles implements CgroupFiles {
                     }
                 }
             }
-            case "cpuset.cpus", "cpuset.mems" ->
-                refreshEffective(dir, file.getFileName().toString());
-            default -> {}
+            case CPUSET_CPUS, CPUSET_MEMS -> refreshEffective(dir, write.file().fileName());
+            case CPU_CFS_QUOTA_US, CPU_MAX -> {}
         }
     }
 

@@ -11,6 +11,7 @@ import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.cgroup.ContainerRuntime;
 import io.podnuma.agent.cgroup.CpusetWriter;
 import io.podnuma.agent.cgroup.HostCgroupFiles;
+import io.podnuma.agent.cgroup.WritableCgroupFile;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuInfo;
 import io.podnuma.agent.engine.machine.CpuTopology;
@@ -44,7 +45,7 @@ public final class GuestCheck {
     private final Map<String, String> results = new LinkedHashMap<>();
     private final List<Process> processes = new ArrayList<>();
     private final Map<String, Long> pids = new LinkedHashMap<>();
-    private final HostCgroupFiles files = new HostCgroupFiles();
+    private HostCgroupFiles files;
 
     public static void main(String[] args) throws IOException {
         GuestCheck check = new GuestCheck();
@@ -105,6 +106,7 @@ public final class GuestCheck {
         results.put("layout.version", layout.version().name());
         results.put("layout.driver", layout.naming().driver().name());
         results.put("layout.cpusetRoot", layout.cpusetRoot().toString());
+        files = new HostCgroupFiles(layout); // the systemd layout below has the same roots
 
         CgroupPath a = containerCgroup(layout, PodQos.BURSTABLE, ContainerRuntime.CONTAINERD, 'a');
         CgroupPath b = containerCgroup(layout, PodQos.BURSTABLE, ContainerRuntime.CRIO, 'b');
@@ -126,10 +128,11 @@ public final class GuestCheck {
         // A pod bubble on socket 0 (as a pod-level resources pod cgroup would get) hides a's CPUs on
         // node 3; the writer must grow the pod cgroup to bring them back.
         Path podDir = a.parent().in(layout.cpusetRoot());
-        files.write(
-                podDir.resolve("cpuset.cpus"),
-                t.cpusInNumaNodes(CpuSet.of(0, 1)).toString());
-        files.write(podDir.resolve("cpuset.mems"), "0-1");
+        files.write(new CgroupWrite(
+                podDir,
+                WritableCgroupFile.CPUSET_CPUS,
+                t.cpusInNumaNodes(CpuSet.of(0, 1)).toString()));
+        files.write(new CgroupWrite(podDir, WritableCgroupFile.CPUSET_MEMS, "0-1"));
         record("pod-bubble-socket0");
         step("a-node3-through-bubble", () -> writer.apply(a, oneCore, CpuSet.of(3)));
 
@@ -162,7 +165,7 @@ public final class GuestCheck {
             results.put(
                     name + ".writes",
                     writes.stream()
-                            .map(w -> CGROUP.relativize(w.file()) + ":" + w.value())
+                            .map(w -> CGROUP.relativize(w.path()) + ":" + w.value())
                             .collect(Collectors.joining(";")));
         } catch (CgroupWriteException e) {
             results.put(name + ".error", e.getMessage());
@@ -193,7 +196,8 @@ public final class GuestCheck {
         Process p = new ProcessBuilder("sleep", "600").start();
         processes.add(p);
         pids.put(label, p.pid());
-        files.write(cgroup.in(CGROUP).resolve("cgroup.procs"), String.valueOf(p.pid()));
+        // The runtime's part, which the agent's files cannot do.
+        Files.writeString(cgroup.in(CGROUP).resolve("cgroup.procs"), String.valueOf(p.pid()));
     }
 
     private static String allowed(long pid, String key) throws IOException {

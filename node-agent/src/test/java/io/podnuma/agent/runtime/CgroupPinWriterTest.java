@@ -23,9 +23,8 @@ class CgroupPinWriterTest {
     private final CgroupPath container = CgroupPath.parse("kubepods/burstable/pod1/abc");
 
     private CgroupPinWriter writer() {
-        return new CgroupPinWriter(
-                new CgroupLayout(CgroupVersion.V1, root, root, new CgroupNaming(CgroupDriver.CGROUPFS)),
-                new HostCgroupFiles());
+        CgroupLayout layout = new CgroupLayout(CgroupVersion.V1, root, root, new CgroupNaming(CgroupDriver.CGROUPFS));
+        return new CgroupPinWriter(layout, new HostCgroupFiles(layout));
     }
 
     @Test

@@ -123,7 +123,9 @@ class NodeAgentIT {
                         NodeAllocator.create(topo, config.nodeConfig()),
                         new PodMapper(config.budgetAnnotation().orElse(null)),
                         AgentOnHost.layout(host).naming(),
-                        new CgroupPinWriter(AgentOnHost.layout(host), new io.podnuma.agent.cgroup.HostCgroupFiles()),
+                        new CgroupPinWriter(
+                                AgentOnHost.layout(host),
+                                new io.podnuma.agent.cgroup.HostCgroupFiles(AgentOnHost.layout(host))),
                         () -> AgentOnHost.scan(host),
                         new CheckpointStore(stateDir),
                         new InformerPodSource(cp.client(), node),

@@ -71,7 +71,7 @@ class NodeAgentV2TreeTest {
                         topo,
                         config,
                         layout.naming(),
-                        new CgroupPinWriter(layout, new V2KernelFiles()),
+                        new CgroupPinWriter(layout, new V2KernelFiles(layout)),
                         () -> scan(layout),
                         stateDir,
                         pods)

@@ -307,6 +307,21 @@ public final class AgentRender {
         List<VolumeMount> m = new ArrayList<>();
         m.add(mount("config", CONFIG_DIR, true));
         m.add(mount("host-sys", SYS, true));
+        // Read-write as a whole (issue 31). A read-only cgroup root plus a read-write mount of only the subtree the
+        // agent writes cannot be rendered safely here:
+        // - the subtree differs per node, and one DaemonSet serves all of a policy's nodes: v1 or v2, kubepods or
+        //   kubepods.slice (the kubelet's cgroup driver), the kubelet's --cgroup-root, and on v1 two hierarchies with
+        //   per-node mount names (cpuset, and cpu,cpuacct or cpu for the quota). The agent finds them at start; the
+        //   operator knows none of them.
+        // - a hostPath for a directory a node lacks either keeps the pod from starting (Directory) or is made by mkdir
+        //   (DirectoryOrCreate), and mkdir on a cgroup file system creates a cgroup.
+        // - on v2 the agent passes cpuset down from the hierarchy root (+cpuset in the root's cgroup.subtree_control),
+        //   outside kubepods.
+        // - on v1 the node's /sys/fs/cgroup is a tmpfs with one mount per hierarchy below it: readOnly makes only the
+        //   tmpfs read-only, the hierarchies stay writable (recursiveReadOnly needs Kubernetes 1.30+ and a runtime and
+        //   kernel that support it).
+        // The agent confines its writes instead: HostCgroupFiles writes only the WritableCgroupFile files, inside the
+        // hierarchies it detected, links resolved (operator README, "The cgroup mount").
         m.add(mount("host-cgroup", CGROUP, false));
         m.add(mount("state", STATE, false));
         m.add(mount("pod-resources", SOCKET_DIR, false));

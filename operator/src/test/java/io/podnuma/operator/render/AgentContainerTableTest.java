@@ -37,7 +37,10 @@ class AgentContainerTableTest {
     static final Map<String, String> WHY = Map.of(
             "config", "the agent's config file, rendered by the operator from the policy",
             "host-sys", "the node's topology: CPUs, cores, caches, NUMA nodes and their memory (read only)",
-            "host-cgroup", "the containers' `cpuset.cpus`/`cpuset.mems` it writes, and what it reads to find them",
+            "host-cgroup",
+                    "the containers' `cpuset.cpus`/`cpuset.mems` (and, with `exclusiveCpuQuota: disable`, CFS quota) it"
+                            + " writes, and what it reads to find them; the agent refuses any other file and any path"
+                            + " outside the hierarchies it detected",
             "state", "its checkpoint: the allocations survive an agent restart",
             "pod-resources", "the directory of the PodResources socket it serves (monitoring agents read it)",
             "tmp",
