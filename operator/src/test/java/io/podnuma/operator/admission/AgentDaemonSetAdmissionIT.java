@@ -20,39 +20,180 @@ import io.podnuma.operator.settings.OperatorSettings;
 import io.podnuma.operator.settings.OperatorSettingsLoader;
 import io.podnuma.testkit.Repository;
 import io.podnuma.testkit.agent.AgentTokens;
+import io.podnuma.testkit.badinput.BadInput;
+import io.podnuma.testkit.badinput.BadInputDoc;
+import io.podnuma.testkit.badinput.InputKind;
 import io.podnuma.testkit.chart.ChartOperator;
 import io.podnuma.testkit.chart.PodnumaChart;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The chart's admission policy on the operator's DaemonSets, on the real API server: as the operator's ServiceAccount,
  * the DaemonSet {@link AgentRender} renders from the settings the chart gives the operator is accepted, and each way
- * of making it something else (privileged, a host path of the whole root, another image, ServiceAccount, the host's PID
- * namespace, a Secret, an init container) is refused with its exact text, on create and on update; the cluster admin
- * is not held to it.
+ * of making it something else is refused with its exact text (the catalogue's cases), on create and on update; the
+ * cluster admin is not held to it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AgentDaemonSetAdmissionIT {
 
+    private static final InputKind KIND = InputKind.OPERATOR_DAEMONSET;
     private static final String RELEASE = "dsadm";
     private static final String NAMESPACE = "podnuma-dsadm-it";
     private static final String OPERATOR_SA = RELEASE + "-podnuma-operator";
     private static final String POLICY_NAME = OPERATOR_SA + "-daemonsets.podnuma.io";
-    private static final String REFUSED = "ValidatingAdmissionPolicy '" + POLICY_NAME + "' with binding '" + POLICY_NAME
-            + "' denied request: the podnuma operator may create or change only the agent's DaemonSet as the chart"
-            + " configures it: ";
+    private static final String DAEMONSET = AgentRender.objectName("quickstart");
+    private static final String REFUSED = "daemonsets.apps \"" + DAEMONSET
+            + "\" is forbidden: ValidatingAdmissionPolicy '"
+            + POLICY_NAME + "' with binding '" + POLICY_NAME + "' denied request: the podnuma operator may create or"
+            + " change only the agent's DaemonSet as the chart configures it: ";
+    private static final String KEPT = "nothing is created; a DaemonSet already there keeps its spec";
+    /** What each case does to the DaemonSet the operator renders, by case id. */
+    private static final Map<String, UnaryOperator<DaemonSet>> CHANGES = new LinkedHashMap<>();
+
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private LocalControlPlane plane;
     private DaemonSet rendered;
+
+    static List<BadInput> cases() {
+        return List.of(
+                c(
+                        "ds-privileged",
+                        "a privileged agent container",
+                        "securityContext: {privileged: true, allowPrivilegeEscalation: true}",
+                        AgentDaemonSetAdmissionIT::privileged,
+                        "its container may not be privileged"),
+                c(
+                        "ds-host-root",
+                        "the host's whole root mounted",
+                        "volumes: [{name: host-root, hostPath: {path: /}}], mounted at /host",
+                        ds -> new DaemonSetBuilder(ds)
+                                .editSpec()
+                                .editTemplate()
+                                .editSpec()
+                                .addToVolumes(new VolumeBuilder()
+                                        .withName("host-root")
+                                        .withNewHostPath()
+                                        .withPath("/")
+                                        .endHostPath()
+                                        .build())
+                                .editFirstContainer()
+                                .addNewVolumeMount()
+                                .withName("host-root")
+                                .withMountPath("/host")
+                                .endVolumeMount()
+                                .endContainer()
+                                .endSpec()
+                                .endTemplate()
+                                .endSpec()
+                                .build(),
+                        "hostPath / is not one of the agent's host paths (/sys, /sys/fs/cgroup, /var/lib/podnuma,"
+                                + " /var/lib/podnuma/pod-resources, /var/run/nri, /var/lib/kubelet,"
+                                + " /var/lib/kubelet/config.yaml)"),
+                c(
+                        "ds-other-image",
+                        "another image than the agent's",
+                        "containers[0].image: example.com/miner:1",
+                        ds -> new DaemonSetBuilder(ds)
+                                .editSpec()
+                                .editTemplate()
+                                .editSpec()
+                                .editFirstContainer()
+                                .withImage("example.com/miner:1")
+                                .endContainer()
+                                .endSpec()
+                                .endTemplate()
+                                .endSpec()
+                                .build(),
+                        "the image is podnuma.local/node-agent:" + chartAppVersion() + ", not example.com/miner:1"),
+                c(
+                        "ds-other-service-account",
+                        "the operator's own ServiceAccount for the pods",
+                        "serviceAccountName: " + OPERATOR_SA,
+                        ds -> new DaemonSetBuilder(ds)
+                                .editSpec()
+                                .editTemplate()
+                                .editSpec()
+                                .withServiceAccountName(OPERATOR_SA)
+                                .endSpec()
+                                .endTemplate()
+                                .endSpec()
+                                .build(),
+                        "the ServiceAccount is " + RELEASE + "-podnuma-agent"),
+                c(
+                        "ds-host-pid",
+                        "the host's PID namespace",
+                        "hostPID: true",
+                        ds -> new DaemonSetBuilder(ds)
+                                .editSpec()
+                                .editTemplate()
+                                .editSpec()
+                                .withHostPID(true)
+                                .endSpec()
+                                .endTemplate()
+                                .endSpec()
+                                .build(),
+                        "no host PID or IPC namespace"),
+                c(
+                        "ds-secret-volume",
+                        "a Secret of the namespace mounted",
+                        "volumes: [{name: loot, secret: {secretName: somebody-elses}}]",
+                        ds -> new DaemonSetBuilder(ds)
+                                .editSpec()
+                                .editTemplate()
+                                .editSpec()
+                                .addToVolumes(new VolumeBuilder()
+                                        .withName("loot")
+                                        .withNewSecret()
+                                        .withSecretName("somebody-elses")
+                                        .endSecret()
+                                        .build())
+                                .endSpec()
+                                .endTemplate()
+                                .endSpec()
+                                .build(),
+                        "volumes are the agent's host paths, its ConfigMap, an emptyDir"),
+                c(
+                        "ds-init-container",
+                        "an init container beside the agent",
+                        "initContainers: [{name: first, image: <the agent's>}]",
+                        ds -> new DaemonSetBuilder(ds)
+                                .editSpec()
+                                .editTemplate()
+                                .editSpec()
+                                .addToInitContainers(new ContainerBuilder()
+                                        .withName("first")
+                                        .withImage(image(ds))
+                                        .build())
+                                .endSpec()
+                                .endTemplate()
+                                .endSpec()
+                                .build(),
+                        "one container, no init or ephemeral containers"));
+    }
+
+    private static BadInput c(String id, String wrong, String input, UnaryOperator<DaemonSet> change, String answer) {
+        CHANGES.put(id, change);
+        return BadInput.of(
+                id,
+                KIND,
+                wrong,
+                "the agent DaemonSet AgentRender renders, created as the operator's ServiceAccount, with " + input,
+                REFUSED + answer,
+                KEPT);
+    }
 
     @BeforeAll
     void install() throws IOException {
@@ -82,6 +223,13 @@ class AgentDaemonSetAdmissionIT {
                 Files.readString(Repository.resolve("crds/examples/quickstart.yaml")), NumaResourcePolicy.class);
         rendered = AgentRender.render("quickstart", quickstart.getSpec(), settings.rollout())
                 .daemonSet();
+        try (KubernetesClient operator = operator()) {
+            // Policies reach the admission chain through informers: probe until a privileged one is refused.
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> assertThat(refusal(operator, privileged(rendered)))
+                            .endsWith("its container may not be privileged"));
+        }
     }
 
     @AfterAll
@@ -92,99 +240,37 @@ class AgentDaemonSetAdmissionIT {
     }
 
     @Test
-    void theRenderedAgentIsAcceptedAndEveryOtherPodRefused() {
+    void theRenderedAgentIsAcceptedFromTheOperator() {
         try (KubernetesClient operator = operator()) {
-            // Policies reach the admission chain through informers: probe until a privileged one is refused.
-            await().atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(500))
-                    .untilAsserted(() -> assertThat(refusal(operator, privileged()))
-                            .endsWith(REFUSED + "its container may not be privileged"));
-            operator.resource(rendered).dryRun().create();
+            DaemonSet created = operator.resource(rendered).dryRun().create();
+            assertThat(image(created)).isEqualTo(image(rendered));
+        }
+    }
 
-            assertThat(refusal(operator, privileged()))
-                    .isEqualTo("daemonsets.apps \"" + rendered.getMetadata().getName() + "\" is forbidden: " + REFUSED
-                            + "its container may not be privileged");
-            assertThat(refusal(operator, hostRoot()))
-                    .endsWith(REFUSED + "hostPath / is not one of the agent's host paths (/sys, /sys/fs/cgroup,"
-                            + " /var/lib/podnuma, /var/lib/podnuma/pod-resources, /var/run/nri, /var/lib/kubelet,"
-                            + " /var/lib/kubelet/config.yaml)");
-            assertThat(refusal(
-                            operator,
-                            edit(ds -> ds.editSpec()
-                                    .editTemplate()
-                                    .editSpec()
-                                    .editFirstContainer()
-                                    .withImage("example.com/miner:1")
-                                    .endContainer()
-                                    .endSpec()
-                                    .endTemplate()
-                                    .endSpec()
-                                    .build())))
-                    .endsWith(REFUSED + "the image is " + image() + ", not example.com/miner:1");
-            assertThat(refusal(
-                            operator,
-                            edit(ds -> ds.editSpec()
-                                    .editTemplate()
-                                    .editSpec()
-                                    .withServiceAccountName(OPERATOR_SA)
-                                    .endSpec()
-                                    .endTemplate()
-                                    .endSpec()
-                                    .build())))
-                    .endsWith(REFUSED + "the ServiceAccount is " + RELEASE + "-podnuma-agent");
-            assertThat(refusal(
-                            operator,
-                            edit(ds -> ds.editSpec()
-                                    .editTemplate()
-                                    .editSpec()
-                                    .withHostPID(true)
-                                    .endSpec()
-                                    .endTemplate()
-                                    .endSpec()
-                                    .build())))
-                    .endsWith(REFUSED + "no host PID or IPC namespace");
-            assertThat(refusal(
-                            operator,
-                            edit(ds -> ds.editSpec()
-                                    .editTemplate()
-                                    .editSpec()
-                                    .addToVolumes(new VolumeBuilder()
-                                            .withName("loot")
-                                            .withNewSecret()
-                                            .withSecretName("somebody-elses")
-                                            .endSecret()
-                                            .build())
-                                    .endSpec()
-                                    .endTemplate()
-                                    .endSpec()
-                                    .build())))
-                    .endsWith(REFUSED + "volumes are the agent's host paths, its ConfigMap, an emptyDir");
-            assertThat(refusal(
-                            operator,
-                            edit(ds -> ds.editSpec()
-                                    .editTemplate()
-                                    .editSpec()
-                                    .addToInitContainers(new ContainerBuilder()
-                                            .withName("first")
-                                            .withImage(image())
-                                            .build())
-                                    .endSpec()
-                                    .endTemplate()
-                                    .endSpec()
-                                    .build())))
-                    .endsWith(REFUSED + "one container, no init or ephemeral containers");
+    @ParameterizedTest
+    @MethodSource("cases")
+    void everyOtherPodIsRefusedWordForWord(BadInput c) {
+        try (KubernetesClient operator = operator()) {
+            c.assertAnswer(List.of(refusal(operator, CHANGES.get(c.id()).apply(rendered))));
+            assertThat(plane.client()
+                            .apps()
+                            .daemonSets()
+                            .inNamespace(NAMESPACE)
+                            .withName(DAEMONSET)
+                            .get())
+                    .as("nothing created")
+                    .isNull();
         }
     }
 
     @Test
     void anAcceptedDaemonSetCannotBeMadePrivilegedLater() {
-        DaemonSet ds =
-                edit(b -> b.editMetadata().withName("agent-later").endMetadata().build());
+        DaemonSet ds = new DaemonSetBuilder(rendered)
+                .editMetadata()
+                .withName("agent-later")
+                .endMetadata()
+                .build();
         try (KubernetesClient operator = operator()) {
-            await().atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(500))
-                    .untilAsserted(() -> assertThat(refusal(operator, privileged()))
-                            .endsWith("its container may not be privileged"));
             operator.resource(ds).create();
             try {
                 KubernetesClientException e = catchThrowableOfType(
@@ -196,7 +282,22 @@ class AgentDaemonSetAdmissionIT {
                                 .edit(AgentDaemonSetAdmissionIT::privileged));
                 assertThat(e).as("the update to privileged refused").isNotNull();
                 assertThat(e.getCode()).isEqualTo(403);
-                assertThat(e.getStatus().getMessage()).endsWith(REFUSED + "its container may not be privileged");
+                assertThat(e.getStatus().getMessage())
+                        .isEqualTo(REFUSED.replace(DAEMONSET, "agent-later") + "its container may not be privileged");
+                assertThat(operator.apps()
+                                .daemonSets()
+                                .inNamespace(NAMESPACE)
+                                .withName("agent-later")
+                                .get()
+                                .getSpec()
+                                .getTemplate()
+                                .getSpec()
+                                .getContainers()
+                                .get(0)
+                                .getSecurityContext()
+                                .getPrivileged())
+                        .as("the stored DaemonSet unchanged")
+                        .isFalse();
             } finally {
                 operator.apps()
                         .daemonSets()
@@ -209,46 +310,32 @@ class AgentDaemonSetAdmissionIT {
 
     @Test
     void theClusterAdminIsNotHeldToIt() {
-        plane.client().resource(privileged()).dryRun().create();
+        plane.client().resource(privileged(rendered)).dryRun().create();
+    }
+
+    @Test
+    void theDocIsUpToDate() {
+        assertThat(BadInputDoc.check(KIND, cases(), "operator", getClass().getSimpleName()))
+                .isNull();
     }
 
     private KubernetesClient operator() {
         return AgentTokens.clientWithToken(plane, AgentTokens.unboundToken(plane, NAMESPACE, OPERATOR_SA));
     }
 
-    private String image() {
-        return rendered.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
+    private static String image(DaemonSet ds) {
+        return ds.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
     }
 
-    private DaemonSet privileged() {
-        return privileged(rendered);
-    }
-
-    /** The rendered DaemonSet with a volume of the host's whole root mounted at /host. */
-    private DaemonSet hostRoot() {
-        return edit(ds -> ds.editSpec()
-                .editTemplate()
-                .editSpec()
-                .addToVolumes(new VolumeBuilder()
-                        .withName("host-root")
-                        .withNewHostPath()
-                        .withPath("/")
-                        .endHostPath()
-                        .build())
-                .editFirstContainer()
-                .addNewVolumeMount()
-                .withName("host-root")
-                .withMountPath("/host")
-                .endVolumeMount()
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build());
-    }
-
-    private DaemonSet edit(Function<DaemonSetBuilder, DaemonSet> change) {
-        return change.apply(new DaemonSetBuilder(rendered));
+    /** The chart's appVersion: the agent image's tag when the values name none. */
+    private static String chartAppVersion() {
+        try {
+            return YAML.readTree(PodnumaChart.dir().resolve("Chart.yaml").toFile())
+                    .get("appVersion")
+                    .asText();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** {@code ds} with its container privileged (and allowed to escalate: the API server refuses one without). */

@@ -36,7 +36,11 @@ public enum InputKind {
     METRICS_SCRAPE(
             "Scrapes of the https /metrics",
             "the token gate in front of the agent's metrics port (io.podnuma.securemetrics): node-agent"
-                    + " BadScrapeCasesTest");
+                    + " BadScrapeCasesTest"),
+    OPERATOR_DAEMONSET(
+            "DaemonSets made with the operator's identity",
+            "the chart's ValidatingAdmissionPolicy on the operator's DaemonSets, on the real kube-apiserver: operator"
+                    + " AgentDaemonSetAdmissionIT");
 
     private final String title;
     private final String consumer;
