@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.monitoring.AggregatedMetrics;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,6 +12,7 @@ import io.podnuma.operator.reconcile.ReconcileSettings;
 import io.podnuma.operator.settings.LeaseTimings;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,11 +48,14 @@ public final class PodnumaOperator implements AutoCloseable {
     private final Operator operator;
     private final AtomicInteger leading;
     private final Optional<LeaseFence> fence;
+    private final ReconcilePasses passes;
 
-    private PodnumaOperator(Operator operator, AtomicInteger leading, Optional<LeaseFence> fence) {
+    private PodnumaOperator(
+            Operator operator, AtomicInteger leading, Optional<LeaseFence> fence, ReconcilePasses passes) {
         this.operator = operator;
         this.leading = leading;
         this.fence = fence;
+        this.passes = passes;
     }
 
     /** Starts reconciling (or, with leader election, starts trying to lead); returns once the informers are synced. */
@@ -73,10 +78,12 @@ public final class PodnumaOperator implements AutoCloseable {
             leading.set(0);
             le.lostLeadership().run();
         })));
+        ReconcilePasses passes = new ReconcilePasses();
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client)
                     .withCloseClientOnStop(false)
-                    .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(withSdkDescriptions(registry)))
+                    .withMetrics(new AggregatedMetrics(List.of(
+                            MicrometerMetrics.withoutPerResourceMetrics(withSdkDescriptions(registry)), passes)))
                     .withReconciliationTerminationTimeout(Duration.ofSeconds(10))
                     .withConcurrentReconciliationThreads(RECONCILE_THREADS);
             leaderElection.ifPresent(le -> o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(
@@ -104,7 +111,12 @@ public final class PodnumaOperator implements AutoCloseable {
         });
         operator.register(new PolicyReconciler(settings, clock, instance, new PolicyNodeGauges(registry)));
         operator.start();
-        return new PodnumaOperator(operator, leading, Optional.ofNullable(fence.get()));
+        return new PodnumaOperator(operator, leading, Optional.ofNullable(fence.get()), passes);
+    }
+
+    /** The reconciles of {@code policy} this operator has ended so far. */
+    ReconcilePasses.Count passes(String policy) {
+        return passes.of(policy);
     }
 
     /** Whether the informers are healthy (what /readyz reports). */
