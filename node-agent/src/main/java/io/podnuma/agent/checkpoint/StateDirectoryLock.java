@@ -21,8 +21,9 @@ import java.util.regex.Pattern;
  *
  * <p>The lock is the kernel's (a POSIX record lock), so it goes with its holder however that dies, kill -9 included,
  * and a stale file never blocks a start. The holder writes its pid into the file for the message of the next one. The
- * file is never deleted: an agent that deleted it on the way out could leave a starting agent holding the lock of a
- * file nobody else opens any more, beside a third agent locking a new one.
+ * file stays across restarts and rolling updates: an agent that deleted it on the way out could leave a starting agent
+ * holding the lock of a file nobody else opens any more, beside a third agent locking a new one. Only an agent whose
+ * node left podnuma removes it ({@link #removeOnRelease}), as it removes the checkpoint: no agent is due there.
  */
 public final class StateDirectoryLock implements AutoCloseable {
 
@@ -42,11 +43,14 @@ public final class StateDirectoryLock implements AutoCloseable {
     private final Path key;
     private final FileChannel channel;
     private final FileLock lock;
+    private final Path file;
+    private boolean remove;
 
-    private StateDirectoryLock(Path key, FileChannel channel, FileLock lock) {
+    private StateDirectoryLock(Path key, FileChannel channel, FileLock lock, Path file) {
         this.key = key;
         this.channel = channel;
         this.lock = lock;
+        this.file = file;
     }
 
     /**
@@ -82,7 +86,7 @@ public final class StateDirectoryLock implements AutoCloseable {
             channel.truncate(0);
             channel.write(
                     ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
-            return new StateDirectoryLock(key, channel, lock);
+            return new StateDirectoryLock(key, channel, lock, file);
         } catch (IOException | RuntimeException e) {
             HELD.remove(key);
             closeQuietly(channel);
@@ -139,13 +143,21 @@ public final class StateDirectoryLock implements AutoCloseable {
         }
     }
 
-    /** Releases the lock (the file stays, see the class comment); a second close does nothing. */
+    /** The node has left podnuma: {@link #close} deletes the file, while it still holds the lock. */
+    public synchronized void removeOnRelease() {
+        remove = true;
+    }
+
+    /** Releases the lock (the file stays unless {@link #removeOnRelease}); a second close does nothing. */
     @Override
     public synchronized void close() throws IOException {
         if (!channel.isOpen()) {
             return;
         }
         try (channel) {
+            if (remove) {
+                Files.deleteIfExists(file);
+            }
             lock.release();
         } finally {
             HELD.remove(key);

@@ -80,6 +80,7 @@ public final class AgentDaemon implements AutoCloseable {
     private final KubernetesClient client;
     private final KubeNode node;
     private final Departure departure;
+    private StateDirectoryLock stateLock;
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final Readiness readiness = new Readiness();
     private final AtomicInteger stepsToReady = new AtomicInteger(2);
@@ -135,7 +136,8 @@ public final class AgentDaemon implements AutoCloseable {
     private void startParts(Optional<CgroupLayout> given) throws IOException {
         // Before anything else: a second agent on this state directory stops here, having read, written, asked and
         // served nothing. Closed last, so the lock outlives every part that could still pin or write the checkpoint.
-        closeables.add(StateDirectoryLock.acquire(config.stateDir()));
+        stateLock = StateDirectoryLock.acquire(config.stateDir());
+        closeables.add(stateLock);
         // Asked for first: the pod list arrives while the rest starts (the agent hears of it after its recovery).
         PodSource pods = InformerPodSource.listing(client, config.nodeName());
         closeables.add(pods);
@@ -425,6 +427,9 @@ public final class AgentDaemon implements AutoCloseable {
             agent.stop(how);
         }
         departure.after(how);
+        if (how == Shutdown.RESTORE && stateLock != null) {
+            stateLock.removeOnRelease();
+        }
         close();
         LOG.info("stopped");
     }

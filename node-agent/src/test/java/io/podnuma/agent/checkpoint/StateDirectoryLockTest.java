@@ -34,6 +34,21 @@ class StateDirectoryLockTest {
     }
 
     @Test
+    void theFileStaysForTheNextAgentUnlessTheNodeLeftPodnuma() throws Exception {
+        Path state = dir.resolve("state");
+        Path file = state.resolve(StateDirectoryLock.FILE_NAME);
+        StateDirectoryLock.acquire(state).close();
+        assertThat(file).as("after a restart or a rolling update").exists();
+
+        StateDirectoryLock leaving = StateDirectoryLock.acquire(state);
+        leaving.removeOnRelease();
+        leaving.close();
+        assertThat(file).as("after the node left podnuma").doesNotExist();
+        StateDirectoryLock.acquire(state).close();
+        assertThat(file).as("made again by the next agent").exists();
+    }
+
+    @Test
     void aSecondLockInThisProcessIsRefusedAndTheFirstIsKept() throws Exception {
         Path state = Files.createDirectory(dir.resolve("state"));
         try (StateDirectoryLock first = StateDirectoryLock.acquire(state)) {
