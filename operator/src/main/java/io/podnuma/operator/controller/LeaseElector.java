@@ -145,7 +145,8 @@ final class LeaseElector implements AutoCloseable {
 
     /** Once per run of failures: the API server away fails every attempt until it is back. */
     private void failed(String why) {
-        if (!failing) {
+        // close() cuts a request under way: that failure is the stop's own.
+        if (!failing && !stopped.get()) {
             LOG.warn(
                     "{} (retrying every {} ms)", why, me.timings().retryPeriod().toMillis());
         }
