@@ -55,8 +55,10 @@ class ChartTemplateIT {
                         "ServiceAccount/" + AGENT,
                         "ServiceAccount/" + OPERATOR,
                         "ValidatingAdmissionPolicy/" + AGENT + ".podnuma.io",
+                        "ValidatingAdmissionPolicy/" + OPERATOR + "-daemonsets.podnuma.io",
                         "ValidatingAdmissionPolicy/" + OPERATOR + ".podnuma.io",
                         "ValidatingAdmissionPolicyBinding/" + AGENT + ".podnuma.io",
+                        "ValidatingAdmissionPolicyBinding/" + OPERATOR + "-daemonsets.podnuma.io",
                         "ValidatingAdmissionPolicyBinding/" + OPERATOR + ".podnuma.io");
         for (HasMetadata o : r.objects()) {
             assertThat(o.getMetadata().getLabels())

@@ -33,6 +33,19 @@ class SkippedTestsScriptTest {
             </testsuite>
             """;
 
+    /** failsafe's shape: no message attribute, the assumption in the exception's text. */
+    private static final String ABORTED = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuite name="io.podnuma.c.K3sE2E" tests="1" skipped="1">
+              <testcase name="journey" classname="io.podnuma.c.K3sE2E" time="0.5">
+                <skipped type="org.opentest4j.TestAbortedException"><![CDATA[org.opentest4j.TestAbortedException: \
+            Assumption failed: no Docker engine for k3s
+            	at org.junit.jupiter.api.Assumptions.throwAssumptionFailed(Assumptions.java:340)
+            ]]></skipped>
+              </testcase>
+            </testsuite>
+            """;
+
     @TempDir
     Path dir;
 
@@ -54,6 +67,15 @@ class SkippedTestsScriptTest {
                 .contains("SKIPPED: io.podnuma.b.RealNodeThingE2E#pins: not root: the real node needs root")
                 .contains("1 test(s) skipped that")
                 .doesNotContain("#other");
+    }
+
+    @Test
+    void failsafesAbortedAssumptionIsNamedWithItsReason() throws Exception {
+        report("c", "failsafe", "io.podnuma.c.K3sE2E", ABORTED);
+        Run r = run(null);
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.output())
+                .contains("SKIPPED: io.podnuma.c.K3sE2E#journey: Assumption failed: no Docker engine for k3s");
     }
 
     @Test

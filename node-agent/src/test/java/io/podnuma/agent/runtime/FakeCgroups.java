@@ -38,6 +38,11 @@ final class FakeCgroups implements PinWriter {
         return changed;
     }
 
+    /** Writes failed so far (injected ones), read from any thread. */
+    synchronized int failedWrites() {
+        return failures;
+    }
+
     @Override
     public Optional<Pin> read(CgroupPath container) {
         return Optional.ofNullable(actual.get(container));

@@ -2,9 +2,14 @@ package io.podnuma.agent.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.LockInfo;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class ReportGateTest {
@@ -61,12 +66,26 @@ class ReportGateTest {
         Thread opener = Thread.ofPlatform().start(slow::open);
         inDownstream.await();
         Thread reporter = Thread.ofPlatform().start(() -> slow.accept("newer"));
-        Thread.sleep(50);
+        // Either the reporter waits for the gate while the held report is handed on, or it got through and ended:
+        // only then is the absence of "newer" below evidence, whichever it did.
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> blockedOn(reporter, slow) || reporter.getState() == Thread.State.TERMINATED);
         assertThat(seen).containsExactly("held");
         release.countDown();
         opener.join();
         reporter.join();
 
         assertThat(seen).containsExactly("held", "newer");
+    }
+
+    /** Whether {@code t} waits to enter {@code monitor}'s lock (not just any lock, such as the list's). */
+    private static boolean blockedOn(Thread t, Object monitor) {
+        ThreadInfo info = ManagementFactory.getThreadMXBean().getThreadInfo(t.threadId());
+        if (info == null || info.getThreadState() != Thread.State.BLOCKED) {
+            return false;
+        }
+        LockInfo lock = info.getLockInfo();
+        return lock != null && lock.getIdentityHashCode() == System.identityHashCode(monitor);
     }
 }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RegisteredController;
 import io.javaoperatorsdk.operator.api.config.ConfigurationService;
+import io.javaoperatorsdk.operator.api.monitoring.AggregatedMetrics;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.micrometer.core.instrument.Gauge;
@@ -14,6 +15,7 @@ import io.podnuma.operator.reconcile.ReconcileSettings;
 import io.podnuma.operator.settings.LeaseTimings;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -66,14 +68,21 @@ public final class PodnumaOperator implements AutoCloseable {
     /** Leader election's parts, and the lock that keeps a takeover from starting while the operator stops. */
     private record Election(LeaseElector elector, LeaseFence fence, Object lock) {}
 
+    private final ReconcilePasses passes;
+
     private volatile boolean closing;
 
     private PodnumaOperator(
-            Operator operator, Controller<?> controller, AtomicInteger leading, Optional<Election> election) {
+            Operator operator,
+            Controller<?> controller,
+            AtomicInteger leading,
+            Optional<Election> election,
+            ReconcilePasses passes) {
         this.operator = operator;
         this.controller = controller;
         this.leading = leading;
         this.election = election;
+        this.passes = passes;
     }
 
     /** Starts reconciling (or, with leader election, starts trying to lead); returns once the informers are synced. */
@@ -89,9 +98,11 @@ public final class PodnumaOperator implements AutoCloseable {
         Gauge.builder(LEADER_GAUGE, leading, AtomicInteger::get)
                 .description("1 while this operator replica leads (holds the leader Lease and reconciles), else 0")
                 .register(registry);
+        ReconcilePasses passes = new ReconcilePasses();
         Operator operator = new Operator(o -> o.withKubernetesClient(client)
                 .withCloseClientOnStop(false)
-                .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(withSdkDescriptions(registry)))
+                .withMetrics(new AggregatedMetrics(
+                        List.of(MicrometerMetrics.withoutPerResourceMetrics(withSdkDescriptions(registry)), passes)))
                 .withReconciliationTerminationTimeout(Duration.ofSeconds(10))
                 .withConcurrentReconciliationThreads(RECONCILE_THREADS));
         RegisteredController<?> registered =
@@ -100,7 +111,7 @@ public final class PodnumaOperator implements AutoCloseable {
         Controller<?> controller = (Controller<?>) registered;
         if (leaderElection.isEmpty()) {
             operator.start();
-            return new PodnumaOperator(operator, controller, leading, Optional.empty());
+            return new PodnumaOperator(operator, controller, leading, Optional.empty(), passes);
         }
         LeaderElection le = leaderElection.get();
         AtomicReference<PodnumaOperator> self = new AtomicReference<>();
@@ -144,10 +155,15 @@ public final class PodnumaOperator implements AutoCloseable {
         // What the SDK's start does with its leader election on: the informers start and sync, no event is processed.
         controller.start(false);
         PodnumaOperator running = new PodnumaOperator(
-                operator, controller, leading, Optional.of(new Election(elector.get(), fence, lock)));
+                operator, controller, leading, Optional.of(new Election(elector.get(), fence, lock)), passes);
         self.set(running);
         elector.get().start();
         return running;
+    }
+
+    /** The reconciles of {@code policy} this operator has ended so far. */
+    ReconcilePasses.Count passes(String policy) {
+        return passes.of(policy);
     }
 
     /** Whether the informers are healthy (what /readyz reports). */

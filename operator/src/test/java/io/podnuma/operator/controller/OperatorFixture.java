@@ -125,6 +125,11 @@ final class OperatorFixture implements AutoCloseable {
                 "operator-it");
     }
 
+    /** The reconciles of {@code policy} the running operator has ended (since its last start). */
+    ReconcilePasses.Count passes(String policy) {
+        return operator.passes(policy);
+    }
+
     void restart() {
         operator.close();
         start();

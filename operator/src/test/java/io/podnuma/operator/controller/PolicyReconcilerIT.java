@@ -59,8 +59,7 @@ class PolicyReconcilerIT {
     }
 
     @Test
-    void aPolicyLabelsExactlyItsNodesRunsItsAgentsThereAndAnUnchangedOneWritesNothing(ControlPlane plane)
-            throws InterruptedException {
+    void aPolicyLabelsExactlyItsNodesRunsItsAgentsThereAndAnUnchangedOneWritesNothing(ControlPlane plane) {
         nodes("sel", 3, i -> i < 2 ? "selected" : "other");
         createPolicy("alpha", "selected", 0);
 
@@ -94,7 +93,8 @@ class PolicyReconcilerIT {
         Map<String, String> before = versions("alpha", "sel-0", "sel-1", "sel-2");
         int eventsBefore = events("alpha").size();
         fixture.restart();
-        Thread.sleep(8_000);
+        // The restarted operator's first pass over alpha has ended, its writes included: whatever it changed shows now.
+        await().atMost(TIMEOUT).until(() -> fixture.passes("alpha").all() >= 1);
         assertThat(versions("alpha", "sel-0", "sel-1", "sel-2")).isEqualTo(before);
         assertThat(events("alpha")).hasSize(eventsBefore);
 
@@ -197,7 +197,7 @@ class PolicyReconcilerIT {
     }
 
     @Test
-    void deletionRemovesTheLabelsWaitsForTheAgentsThenDeletesTheDependents() throws InterruptedException {
+    void deletionRemovesTheLabelsWaitsForTheAgentsThenDeletesTheDependents() {
         nodes("del", 1, i -> "del");
         createPolicy("gone", "del", 0);
         await().atMost(TIMEOUT)
@@ -206,7 +206,9 @@ class PolicyReconcilerIT {
 
         admin.resources(NumaResourcePolicy.class).withName("gone").delete();
         await().atMost(TIMEOUT).until(() -> policyLabel("del-0").isEmpty());
-        Thread.sleep(3_000);
+        // The first cleanup pass took the label off and, the node still reporting the policy, decided to wait; it has
+        // ended, so a finalizer it dropped or an agent object it deleted shows now.
+        await().atMost(TIMEOUT).until(() -> fixture.passes("gone").deleting() >= 1);
         assertThat(admin.resources(NumaResourcePolicy.class).withName("gone").get())
                 .as("held by the finalizer while the agent restores")
                 .isNotNull();

@@ -24,28 +24,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * The journey's pods on the machines podnuma is for: a worker node in a QEMU guest ({@link GuestNode}: two NUMA nodes
+ * The helm journey on the machines podnuma is for: a worker node in a QEMU guest ({@link GuestNode}: two NUMA nodes
  * of 2 cores × 2 threads, cgroup v2 only, the same kubelet and containerd as the real node) registered to a control
- * plane of its own. {@code helm install}, the {@code numa-aligned} example policy (a pod budget's CPUs and memory on
- * one NUMA node), two budgets that end up on different NUMA nodes, a Burstable pod and a budget bigger than a NUMA node
- * (refused, shared pool); a table of what each container reports from inside beside what its cgroup's
- * {@code cpuset.cpus.effective} and {@code cpuset.mems.effective} say in the guest.
+ * plane of its own. {@code helm install}, the {@code numa-aligned} example policy ({@code single-numa-node} at pod
+ * scope, the memory manager {@code Static}), two budgets that end up on different NUMA nodes, a budget bigger than a
+ * NUMA node (refused, shared pool) and a Burstable pod, in a table of what each container reports from inside beside
+ * what its cgroup's {@code cpuset.cpus.effective} and {@code cpuset.mems.effective} say in the guest; the memory a
+ * container writes, page by page on its NUMA node ({@code numa_maps}); then the policy changed to {@code best-effort}:
+ * the agent rolls, the pins stay, and a budget bigger than a NUMA node spreads across both.
  *
  * <p>The operator runs as a process of this machine with the settings the chart rendered ({@link ChartOperator}): a
- * second JVM under software emulation would only slow the demo; the agent runs as its DaemonSet's pod in the guest.
+ * second JVM under software emulation would only slow the journey; the agent runs as its DaemonSet's pod in the guest.
  */
 public final class GuestNodeDemo {
 
     static final String POLICY = "numa-aligned";
-    private static final String NS = "demo";
-    private static final GuestTopology TOPOLOGY = GuestTopology.TWO_NODES;
+    static final String NS = "demo";
+    static final GuestTopology TOPOLOGY = GuestTopology.TWO_NODES;
+    /** More CPUs than a NUMA node of {@link #TOPOLOGY} has. */
+    static final int WIDE = TOPOLOGY.cpusPerNode() + 1;
+
     private static final List<PodnumaImage> IMAGES = List.of(PodnumaImage.NODE_AGENT, PodnumaImage.WORKLOAD);
     /** An agent JVM starts in about a minute under software emulation. */
-    private static final Duration AGENT_READY = Duration.ofSeconds(420);
+    private static final Duration AGENT_READY =
+            Duration.ofSeconds(Long.getLong("podnuma.guestjourney.agentSeconds", 420));
+    /** A sandbox takes 10–30 s to start or stop under emulation, more on a loaded machine. */
+    private static final Duration WAIT = Duration.ofSeconds(300);
 
-    private static final Duration WAIT = Duration.ofSeconds(180);
+    private static final int NUMA_MAPS_MIB = 64;
+    private static final Pattern NODE_PAGES = Pattern.compile(" N(\\d+)=(\\d+)");
 
     private final Path root;
     private final Path workDir;
@@ -60,173 +71,290 @@ public final class GuestNodeDemo {
     }
 
     /**
-     * Why the demo cannot even try (the images are not built); that a guest cannot boot here shows as
+     * Why the journey cannot even try (the images are not built); that a guest cannot boot here shows as
      * {@link io.podnuma.controlplane.ControlPlaneUnavailableException} from {@link #run}.
      */
     public Optional<String> unavailable() {
         return images.missing(IMAGES);
     }
 
-    /** Boots the guest node, runs the pods, powers the guest off; returns what its containers reported. */
+    /** Boots the guest node, runs the journey, powers the guest off; returns what was seen. */
     public GuestReport run() throws Exception {
         long t0 = System.nanoTime();
-        List<Integer> ports = List.of(FreePorts.next(), FreePorts.next());
+        int metricsPort = FreePorts.next();
+        int healthPort = FreePorts.next();
         try (LocalControlPlane plane = LocalControlPlane.startForRealKubelet();
                 GuestNode node = GuestNode.start(
                         plane,
                         GuestNodeOptions.of(TOPOLOGY, GuestNodeOptions.KubeletManagers.NONE)
                                 .withImages(images.tars(IMAGES))
-                                .withForwardedPorts(ports));
+                                .withForwardedPorts(List.of(metricsPort, healthPort)));
                 ChartOperator operator = new ChartOperator(plane, workDir.resolve("operator"), "operator-host")) {
-            Map<Integer, CpuList> numa = machine(plane, node);
-            List<GuestRow> rows = journey(plane, node, operator, ports, numa);
-            return new GuestReport(numa, rows, node.bootToReady(), Duration.ofNanos(System.nanoTime() - t0));
+            Journey journey = new Journey(plane, node, operator);
+            Map<Integer, CpuList> numa = journey.machine();
+            Pod agent = journey.install(metricsPort, healthPort);
+            List<GuestRow> rows = journey.pods(numa);
+            Map<Integer, Long> pages = journey.memory();
+            List<GuestRow> tooBig = journey.tooBig(numa);
+            BestEffort spread = journey.bestEffort(agent, numa);
+            String metrics = AgentMetrics.fetch(metricsPort);
+            AgentMetrics.excerpt(metrics).forEach(l -> out.println("  " + l));
+            return new GuestReport(
+                    numa,
+                    rows,
+                    pages,
+                    tooBig,
+                    spread,
+                    journey.warnings(),
+                    journey.describe(),
+                    metrics,
+                    node.bootToReady(),
+                    Duration.ofNanos(System.nanoTime() - t0));
         }
     }
 
-    private Map<Integer, CpuList> machine(LocalControlPlane plane, GuestNode node) {
-        out.println(plane.kubectl("get", "nodes", "-o", "wide")
-                .assertSuccess()
-                .stdout()
-                .strip());
-        out.printf(
-                "Ready %.1f s after the guest started; as its kernel says:%n",
-                node.bootToReady().toMillis() / 1e3);
-        String facts = node.exec("""
-                echo "cgroup filesystem: $(stat -fc %T /sys/fs/cgroup) (controllers: $(cat /sys/fs/cgroup/cgroup.controllers))"
-                for n in /sys/devices/system/node/node[0-9]*; do
-                    echo "${n##*/} $(cat $n/cpulist) $(sed -n 's/.*MemTotal: *//p' $n/meminfo)"
-                done
-                """, Duration.ofSeconds(60));
-        Map<Integer, CpuList> numa = new TreeMap<>();
-        for (String line : facts.lines().toList()) {
-            if (line.startsWith("node")) {
-                String[] f = line.split("\\s+", 3);
-                numa.put(Integer.parseInt(f[0].substring("node".length())), CpuList.parse(f[1]));
-                out.printf("  NUMA %s: CPUs %s, memory %s%n", f[0].substring("node".length()), f[1], f[2]);
-            } else {
-                out.println("  " + line);
+    /** The steps on one booted guest. */
+    private final class Journey {
+
+        private final LocalControlPlane plane;
+        private final GuestNode node;
+        private final ChartOperator operator;
+
+        Journey(LocalControlPlane plane, GuestNode node, ChartOperator operator) {
+            this.plane = plane;
+            this.node = node;
+            this.operator = operator;
+        }
+
+        /** The node as the API server and the guest's kernel see it; its NUMA nodes' CPUs. */
+        Map<Integer, CpuList> machine() {
+            out.println(plane.kubectl("get", "nodes", "-o", "wide")
+                    .assertSuccess()
+                    .stdout()
+                    .strip());
+            out.printf(
+                    "Ready %.1f s after the guest started; as its kernel says:%n",
+                    node.bootToReady().toMillis() / 1e3);
+            String facts = node.exec("""
+                    echo "cgroup: $(awk '$2 == "/sys/fs/cgroup" {print $3}' /proc/mounts) at /sys/fs/cgroup, controllers $(cat /sys/fs/cgroup/cgroup.controllers)"
+                    for n in /sys/devices/system/node/node[0-9]*; do
+                        echo "${n##*/} $(cat $n/cpulist) $(sed -n 's/.*MemTotal: *//p' $n/meminfo)"
+                    done
+                    """, Duration.ofSeconds(60));
+            Map<Integer, CpuList> numa = new TreeMap<>();
+            for (String line : facts.lines().toList()) {
+                if (line.startsWith("node")) {
+                    String[] f = line.split("\\s+", 3);
+                    String id = f[0].substring("node".length());
+                    numa.put(Integer.parseInt(id), CpuList.parse(f[1]));
+                    out.printf("  NUMA node %s: CPUs %s, memory %s%n", id, f[1], f[2]);
+                } else {
+                    out.println("  " + line);
+                }
             }
+            return numa;
         }
-        return numa;
-    }
 
-    private List<GuestRow> journey(
-            LocalControlPlane plane,
-            GuestNode node,
-            ChartOperator operator,
-            List<Integer> ports,
-            Map<Integer, CpuList> numa)
-            throws Exception {
-        section("helm install podnuma on the guest node; kubectl apply -f crds/examples/" + POLICY + ".yaml");
-        PodnumaChart chart = new PodnumaChart(plane, workDir.resolve("helm"));
-        Duration install = chart.install(
-                PodnumaChart.guestNodeValues(
-                        node, images.reference(PodnumaImage.NODE_AGENT), ports.get(0), ports.get(1)),
-                Duration.ofSeconds(170));
-        out.printf(
-                "installed in %.1f s (the operator runs beside, on this machine, with the chart's settings)%n",
-                install.toMillis() / 1e3);
-        operator.sync();
-        out.println("$ kubectl label node " + node.nodeName() + " podnuma.io/pinning=" + POLICY);
-        plane.kubectl("label", "node", node.nodeName(), "podnuma.io/pinning=" + POLICY, "--overwrite")
-                .assertSuccess();
-        out.println(plane.kubectl(
-                        "apply",
-                        "-f",
-                        root.resolve("crds/examples/" + POLICY + ".yaml").toString())
-                .assertSuccess()
-                .stdout()
-                .strip());
-        long agentStart = System.nanoTime();
-        Waits.await(
-                AGENT_READY,
-                "the agent pod Ready on the guest node",
-                () -> PodsTable.readyAgent(plane, node.nodeName(), POLICY));
-        out.printf(
-                "the agent pod is Ready in the guest %.1f s after the policy%n",
-                (System.nanoTime() - agentStart) / 1e9);
-
-        section("Pods: trader (budget 2 CPUs), analytics (budget 3 CPUs), too-big (budget 5 CPUs), web (Burstable)");
-        plane.ensureNamespace(NS);
-        Map<String, Pod> running = new LinkedHashMap<>();
-        // trader and analytics cannot share a NUMA node (3 CPUs of node 0 are left beside the reserved one, 4 of node
-        // 1); too-big fits none; web comes last, on the shared pool the budgets left.
-        for (Pod pod : List.of(
-                SamplePods.budgeted(node.nodeName(), "trader", 2),
-                SamplePods.budgeted(node.nodeName(), "analytics", 3),
-                SamplePods.budgeted(node.nodeName(), "too-big", TOPOLOGY.cpusPerNode() + 1),
-                SamplePods.burstable(node.nodeName(), "web"))) {
-            running.put(pod.getMetadata().getName(), run(plane, node, pod));
+        /** {@code helm install}, the label, the policy; returns the agent pod once Ready. */
+        Pod install(int metricsPort, int healthPort) throws Exception {
+            section("helm install podnuma; kubectl apply -f crds/examples/" + POLICY + ".yaml");
+            PodnumaChart chart = new PodnumaChart(plane, workDir.resolve("helm"));
+            Duration install = chart.install(
+                    PodnumaChart.guestNodeValues(
+                            node, images.reference(PodnumaImage.NODE_AGENT), metricsPort, healthPort),
+                    Duration.ofSeconds(170));
+            out.printf(
+                    "installed in %.1f s (the operator runs beside, on this machine, with the chart's settings)%n",
+                    install.toMillis() / 1e3);
+            operator.sync();
+            out.println("$ kubectl label node " + node.nodeName() + " podnuma.io/pinning=" + POLICY);
+            plane.kubectl("label", "node", node.nodeName(), "podnuma.io/pinning=" + POLICY, "--overwrite")
+                    .assertSuccess();
+            out.println(plane.kubectl(
+                            "apply",
+                            "-f",
+                            root.resolve("crds/examples/" + POLICY + ".yaml").toString())
+                    .assertSuccess()
+                    .stdout()
+                    .strip());
+            long start = System.nanoTime();
+            Pod agent = awaitAgent(Optional.empty());
+            out.printf(
+                    "the agent pod is Ready in the guest %.1f s after the policy%n", (System.nanoTime() - start) / 1e9);
+            return agent;
         }
-        List<GuestRow> rows = rows(plane, node, running, numa);
-        table(rows);
-        plane.client().v1().events().inNamespace(NS).list().getItems().stream()
-                .filter(e -> "Warning".equals(e.getType()))
-                .forEach(e -> out.printf(
-                        "Warning %s on %s: %s%n",
-                        e.getReason(), e.getInvolvedObject().getName(), e.getMessage()));
-        out.println();
-        out.println(plane.kubectl("get", "nrp", "-o", "wide")
-                .assertSuccess()
-                .stdout()
-                .strip());
-        return rows;
-    }
 
-    /** Creates the pod, waits until it runs and the agent decided on it (an allocation or a Warning). */
-    private Pod run(LocalControlPlane plane, GuestNode node, Pod pod) throws InterruptedException {
-        String name = pod.getMetadata().getName();
-        plane.client()
-                .pods()
-                .inNamespace(NS)
-                .resource(WorkloadPods.ofImage(pod, images.reference(PodnumaImage.WORKLOAD)))
-                .create();
-        Pod running = node.awaitRunning(NS, name);
-        if (!"Guaranteed".equals(running.getStatus().getQosClass())) {
+        List<GuestRow> pods(Map<Integer, CpuList> numa) throws InterruptedException {
+            section("Pods: trader (budget 2 CPUs), analytics (budget 3 CPUs), web (Burstable)");
+            plane.ensureNamespace(NS);
+            Map<String, Pod> running = new LinkedHashMap<>();
+            // trader and analytics cannot share a NUMA node (3 CPUs of node 0 are left beside the reserved one, 4 of
+            // node 1); web comes last, on the shared pool the budgets left.
+            for (Pod pod : List.of(
+                    SamplePods.budgeted(node.nodeName(), "trader", 2),
+                    SamplePods.budgeted(node.nodeName(), "analytics", 3),
+                    SamplePods.burstable(node.nodeName(), "web"))) {
+                running.put(pod.getMetadata().getName(), run(pod));
+            }
+            List<GuestRow> rows = rows(running, numa);
+            table(rows);
+            return rows;
+        }
+
+        /**
+         * A budget wider than a NUMA node, once analytics made room for it on the node (the kubelet admits a pod only
+         * within the node's allocatable CPUs): refused under single-numa-node, it runs on the shared pool.
+         */
+        List<GuestRow> tooBig(Map<Integer, CpuList> numa) throws InterruptedException {
+            section("A budget of " + WIDE + " CPUs, more than a NUMA node has: too-big (after analytics is deleted)");
+            delete("analytics");
+            Map<String, Pod> running = new LinkedHashMap<>();
+            running.put("too-big", run(SamplePods.budgeted(node.nodeName(), "too-big", WIDE)));
+            running.put("web", node.awaitRunning(NS, "web"));
+            List<GuestRow> rows = rows(running, numa);
+            table(rows);
+            warnings().forEach(out::println);
+            return rows;
+        }
+
+        /** 64 MiB written by trader's engine: on which NUMA nodes the kernel put the pages. */
+        Map<Integer, Long> memory() {
+            section("Memory: trader/engine writes " + NUMA_MAPS_MIB + " MiB; /proc/self/numa_maps of the mapping");
+            String maps = plane.kubectl(
+                            "exec",
+                            "-n",
+                            NS,
+                            "trader",
+                            "-c",
+                            "engine",
+                            "--",
+                            "/workload",
+                            "numa-maps",
+                            Integer.toString(NUMA_MAPS_MIB))
+                    .assertSuccess()
+                    .stdout();
+            out.println(maps.strip());
+            Map<Integer, Long> pages = pagesPerNode(maps);
+            out.println("4 KiB pages per NUMA node: " + pages);
+            return pages;
+        }
+
+        /**
+         * The policy changed to {@code best-effort}: too-big goes first, the agent rolls with the policy, trader keeps
+         * its pins and a budget wider than a NUMA node spreads across both.
+         */
+        BestEffort bestEffort(Pod agent, Map<Integer, CpuList> numa) throws InterruptedException {
+            section("best-effort: kubectl patch nrp " + POLICY + " (topologyManager.policy), a " + WIDE
+                    + "-CPU budget again");
+            delete("too-big");
+            String patch = "{\"spec\":{\"topologyManager\":{\"policy\":\"best-effort\"}}}";
+            out.println("$ kubectl patch nrp " + POLICY + " --type=merge -p '" + patch + "'");
+            plane.kubectl("patch", "nrp", POLICY, "--type=merge", "-p", patch).assertSuccess();
+            long roll = System.nanoTime();
+            awaitAgent(Optional.of(agent.getMetadata().getUid()));
+            Duration rolled = Duration.ofNanos(System.nanoTime() - roll);
+            out.printf("the agent rolled with the policy in %.1f s%n", rolled.toMillis() / 1e3);
+            Map<String, Pod> running = new LinkedHashMap<>();
+            running.put("trader", node.awaitRunning(NS, "trader"));
+            running.put("spread", run(SamplePods.budgeted(node.nodeName(), "spread", WIDE)));
+            List<GuestRow> rows = rows(running, numa);
+            table(rows);
+            return new BestEffort(rows, rolled);
+        }
+
+        /** {@code kubectl delete pod}, and a wait until it is gone (a sandbox stops slowly under emulation). */
+        private void delete(String pod) throws InterruptedException {
+            out.println("$ kubectl delete pod -n " + NS + " " + pod);
+            plane.kubectl("delete", "pod", "-n", NS, pod, "--wait=false").assertSuccess();
+            Waits.await(
+                    WAIT,
+                    pod + " gone",
+                    () -> plane.client().pods().inNamespace(NS).withName(pod).get() == null
+                            ? Optional.of(true)
+                            : Optional.empty());
+        }
+
+        List<String> warnings() {
+            return plane.client().v1().events().inNamespace(NS).list().getItems().stream()
+                    .filter(e -> "Warning".equals(e.getType()))
+                    .map(e -> "Warning " + e.getReason() + " on "
+                            + e.getInvolvedObject().getName() + ": " + e.getMessage())
+                    .toList();
+        }
+
+        String describe() {
+            section("kubectl get nrp -o wide; kubectl describe nrp " + POLICY);
+            out.println(plane.kubectl("get", "nrp", "-o", "wide")
+                    .assertSuccess()
+                    .stdout()
+                    .strip());
+            String describe =
+                    plane.kubectl("describe", "nrp", POLICY).assertSuccess().stdout();
+            out.println(describe.strip());
+            section("The agent's /metrics (excerpt)");
+            return describe;
+        }
+
+        private Pod awaitAgent(Optional<String> notThisUid) throws InterruptedException {
+            return Waits.await(
+                    AGENT_READY,
+                    "the agent pod Ready on the guest node",
+                    () -> PodsTable.readyAgent(plane, node.nodeName(), POLICY)
+                            .filter(p -> notThisUid
+                                    .map(uid -> !uid.equals(p.getMetadata().getUid()))
+                                    .orElse(true)));
+        }
+
+        /** Creates the pod, waits until it runs and the agent decided on it (an allocation or a Warning). */
+        private Pod run(Pod pod) throws InterruptedException {
+            String name = pod.getMetadata().getName();
+            plane.client()
+                    .pods()
+                    .inNamespace(NS)
+                    .resource(WorkloadPods.ofImage(pod, images.reference(PodnumaImage.WORKLOAD)))
+                    .create();
+            Pod running = node.awaitRunning(NS, name);
+            if (!"Guaranteed".equals(running.getStatus().getQosClass())) {
+                return running;
+            }
+            Waits.await(
+                    WAIT,
+                    "the agent's decision on " + name,
+                    () -> NodeStateReads.status(plane.client(), node.nodeName())
+                            .filter(s -> NodeStateReads.allocation(s, NS, name).isPresent()
+                                    || warnings().stream().anyMatch(w -> w.contains(" on " + name + ": "))));
             return running;
         }
-        Waits.await(
-                WAIT,
-                "the agent's decision on " + name,
-                () -> NodeStateReads.status(plane.client(), node.nodeName())
-                        .filter(s -> NodeStateReads.allocation(s, NS, name).isPresent()
-                                || plane.client().v1().events().inNamespace(NS).list().getItems().stream()
-                                        .anyMatch(e -> name.equals(
-                                                        e.getInvolvedObject().getName())
-                                                && "Warning".equals(e.getType()))));
-        return running;
+
+        /** Each container as it reports itself, its pool, and its cgroup's effective cpuset in the guest. */
+        private List<GuestRow> rows(Map<String, Pod> pods, Map<Integer, CpuList> numa) {
+            Map<String, List<String>> names = new LinkedHashMap<>();
+            Map<String, String> ids = new TreeMap<>();
+            pods.forEach((pod, p) -> {
+                List<ContainerStatus> statuses = new ArrayList<>(p.getStatus().getContainerStatuses());
+                Optional.ofNullable(p.getStatus().getInitContainerStatuses()).ifPresent(statuses::addAll);
+                names.put(
+                        pod,
+                        statuses.stream().map(ContainerStatus::getName).sorted().toList());
+                statuses.forEach(
+                        s -> ids.put(pod + "/" + s.getName(), s.getContainerID().replaceFirst("^containerd://", "")));
+            });
+            List<ContainerRow> reported = PodsTable.rows(plane, node.nodeName(), NS, names);
+            Map<String, GuestNode.ContainerCgroup> cgroups = node.containerCgroups();
+            return reported.stream()
+                    .map(r -> {
+                        GuestNode.ContainerCgroup cg = cgroups.get(ids.get(r.pod() + "/" + r.container()));
+                        if (cg == null) {
+                            throw new IllegalStateException("no cgroup with a process for " + r.pod() + "/"
+                                    + r.container() + " under /sys/fs/cgroup/kubepods in the guest");
+                        }
+                        return new GuestRow(r, numaOf(r.cpus(), numa), cg.cpusEffective(), cg.memsEffective());
+                    })
+                    .toList();
+        }
     }
 
-    /** Each container as it reports itself, its pool, and its cgroup's effective cpuset in the guest. */
-    private List<GuestRow> rows(
-            LocalControlPlane plane, GuestNode node, Map<String, Pod> pods, Map<Integer, CpuList> numa) {
-        Map<String, List<String>> names = new LinkedHashMap<>();
-        Map<String, String> ids = new TreeMap<>();
-        pods.forEach((pod, p) -> {
-            List<ContainerStatus> statuses = new ArrayList<>(p.getStatus().getContainerStatuses());
-            Optional.ofNullable(p.getStatus().getInitContainerStatuses()).ifPresent(statuses::addAll);
-            names.put(
-                    pod,
-                    statuses.stream().map(ContainerStatus::getName).sorted().toList());
-            statuses.forEach(
-                    s -> ids.put(pod + "/" + s.getName(), s.getContainerID().replaceFirst("^containerd://", "")));
-        });
-        List<ContainerRow> reported = PodsTable.rows(plane, node.nodeName(), NS, names);
-        Map<String, GuestNode.ContainerCgroup> cgroups = node.containerCgroups();
-        return reported.stream()
-                .map(r -> {
-                    GuestNode.ContainerCgroup cg = cgroups.get(ids.get(r.pod() + "/" + r.container()));
-                    if (cg == null) {
-                        throw new IllegalStateException("no cgroup with a process for " + r.pod() + "/" + r.container()
-                                + " under /sys/fs/cgroup/kubepods in the guest");
-                    }
-                    return new GuestRow(r, numaOf(r.cpus(), numa), cg.cpusEffective(), cg.memsEffective());
-                })
-                .toList();
-    }
-
-    /** The NUMA nodes {@code cpus} are on, as a CPU list ("0", "0-1"). */
+    /** The NUMA nodes {@code cpus} are on, as a list ("0", "0-1"). */
     static String numaOf(CpuList cpus, Map<Integer, CpuList> numa) {
         return CpuList.of(numa.entrySet().stream()
                         .filter(e -> e.getValue().ids().stream().anyMatch(cpus::contains))
@@ -235,8 +363,22 @@ public final class GuestNodeDemo {
                 .toString();
     }
 
+    /** The {@code N<node>=<pages>} fields of the {@code numa_maps} line the workload printed. */
+    static Map<Integer, Long> pagesPerNode(String output) {
+        String line = output.lines()
+                .filter(l -> l.startsWith("numa_maps "))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no numa_maps line in:\n" + output));
+        Map<Integer, Long> pages = new TreeMap<>();
+        Matcher m = NODE_PAGES.matcher(line);
+        while (m.find()) {
+            pages.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
+        }
+        return pages;
+    }
+
     private void table(List<GuestRow> rows) {
-        String format = "%-10s %-10s %-6s %-9s %-5s %-11s %-22s%n";
+        String format = "%-10s %-10s %-6s %-9s %-5s %-11s %s%n";
         out.printf(format, "POD", "CONTAINER", "CPUS", "CPU NUMA", "MEMS", "POOL", "CGROUP CPUS / MEMS");
         rows.forEach(r -> out.printf(
                 format,
@@ -258,11 +400,32 @@ public final class GuestNodeDemo {
     /** A container on the guest node: its row, the NUMA nodes of its CPUs, its cgroup's effective cpuset. */
     public record GuestRow(ContainerRow row, String cpuNuma, String cgroupCpus, String cgroupMems) {}
 
-    /** What the demo saw on the guest node, for its test. */
-    public record GuestReport(Map<Integer, CpuList> numa, List<GuestRow> rows, Duration bootToReady, Duration whole) {
+    /** After the change to best-effort: trader and the spread budget, and how long the agent's roll took. */
+    public record BestEffort(List<GuestRow> rows, Duration roll) {}
 
+    /** What the journey saw on the guest node, for its test. */
+    public record GuestReport(
+            Map<Integer, CpuList> numa,
+            List<GuestRow> rows,
+            Map<Integer, Long> traderPages,
+            List<GuestRow> tooBig,
+            BestEffort bestEffort,
+            List<String> warnings,
+            String describe,
+            String metrics,
+            Duration bootToReady,
+            Duration whole) {
+
+        /** The rows of pod {@code name} under single-numa-node. */
         public List<GuestRow> pod(String name) {
             return rows.stream().filter(r -> r.row().pod().equals(name)).toList();
+        }
+
+        /** The rows of pod {@code name} after the change to best-effort. */
+        public List<GuestRow> afterRoll(String name) {
+            return bestEffort.rows().stream()
+                    .filter(r -> r.row().pod().equals(name))
+                    .toList();
         }
     }
 }

@@ -16,10 +16,6 @@ import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PodnumaScrapeConfigs;
 import io.podnuma.testkit.realnode.WorkloadPods;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -195,22 +191,7 @@ public final class HelmJourneyDemo {
     }
 
     private void metricsExcerpt(int port) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                                .timeout(Duration.ofSeconds(5))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-        r.body()
-                .lines()
-                .filter(l -> l.startsWith("podnuma_cpu_manager_exclusive_cpu_allocation_count")
-                        || l.startsWith("podnuma_topology_manager_admission_errors_total")
-                        || l.startsWith("podnuma_pin_latency_seconds_count")
-                        // Born pinned: the agent is containerd's NRI plugin and answered each CreateContainer.
-                        || l.startsWith("podnuma_nri_connected")
-                        || l.startsWith("podnuma_nri_requests_total{method=\"CreateContainer\"")
-                        || (l.startsWith("podnuma_agent_condition{") && l.endsWith(" 1.0")))
-                .forEach(l -> out.println("  " + l));
+        AgentMetrics.excerpt(AgentMetrics.fetch(port)).forEach(l -> out.println("  " + l));
     }
 
     private void prometheus(LocalControlPlane plane) throws Exception {

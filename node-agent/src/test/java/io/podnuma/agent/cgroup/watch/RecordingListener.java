@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.cgroup.ContainerRuntime;
+import io.podnuma.agent.engine.pod.PodQos;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -72,9 +75,34 @@ final class RecordingListener implements ContainerCgroupListener {
         return c;
     }
 
-    void expectNoCallWithin(Duration d) throws InterruptedException {
-        Call c = queue.poll(d.toMillis(), TimeUnit.MILLISECONDS);
-        assertThat(c).as("no further listener call").isNull();
+    /**
+     * Asserts that no call is on its way since the last one taken, with evidence: two containers made one after the
+     * other in {@code tree} are the next two calls. The watcher handles one directory's events at a time, and a
+     * directory that got events while it was handled goes back in line only then, possibly behind the first marker; by
+     * the first marker's call it is in line, so whatever an earlier event causes comes before the second marker's call.
+     * The markers are removed again (their removals taken too), so the view is as before.
+     *
+     * @return the markers' paths, which the history holds
+     */
+    List<CgroupPath> assertNoCallBeforeMarkers(KubeletTree tree) throws InterruptedException, IOException {
+        String uid = tree.podUid();
+        List<CgroupPath> markers = new ArrayList<>();
+        for (int i = 1; i <= 2; i++) {
+            CgroupPath marker = tree.mkdir(tree.container(PodQos.BEST_EFFORT, uid, ContainerRuntime.CONTAINERD));
+            Call c = next();
+            assertThat(List.of(c.kind(), c.path()))
+                    .as("the next call is marker %d appearing, nothing before it (history %s)", i, history)
+                    .containsExactly(Kind.APPEARED, marker);
+            markers.add(marker);
+        }
+        for (CgroupPath marker : markers.reversed()) {
+            tree.rmdir(marker);
+            Call c = next();
+            assertThat(List.of(c.kind(), c.path()))
+                    .as("the marker's removal (history %s)", history)
+                    .containsExactly(Kind.REMOVED, marker);
+        }
+        return markers;
     }
 
     /** The containers the calls so far say exist. */

@@ -1,0 +1,153 @@
+package io.podnuma.demo.journey;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.podnuma.controlplane.ControlPlaneUnavailableException;
+import io.podnuma.demo.journey.GuestNodeDemo.GuestReport;
+import io.podnuma.demo.journey.GuestNodeDemo.GuestRow;
+import io.podnuma.testkit.Repository;
+import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.prometheus.PrometheusText;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The helm journey on a multi-NUMA cgroup v2 node, as the README demo runs it ({@link GuestNodeDemo}: two NUMA nodes
+ * of 2 cores × 2 threads in a QEMU guest, the kubelet's own managers off, the agent as its DaemonSet's pod): checks what
+ * the containers report from inside against the guest's topology, the agent's cgroup v2 writes as the kernel has them
+ * in force, where the kernel put a container's memory, the refusal of a budget wider than a NUMA node under
+ * {@code single-numa-node} and its spread under {@code best-effort} after the agent rolled with the policy.
+ */
+class GuestNodeHelmJourneyE2E {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void cpusAndMemoryOfOneNumaNodeTooBigRefusedThenSpreadUnderBestEffort() throws Exception {
+        GuestNodeDemo demo = new GuestNodeDemo(
+                Repository.root(), dir, System.getProperty("podnuma.images.tag", "0.1.0-SNAPSHOT"), System.out);
+        Optional<String> cannot = demo.unavailable();
+        cannot.ifPresent(reason -> System.out.println("GuestNodeHelmJourneyE2E skipped: " + reason));
+        Assumptions.assumeTrue(cannot.isEmpty(), () -> cannot.orElseThrow());
+        GuestReport r;
+        try {
+            r = demo.run();
+        } catch (ControlPlaneUnavailableException e) {
+            System.out.println("GuestNodeHelmJourneyE2E skipped: " + e.getMessage());
+            Assumptions.abort(e.getMessage());
+            return;
+        }
+        System.out.printf(
+                "[GuestNodeHelmJourneyE2E] guest start → node Ready %.1f s, the agent's roll %.1f s, the whole journey"
+                        + " %.1f s%n",
+                r.bootToReady().toMillis() / 1e3,
+                r.bestEffort().roll().toMillis() / 1e3,
+                r.whole().toMillis() / 1e3);
+
+        assertThat(r.numa()).as("the guest's NUMA nodes").hasSize(2);
+        GuestRow trader = onOneNumaNode(r.pod("trader"), r, 2);
+        GuestRow analytics = onOneNumaNode(r.pod("analytics"), r, 3);
+        assertThat(trader.cpuNuma())
+                .as("trader and analytics on different NUMA nodes")
+                .isNotEqualTo(analytics.cpuNuma());
+        assertThat(trader.row().cpus().contains(0) || analytics.row().cpus().contains(0))
+                .as("CPU 0 is reserved")
+                .isFalse();
+        onTheSharedPool(r.pod("web"), trader.row().cpus(), analytics.row().cpus());
+
+        // The 64 MiB trader's engine wrote are on its NUMA node, page by page.
+        assertThat(r.traderPages()).as("numa_maps").containsOnlyKeys(Integer.parseInt(trader.cpuNuma()));
+        assertThat(r.traderPages().get(Integer.parseInt(trader.cpuNuma()))).isGreaterThanOrEqualTo(64L * 256);
+
+        // Wider than a NUMA node: refused under single-numa-node, a Warning, the shared pool.
+        onTheSharedPool(
+                r.tooBig().stream().filter(c -> c.row().pod().equals("too-big")).toList(),
+                trader.row().cpus());
+        assertThat(r.warnings())
+                .anySatisfy(w -> assertThat(w)
+                        .startsWith("Warning TopologyAffinityError on too-big: ")
+                        .contains("it runs in the node's shared pool"));
+
+        // best-effort: the agent rolled, trader kept its pins, the same width spreads across both NUMA nodes.
+        List<GuestRow> traderAfter = r.afterRoll("trader");
+        assertThat(traderAfter).allSatisfy(c -> {
+            assertThat(c.row().cpus())
+                    .as("trader after the roll")
+                    .isEqualTo(trader.row().cpus());
+            assertThat(c.row().mems()).isEqualTo(trader.row().mems());
+        });
+        List<GuestRow> spread = r.afterRoll("spread");
+        assertThat(spread).hasSize(2).allSatisfy(c -> {
+            assertThat(c.row().cpus().size()).isEqualTo(GuestNodeDemo.WIDE);
+            assertThat(c.cpuNuma())
+                    .as("%s's CPUs %s", c.row().container(), c.row().cpus())
+                    .isEqualTo("0-1");
+            assertThat(c.row().cpus().ids())
+                    .doesNotContainAnyElementsOf(trader.row().cpus().ids());
+            // Its memory fits one node: the merged hint best-effort keeps is the narrowest, so the memory manager pins
+            // the budget's memory to one of the nodes its CPUs are on (as the kubelet does).
+            assertThat(c.row().mems()).as("memory of the narrowest merged hint").isIn("0", "1");
+            cgroupSays(c);
+        });
+
+        // What the user reads.
+        assertThat(r.describe())
+                .contains("Name:         " + GuestNodeDemo.POLICY)
+                .containsPattern("Type:\\s+Ready\\s");
+        assertThat(PrometheusText.sampleValue(r.metrics(), "podnuma_cpu_manager_exclusive_cpu_allocation_count"))
+                .as("CPUs held exclusively: trader's 2 and spread's %d", GuestNodeDemo.WIDE)
+                .isEqualTo(2.0 + GuestNodeDemo.WIDE);
+    }
+
+    /** The pod's containers share its budget's {@code cpus} CPUs, all on one NUMA node whose memory they have. */
+    private static GuestRow onOneNumaNode(List<GuestRow> rows, GuestReport r, int cpus) {
+        assertThat(rows).extracting(c -> c.row().container()).containsExactlyInAnyOrder("engine", "proxy");
+        GuestRow first = rows.get(0);
+        String pod = first.row().pod();
+        assertThat(first.row().cpus().size()).as("%s's budget", pod).isEqualTo(cpus);
+        assertThat(r.numa().keySet().stream().map(String::valueOf))
+                .as("%s's CPUs %s on one NUMA node", pod, first.row().cpus())
+                .contains(first.cpuNuma());
+        assertThat(rows).allSatisfy(c -> {
+            assertThat(c.row().pool()).isEqualTo("PodShared");
+            assertThat(c.row().cpus()).isEqualTo(first.row().cpus());
+            assertThat(c.row().mems())
+                    .as("%s/%s's memory", pod, c.row().container())
+                    .isEqualTo(first.cpuNuma());
+            cgroupSays(c);
+        });
+        return first;
+    }
+
+    private static void onTheSharedPool(List<GuestRow> rows, CpuList... exclusive) {
+        assertThat(rows).isNotEmpty().allSatisfy(c -> {
+            assertThat(c.row().pool())
+                    .as("%s/%s", c.row().pod(), c.row().container())
+                    .isEqualTo("NodeShared");
+            for (CpuList held : exclusive) {
+                assertThat(c.row().cpus().ids())
+                        .as(
+                                "%s/%s off the budgets' CPUs",
+                                c.row().pod(), c.row().container())
+                        .doesNotContainAnyElementsOf(held.ids());
+            }
+            cgroupSays(c);
+        });
+    }
+
+    /** The container's cgroup v2 cpuset, as the guest's kernel has it in force, is what the container reports. */
+    private static void cgroupSays(GuestRow c) {
+        String name = c.row().pod() + "/" + c.row().container();
+        assertThat(CpuList.parse(c.cgroupCpus()))
+                .as("%s cpuset.cpus.effective", name)
+                .isEqualTo(c.row().cpus());
+        assertThat(c.cgroupMems())
+                .as("%s cpuset.mems.effective", name)
+                .isEqualTo(c.row().mems());
+    }
+}
