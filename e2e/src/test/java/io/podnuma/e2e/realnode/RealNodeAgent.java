@@ -11,11 +11,8 @@ import io.podnuma.operator.render.AgentRender;
 import io.podnuma.testkit.GeneratedCrds;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.chart.PodnumaChart;
+import io.podnuma.testkit.metrics.PlainMetrics;
 import io.podnuma.testkit.operator.OperatorProcess;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -46,7 +43,6 @@ public final class RealNodeAgent implements AutoCloseable {
     private final Path operatorDir;
     private final Map<String, String> settings;
     private OperatorProcess operator;
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private RealNodeAgent(
             LocalControlPlane plane,
@@ -268,15 +264,7 @@ public final class RealNodeAgent implements AutoCloseable {
 
     /** {@code /metrics} of an agent on the host network, at {@code port} on loopback. */
     public static String metricsAt(int port) throws Exception {
-        HttpResponse<String> r = HTTP.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                        .timeout(Duration.ofSeconds(5))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) {
-            throw new AssertionError("/metrics answered " + r.statusCode() + ": " + r.body());
-        }
-        return r.body();
+        return PlainMetrics.fetch(port);
     }
 
     /** The agent container's log (the current pod's, or a note that there is none). */

@@ -15,6 +15,7 @@ import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.PodResources;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import io.podnuma.testkit.GeneratedCrds;
+import io.podnuma.testkit.Waits;
 import io.podnuma.testkit.agent.AgentProcess;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.cpu.CpuList;
@@ -30,6 +31,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -155,7 +157,14 @@ class AgentProcessIT {
         assertThat(KubeletLikeHost.allowedCpus(pids.get("web/web"))).isEqualTo(CpuList.of(0));
         // The pod list is asked for first and may be synced early; ready still waits for every endpoint and the
         // cgroup watch, so the drift below is seen.
-        String restartLog = agent.lastLog();
+        // /readyz answers as the agent becomes ready; the line saying so may reach the log a moment later.
+        String restartLog = Waits.await(Duration.ofSeconds(10), "the agent's ready line in its log", () -> {
+            try {
+                return Optional.of(agent.lastLog()).filter(l -> l.contains("AgentDaemon - ready: "));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
         assertThat(restartLog.indexOf("AgentDaemon - serving"))
                 .as("serving logged before ready:\n" + restartLog)
                 .isNotNegative()

@@ -1,31 +1,11 @@
 package io.podnuma.demo.journey;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 
-/** An agent's {@code /metrics} on a port of this machine, and the lines of it the demo shows. */
+/** The lines of an agent's {@code /metrics} the demo shows. */
 final class AgentMetrics {
 
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
-
     private AgentMetrics() {}
-
-    static String fetch(int port) throws IOException, InterruptedException {
-        HttpResponse<String> r = HTTP.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                        .timeout(Duration.ofSeconds(5))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) {
-            throw new IOException("the agent's /metrics on port " + port + " answered " + r.statusCode());
-        }
-        return r.body();
-    }
 
     /** What the demo shows of it: the exclusive CPUs, refusals, pin latency, NRI and the agent's conditions. */
     static List<String> excerpt(String metrics) {

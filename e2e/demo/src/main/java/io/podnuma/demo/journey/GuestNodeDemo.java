@@ -12,6 +12,7 @@ import io.podnuma.testkit.Waits;
 import io.podnuma.testkit.chart.ChartOperator;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.metrics.PlainMetrics;
 import io.podnuma.testkit.nodestate.NodeStateReads;
 import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.realnode.WorkloadPods;
@@ -97,7 +98,7 @@ public final class GuestNodeDemo {
             Map<Integer, Long> pages = journey.memory();
             List<GuestRow> tooBig = journey.tooBig(numa);
             BestEffort spread = journey.bestEffort(agent, numa);
-            String metrics = AgentMetrics.fetch(metricsPort);
+            String metrics = PlainMetrics.fetch(metricsPort);
             AgentMetrics.excerpt(metrics).forEach(l -> out.println("  " + l));
             return new GuestReport(
                     numa,

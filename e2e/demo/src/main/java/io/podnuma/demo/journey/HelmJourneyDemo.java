@@ -11,6 +11,7 @@ import io.podnuma.images.PodnumaImage;
 import io.podnuma.testkit.Waits;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.metrics.PlainMetrics;
 import io.podnuma.testkit.nodestate.NodeStateReads;
 import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PodnumaScrapeConfigs;
@@ -191,7 +192,7 @@ public final class HelmJourneyDemo {
     }
 
     private void metricsExcerpt(int port) throws Exception {
-        AgentMetrics.excerpt(AgentMetrics.fetch(port)).forEach(l -> out.println("  " + l));
+        AgentMetrics.excerpt(PlainMetrics.fetch(port)).forEach(l -> out.println("  " + l));
     }
 
     private void prometheus(LocalControlPlane plane) throws Exception {

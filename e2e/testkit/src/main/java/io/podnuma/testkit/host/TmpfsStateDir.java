@@ -77,10 +77,14 @@ public final class TmpfsStateDir implements AutoCloseable {
         }
     }
 
-    /** Writes work again: the read-only mount comes off the tmpfs. */
+    /**
+     * Writes work again: the read-only mount comes off the tmpfs. Lazily: an agent that started while the directory
+     * was read-only holds its lock file open through the read-only mount, which a plain umount refuses as busy; that
+     * file keeps working, and every path opened from now on reaches the writable tmpfs.
+     */
     public void writable() {
         if (readOnlyOnTop) {
-            require(run("umount", dir.toString()));
+            require(run("umount", "--lazy", dir.toString()));
             readOnlyOnTop = false;
         }
     }
