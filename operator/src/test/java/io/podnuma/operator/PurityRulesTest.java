@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The operator's decisions are pure functions: node assignment ({@code assign}), policy status ({@code status}) and
- * the agent's objects ({@code render}), what a reconcile must do ({@code plan}) and the reconcile's steps behind their
- * ports ({@code reconcile}) see only what they are given. They may use the API's model classes (Node, LabelSelector, Condition) but not the
+ * the agent's objects ({@code render}), what a reconcile must do ({@code plan}), the reconcile's steps behind their
+ * ports ({@code reconcile}) and each attempt at the leader Lease ({@code election}) see only what they are given. They may use the API's model classes (Node, LabelSelector, Condition) but not the
  * Kubernetes client, the operator SDK, the file system or the clock; those belong to the reconciler around them, and
  * the time is a parameter.
  */
@@ -27,7 +27,8 @@ class PurityRulesTest {
         "io.podnuma.operator.status..",
         "io.podnuma.operator.render..",
         "io.podnuma.operator.plan..",
-        "io.podnuma.operator.reconcile.."
+        "io.podnuma.operator.reconcile..",
+        "io.podnuma.operator.election.."
     };
 
     /** Static methods that read the machine's time. */

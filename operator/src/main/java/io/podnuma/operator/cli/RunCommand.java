@@ -12,6 +12,7 @@ import io.podnuma.securemetrics.KubeAccessReviews;
 import io.podnuma.securemetrics.MetricsSecurity;
 import io.podnuma.securemetrics.SecureServing;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +37,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         description = "Run the operator: reconcile NumaResourcePolicies until SIGTERM.")
 final class RunCommand implements Callable<Integer> {
+
+    /** See {@link #leaseClock()}. */
+    static final String LEASE_CLOCK_OFFSET = "podnuma.operator.test.leaseClockOffset";
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -94,7 +98,12 @@ final class RunCommand implements Callable<Integer> {
                     config.reconcile(monitoring),
                     config.leaseName()
                             .map(name -> new PodnumaOperator.LeaderElection(
-                                    name, config.leaseNamespace(), identity, config.leaseTimings(), () -> {
+                                    name,
+                                    config.leaseNamespace(),
+                                    identity,
+                                    config.leaseTimings(),
+                                    leaseClock(),
+                                    () -> {
                                         if (live.get()) {
                                             // Lost the Lease while running: the kubelet restarts this replica. No
                                             // graceful stop (as controller-runtime): the reconciles running now
@@ -113,6 +122,18 @@ final class RunCommand implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    /**
+     * The wall clock of the leader Lease's times: the system's, shifted by {@value #LEASE_CLOCK_OFFSET} (an ISO-8601
+     * duration, e.g. {@code -PT5S}) when that JVM property is set. Test-only: the failover soak runs replicas whose
+     * clocks disagree, as the clocks of two nodes may, on one machine.
+     */
+    static InstantSource leaseClock() {
+        String offset = System.getProperty(LEASE_CLOCK_OFFSET);
+        return offset == null
+                ? InstantSource.system()
+                : InstantSource.offset(InstantSource.system(), Duration.parse(offset));
     }
 
     /**

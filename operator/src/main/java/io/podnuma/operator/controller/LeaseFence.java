@@ -1,7 +1,8 @@
 package io.podnuma.operator.controller;
 
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podnuma.operator.election.LeasePort;
+import io.podnuma.operator.election.LeaseRead;
+import io.podnuma.operator.election.LeaseRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -13,16 +14,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stops a leader that cannot show it still holds the Lease, and gives the Lease up at a graceful stop. The rule: a
- * replica leads only while the newest {@code renewTime} of its own it has read on the Lease is younger than
- * {@code renewDeadline}; a standby may take over once that time is {@code leaseDuration} old, so the fence fires
- * {@code leaseDuration - renewDeadline} (less the check period) before any takeover.
+ * Stops a leader that cannot show it still holds the Lease. The rule: a replica leads only while the newest
+ * {@code renewTime} of its own it has read on the Lease is younger than {@code renewDeadline}; a standby may take over
+ * only once it has seen the Lease unchanged for {@code leaseDuration} (on its own clock, {@code LeaseElection}), which
+ * is after that renewal was written, so the fence fires {@code leaseDuration - renewDeadline} (less the check period)
+ * before any takeover. Both times compared here are this replica's wall clock: the renewTime it stamped and now.
  *
- * <p>Why the client's elector is not enough: it checks its renew deadline only between two attempts, and one attempt
- * can last far longer than the deadline (the client retries a failed request with a growing backoff, so while the API
- * server is down an attempt waits until it is back). Worse, an attempt stamps {@code renewTime} before it reads the
- * Lease: an acquisition that waited through an outage writes a {@code renewTime} as old as the wait, which every
- * standby reads as expired at once, while the elector calls the new leader's start only now. So the fence never counts
+ * <p>Why the elector's own deadline is not enough: it is checked between two attempts, and one attempt can last far
+ * longer than the deadline (the client retries a failed request with a growing backoff, so while the API server is
+ * down an attempt waits until it is back). And an attempt stamps {@code renewTime} before its write, which may wait
+ * through an outage: such an acquisition lands with a {@code renewTime} as old as the wait. So the fence never counts
  * from the moment it is told it leads: {@link #leading} reads the Lease first, and the renewals it reads afterwards
  * (on a thread of its own, which may block) move the deadline; a second thread stops leading once it passes.
  */
@@ -30,7 +31,7 @@ final class LeaseFence implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaseFence.class);
 
-    private final KubernetesClient client;
+    private final LeasePort leases;
     private final PodnumaOperator.LeaderElection election;
     private final InstantSource clock;
     private final Runnable fence;
@@ -41,10 +42,10 @@ final class LeaseFence implements AutoCloseable {
     private final AtomicBoolean stopped = new AtomicBoolean();
 
     /** @param fence what stops leading (the gauge to 0, then the replica's exit) */
-    LeaseFence(KubernetesClient client, PodnumaOperator.LeaderElection election, InstantSource clock, Runnable fence) {
-        this.client = client;
+    LeaseFence(LeasePort leases, PodnumaOperator.LeaderElection election, Runnable fence) {
+        this.leases = leases;
         this.election = election;
-        this.clock = clock;
+        this.clock = election.leaseClock();
         this.fence = fence;
         Duration slack = election.timings()
                 .leaseDuration()
@@ -81,21 +82,11 @@ final class LeaseFence implements AutoCloseable {
 
     /** The Lease's renewTime when this replica holds it; empty when another does or it cannot be read. */
     private Optional<Instant> ownRenewTime() {
-        try {
-            Lease l = client.leases()
-                    .inNamespace(election.leaseNamespace())
-                    .withName(election.leaseName())
-                    .get();
-            if (l != null
-                    && l.getSpec() != null
-                    && election.identity().equals(l.getSpec().getHolderIdentity())
-                    && l.getSpec().getRenewTime() != null) {
-                return Optional.of(l.getSpec().getRenewTime().toInstant());
-            }
-            return Optional.empty();
-        } catch (RuntimeException e) {
-            return Optional.empty();
+        if (leases.read() instanceof LeaseRead.Found(var lease)) {
+            LeaseRecord r = lease.record();
+            return r.heldBy(election.identity()) ? r.renewTime() : Optional.empty();
         }
+        return Optional.empty();
     }
 
     private void read() {
@@ -133,37 +124,6 @@ final class LeaseFence implements AutoCloseable {
     @Override
     public void close() {
         stopped.set(true);
-    }
-
-    /**
-     * At a graceful stop, once the reconciles have ended: gives the Lease up (no holder), so a standby takes over at
-     * its next try instead of after {@code leaseDuration}. The SDK does not (it cancels its elector without a release).
-     * A conditional update: when the Lease changed meanwhile (a renewal in flight, a new holder) it is left alone.
-     */
-    void release() {
-        stopped.set(true);
-        try {
-            Lease l = client.leases()
-                    .inNamespace(election.leaseNamespace())
-                    .withName(election.leaseName())
-                    .get();
-            if (l == null
-                    || l.getSpec() == null
-                    || !election.identity().equals(l.getSpec().getHolderIdentity())) {
-                return;
-            }
-            l.getSpec().setHolderIdentity(null);
-            l.getSpec().setLeaseDurationSeconds(1);
-            // As the client's own release writes it: no holder, a one-second lease, both times now.
-            java.time.ZonedDateTime now = java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC);
-            l.getSpec().setAcquireTime(now);
-            l.getSpec().setRenewTime(now);
-            client.leases().inNamespace(election.leaseNamespace()).resource(l).update();
-            LOG.info("gave the leader Lease {} up", election.leaseName());
-        } catch (RuntimeException e) {
-            // A conflict (it changed) or the API server away: the Lease expires by itself.
-            LOG.warn("could not give the leader Lease {} up: {}", election.leaseName(), e.getMessage());
-        }
     }
 
     private static void sleep(Duration d) {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.operator.kube.KubeLeases;
 import io.podnuma.operator.settings.LeaseTimings;
 import io.podnuma.testkit.MutableClock;
 import java.time.Duration;
@@ -51,9 +52,8 @@ class LeaseFenceIT {
         // Lease times are microseconds; the clock starts on one so that the ages below are exact.
         clock = new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
         fence = new LeaseFence(
-                client,
-                new PodnumaOperator.LeaderElection(leaseName, NAMESPACE, ME, TIMINGS, () -> {}),
-                clock,
+                new KubeLeases(client, NAMESPACE, leaseName),
+                new PodnumaOperator.LeaderElection(leaseName, NAMESPACE, ME, TIMINGS, clock, () -> {}),
                 fenced::incrementAndGet);
     }
 

@@ -60,13 +60,17 @@ import org.junit.jupiter.api.io.TempDir;
  * (create, update, delete) and node labels, and between churn steps a fault drawn at random: the leader killed (-9),
  * the leader stopped (SIGTERM), a standby killed, kube-apiserver stopped and started, kube-apiserver away for longer
  * than the Lease duration. A replica that exits (killed, or after losing the Lease) is started again after
- * {@link #RESTART_DELAY}, as the kubelet restarts a container.
+ * {@link #RESTART_DELAY}, as the kubelet restarts a container. The replicas' clocks disagree, as two nodes' clocks may:
+ * each stamps the Lease's times with its wall clock shifted by its {@link #CLOCK_OFFSETS offset}.
  *
  * <p>Checked at every sample (a sampler thread, as often as the scrapes allow): at most one replica says it leads
  * ({@code podnuma_operator_leader} 1), and one that says so is the Lease's holder. Checked after every fault: no
  * replica wrote while it did not hold the Lease (each Event a replica made carries its name and, in its own name, the
  * millisecond of its reconcile, which must fall in that replica's tenure by the Lease's {@code acquireTime}s; a
- * replica whose reconcile counter moved was the Lease's holder while it ran), and the cluster converged within
+ * replica whose reconcile counter moved was the Lease's holder while it ran; the Lease's times are read back on the
+ * real clock by taking each holder's offset off), no replica took the Lease less than {@code renewDeadline} after its
+ * previous holder's last renewal unless that holder had given it up (the Lease's history, seen by a watch: it shows an
+ * overlap of two leaders however short, where the samples may miss it), and the cluster converged within
  * {@link #CONVERGE_TIMEOUT}: every policy's {@code status.observedGeneration} is its generation, its counts and
  * conditions say what its nodes are, every node carries the label of the policy that selects it (none when none
  * does), every policy's agent DaemonSet is the rendered one, and a deleted policy and its DaemonSet are gone.
@@ -88,6 +92,18 @@ class OperatorFailoverSoakIT {
 
     static final Duration RENEW_DEADLINE = Duration.ofSeconds(3);
     static final Duration RETRY_PERIOD = Duration.ofMillis(500);
+    /**
+     * Each replica's wall-clock offset for the Lease's times, in the order of the replicas: any two differ by more than
+     * {@code leaseDuration - renewDeadline} (3 s), the first two by more than {@code leaseDuration} itself. A standby
+     * that compared the holder's renewTime with its own wall clock (the client's elector did) would take the Lease
+     * from a holder 5 s behind 1 s after a renewal, and from one 10 s behind at once. The first replica, the furthest
+     * behind, leads first: every run begins with both standbys ahead of the leader.
+     */
+    static final List<Duration> CLOCK_OFFSETS = List.of(Duration.ofSeconds(-5), Duration.ofSeconds(5), Duration.ZERO);
+
+    /** The operator's test-only JVM property for that offset (RunCommand.leaseClock). */
+    static final String CLOCK_OFFSET_PROPERTY = "podnuma.operator.test.leaseClockOffset";
+
     /** The kubelet restarts a container at once the first time; a short pause lets a standby win the Lease sometimes. */
     static final Duration RESTART_DELAY = Duration.ofSeconds(1);
 
@@ -126,11 +142,13 @@ class OperatorFailoverSoakIT {
     /** One replica (a pod of the Deployment): its current incarnation, restarted when it exits. */
     static final class Slot {
         final String replica;
+        final Duration clockOffset;
         volatile Incarnation current;
         volatile long deadSince;
 
-        Slot(String replica) {
+        Slot(String replica, Duration clockOffset) {
             this.replica = replica;
+            this.clockOffset = clockOffset;
         }
     }
 
@@ -149,9 +167,11 @@ class OperatorFailoverSoakIT {
     private AgentRollout rollout;
     private Random rnd;
     private final List<Slot> slots = new ArrayList<>();
+    private final Map<String, Duration> clockOffsets = new ConcurrentHashMap<>();
     private final List<Incarnation> incarnations = new CopyOnWriteArrayList<>();
     private final Set<LeaderInvariants.Tenure> tenures = ConcurrentHashMap.newKeySet();
     private final List<LeaderInvariants.Renewal> renewals = new CopyOnWriteArrayList<>();
+    private final List<LeaderInvariants.Release> releases = new CopyOnWriteArrayList<>();
     private volatile int eventsChecked;
     private volatile int runsThatReconciled;
     private final SoakTally tally = new SoakTally();
@@ -205,7 +225,7 @@ class OperatorFailoverSoakIT {
         long seed = Long.getLong("podnuma.soak.seed", System.nanoTime());
         int replicas = Integer.getInteger("podnuma.soak.replicas", REPLICAS_DEFAULT);
         System.out.println("OperatorFailoverSoakIT seed " + seed + " duration " + duration + " replicas " + replicas
-                + " (-Dpodnuma.soak.seed=" + seed + " replays the draw)");
+                + " Lease clock offsets " + CLOCK_OFFSETS + " (-Dpodnuma.soak.seed=" + seed + " replays the draw)");
         rnd = new Random(seed);
         suffix = UUID.randomUUID().toString().substring(0, 6);
         lease = "podnuma-operator-fo-" + suffix;
@@ -236,6 +256,7 @@ class OperatorFailoverSoakIT {
 
                     @Override
                     public void onUpdate(Lease old, Lease l) {
+                        released(old, l);
                         seen(l);
                     }
 
@@ -243,16 +264,22 @@ class OperatorFailoverSoakIT {
                     public void onDelete(Lease l, boolean unknown) {}
                 });
         for (int r = 0; r < replicas; r++) {
-            Slot s = new Slot("fo-" + (char) ('a' + r) + "-" + suffix);
+            Slot s = new Slot("fo-" + (char) ('a' + r) + "-" + suffix, CLOCK_OFFSETS.get(r % CLOCK_OFFSETS.size()));
             slots.add(s);
-            start(s);
+            clockOffsets.put(s.replica, s.clockOffset);
         }
+        start(slots.getFirst());
+        awaitLeader();
+        slots.stream().skip(1).forEach(this::start);
         Thread.ofPlatform().name("fo-kubelet").daemon().start(this::restartExited);
         Thread sampler = Thread.ofPlatform().name("fo-sampler").daemon().start(this::sample);
         for (int p = 0; p < POLICIES; p++) {
             create(p);
         }
         awaitConverged("the start");
+        // The faults begin once every standby is Ready and trying for the Lease: a standby still starting would sit
+        // out the first faults, and the first leader's clock is the one behind the others.
+        awaitAllReady();
 
         FaultDraw draw = new FaultDraw(KINDS, rnd);
         long t0 = System.nanoTime();
@@ -302,8 +329,10 @@ class OperatorFailoverSoakIT {
 
     private void start(Slot s) {
         try {
+            List<String> jvm = new ArrayList<>(OperatorProcess.jvmFlags());
+            jvm.add("-D" + CLOCK_OFFSET_PROPERTY + "=" + s.clockOffset);
             OperatorProcess p = OperatorProcess.start(
-                    dir.resolve("logs"), s.replica, kubeconfig, Map.of("config", config.toString()));
+                    dir.resolve("logs"), s.replica, kubeconfig, Map.of("config", config.toString()), jvm);
             Incarnation i = new Incarnation(s.replica, p);
             incarnations.add(i);
             s.current = i;
@@ -336,6 +365,25 @@ class OperatorFailoverSoakIT {
                 }
             }
             sleep(100);
+        }
+    }
+
+    private void awaitAllReady() {
+        long until = System.nanoTime() + CONVERGE_TIMEOUT.toNanos();
+        while (System.nanoTime() < until) {
+            if (slots.stream().allMatch(s -> ready(s.current))) {
+                return;
+            }
+            sleep(100);
+        }
+        failures.add("not every replica was Ready within " + CONVERGE_TIMEOUT);
+    }
+
+    private static boolean ready(Incarnation i) {
+        try {
+            return i.process.health("/readyz") == 200;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            return false;
         }
     }
 
@@ -407,8 +455,8 @@ class OperatorFailoverSoakIT {
                 plane.startApiServer();
             }
             case API_SERVER_OUTAGE -> {
-                // Every replica's attempt waits through it; the first to get the Lease after it wrote its renewTime
-                // before the wait (the fence refuses to lead on it).
+                // Every replica's attempt waits through it (the client retries); a write under way when it stopped
+                // lands after it with a renewTime from before the wait (the fence refuses to lead on it).
                 plane.stopApiServer();
                 sleep(LEASE_DURATION.toMillis() + 1000 + rnd.nextInt(1000));
                 plane.startApiServer();
@@ -676,13 +724,29 @@ class OperatorFailoverSoakIT {
             return;
         }
         String holder = l.getSpec().getHolderIdentity();
+        // The holder stamped these with its skewed clock; the writes and runs they are checked against are real time.
+        Duration offset = clockOffsets.getOrDefault(holder, Duration.ZERO);
         if (l.getSpec().getAcquireTime() != null) {
             tenures.add(new LeaderInvariants.Tenure(
-                    holder, l.getSpec().getAcquireTime().toInstant()));
+                    holder, l.getSpec().getAcquireTime().toInstant().minus(offset)));
         }
         if (l.getSpec().getRenewTime() != null) {
             renewals.add(new LeaderInvariants.Renewal(
-                    holder, l.getSpec().getRenewTime().toInstant()));
+                    holder, l.getSpec().getRenewTime().toInstant().minus(offset)));
+        }
+    }
+
+    /** A holder that gave the Lease up: the watch shows the holder before and none after. */
+    private void released(Lease old, Lease l) {
+        if (old.getSpec() != null
+                && old.getSpec().getHolderIdentity() != null
+                && l.getSpec() != null
+                && l.getSpec().getHolderIdentity() == null
+                && l.getSpec().getRenewTime() != null) {
+            String holder = old.getSpec().getHolderIdentity();
+            releases.add(new LeaderInvariants.Release(
+                    holder,
+                    l.getSpec().getRenewTime().toInstant().minus(clockOffsets.getOrDefault(holder, Duration.ZERO))));
         }
     }
 
@@ -753,7 +817,7 @@ class OperatorFailoverSoakIT {
 
     /**
      * No write without the Lease: each Event a replica made falls in a tenure of that replica, and each incarnation
-     * whose reconcile counter moved renewed the Lease while it ran.
+     * whose reconcile counter moved renewed the Lease while it ran; and no takeover before the previous holder's fence.
      */
     private void checkWrites(FaultKind k, Duration settle) {
         // The Lease informer sees an acquisition milliseconds after it; what is younger than settle waits.
@@ -788,6 +852,10 @@ class OperatorFailoverSoakIT {
         runsThatReconciled = (int) runs.stream().filter(r -> r.reconciles() > 0).count();
         List<Violation> found = new ArrayList<>(LeaderInvariants.writesOutsideTenure(tenures, writes));
         found.addAll(LeaderInvariants.reconcilesWithoutRenewal(runs, renewals, Instant.now()));
+        // Only tenures the watch has had time to deliver the history before: a release comes just ahead of them.
+        List<LeaderInvariants.Tenure> settled =
+                tenures.stream().filter(t -> t.acquired().isBefore(cutoff)).toList();
+        found.addAll(LeaderInvariants.takeoversBeforeTheFence(settled, renewals, releases, RENEW_DEADLINE));
         for (Violation v : found) {
             if (reported.add(v.toString())) {
                 tally.violated(k, v);

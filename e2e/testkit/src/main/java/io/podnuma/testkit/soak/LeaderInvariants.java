@@ -1,5 +1,6 @@
 package io.podnuma.testkit.soak;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,7 +12,7 @@ import java.util.TreeSet;
 
 /**
  * The operator soak's invariants as pure functions: one leader at a time, a leader holds the Lease, no write without
- * the Lease. The soak's shell scrapes the replicas and reads the Lease and the Events; nothing here reads anything.
+ * the Lease, no takeover before the previous holder's fence. The soak's shell scrapes the replicas and reads the Lease and the Events; nothing here reads anything.
  */
 public final class LeaderInvariants {
 
@@ -22,6 +23,9 @@ public final class LeaderInvariants {
 
     /** A renewal seen on the Lease ({@code renewTime}, the holder's clock). */
     public record Renewal(String holder, Instant renewed) {}
+
+    /** A holder gave the Lease up (a graceful stop): the Lease named nobody from {@code at}, its last renewTime. */
+    public record Release(String holder, Instant at) {}
 
     /** A write a replica made, stamped by its own clock (an Event names the moment of its reconcile). */
     public record Write(String replica, Instant at, String what) {}
@@ -87,6 +91,52 @@ public final class LeaderInvariants {
                                 + (during == null
                                         ? "not yet held"
                                         : "held by " + during.holder() + " since " + during.acquired())));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * No takeover while the previous holder may still lead. A holder leads until {@code renewDeadline} after its last
+     * renewal (its fence), so another replica that takes the Lease sooner, without a release in between, could lead at
+     * the same time. The Lease's history says so however briefly the overlap lasted, where the samples of the
+     * replicas' gauges may fall on either side of it. The times must be real ones (each holder's clock offset taken
+     * off): a replica's stamps are its clock's. A renewal the watch missed only makes a gap look longer.
+     */
+    public static List<Violation> takeoversBeforeTheFence(
+            Collection<Tenure> tenures,
+            Collection<Renewal> renewals,
+            Collection<Release> releases,
+            Duration renewDeadline) {
+        List<Tenure> order =
+                tenures.stream().sorted(Comparator.comparing(Tenure::acquired)).toList();
+        List<Violation> out = new ArrayList<>();
+        for (int i = 1; i < order.size(); i++) {
+            Tenure prev = order.get(i - 1);
+            Tenure next = order.get(i);
+            if (prev.holder().equals(next.holder())) {
+                continue;
+            }
+            Optional<Instant> last = renewals.stream()
+                    .filter(r ->
+                            r.holder().equals(prev.holder()) && !r.renewed().isAfter(next.acquired()))
+                    .map(Renewal::renewed)
+                    .max(Comparator.naturalOrder());
+            if (last.isEmpty()) {
+                continue;
+            }
+            boolean released = releases.stream()
+                    .anyMatch(r -> r.holder().equals(prev.holder())
+                            && !r.at().isBefore(last.get())
+                            && !r.at().isAfter(next.acquired()));
+            Duration gap = Duration.between(last.get(), next.acquired());
+            if (!released && gap.compareTo(renewDeadline) < 0) {
+                out.add(new Violation(
+                        ViolationKind.EARLY_TAKEOVER,
+                        next.holder(),
+                        "took the Lease at " + next.acquired() + ", " + gap.toMillis() + " ms after "
+                                + prev.holder() + " last renewed it (renewDeadline " + renewDeadline.toMillis()
+                                + " ms) without giving it up"));
             }
         }
         return out;

@@ -14,6 +14,11 @@ public enum ViolationKind {
     LEADER_WITHOUT_LEASE,
     /** An operator replica wrote (reconciled, or made an Event) at a time it did not hold the Lease. */
     WRITE_WITHOUT_LEASE,
+    /**
+     * An operator replica took the Lease from a holder that may still have led: less than {@code renewDeadline} after
+     * that holder's last renewal, which it had not given up.
+     */
+    EARLY_TAKEOVER,
     /** After a fault the cluster did not reach the state the objects ask for within the bound. */
     NOT_CONVERGED
 }

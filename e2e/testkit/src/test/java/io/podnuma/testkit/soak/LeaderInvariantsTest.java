@@ -3,10 +3,12 @@ package io.podnuma.testkit.soak;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.podnuma.testkit.soak.LeaderInvariants.LeaderSample;
+import io.podnuma.testkit.soak.LeaderInvariants.Release;
 import io.podnuma.testkit.soak.LeaderInvariants.Renewal;
 import io.podnuma.testkit.soak.LeaderInvariants.Run;
 import io.podnuma.testkit.soak.LeaderInvariants.Tenure;
 import io.podnuma.testkit.soak.LeaderInvariants.Write;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -69,6 +71,38 @@ class LeaderInvariantsTest {
                                 + " 2026-12-02T05:00:05Z",
                         "Event standby at 2026-12-02T05:00:02Z while the Lease was held by a since"
                                 + " 2026-12-02T05:00:01Z");
+    }
+
+    @Test
+    void aTakeoverMustComeRenewDeadlineAfterThePreviousHoldersLastRenewalUnlessItGaveTheLeaseUp() {
+        Duration deadline = Duration.ofSeconds(3);
+        List<Tenure> tenures = List.of(new Tenure("a", at(0)), new Tenure("b", at(9_000)), new Tenure("c", at(12_000)));
+        List<Renewal> renewals = List.of(
+                new Renewal("a", at(0)),
+                new Renewal("a", at(2_500)),
+                new Renewal("b", at(9_000)),
+                new Renewal("b", at(10_000)),
+                new Renewal("c", at(12_000)));
+
+        assertThat(LeaderInvariants.takeoversBeforeTheFence(tenures, renewals, List.of(), deadline))
+                .extracting(Violation::kind, Violation::subject, Violation::detail)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(
+                        ViolationKind.EARLY_TAKEOVER,
+                        "c",
+                        "took the Lease at 2026-12-02T05:00:12Z, 2000 ms after b last renewed it (renewDeadline 3000"
+                                + " ms) without giving it up"));
+        assertThat(LeaderInvariants.takeoversBeforeTheFence(
+                        tenures, renewals, List.of(new Release("b", at(10_500))), deadline))
+                .as("b gave it up after its last renewal")
+                .isEmpty();
+        assertThat(LeaderInvariants.takeoversBeforeTheFence(
+                        tenures, renewals, List.of(new Release("b", at(9_500))), deadline))
+                .as("a release before b's last renewal was an earlier tenure's")
+                .hasSize(1);
+        assertThat(LeaderInvariants.takeoversBeforeTheFence(
+                        List.of(new Tenure("a", at(0)), new Tenure("a", at(1_000))), renewals, List.of(), deadline))
+                .as("the same holder again (its container restarted)")
+                .isEmpty();
     }
 
     @Test
