@@ -19,8 +19,10 @@ import java.util.stream.Stream;
 /**
  * The README's main job on the embedded default: a real local control plane on this machine, podnuma's CRDs,
  * the sample policies (accepted) and a set of broken ones (rejected with the message a user sees),
- * {@code kubectl describe} of a policy; then the real node agent pinning real processes on this machine
- * ({@link PinningDemo}), skipped with the reason where the host does not allow it.
+ * {@code kubectl describe} of a policy; then the helm journey on a real worker node of this machine
+ * ({@link HelmJourneyDemo}, or where there is none the node agent pinning real processes, {@link PinningDemo}); then
+ * the journey on a multi-NUMA cgroup v2 worker node in a QEMU guest ({@link GuestNodeDemo}). Each part that this
+ * machine cannot run is skipped with the reason.
  */
 public final class Demo {
 
