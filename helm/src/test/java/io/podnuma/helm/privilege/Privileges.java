@@ -179,8 +179,7 @@ public final class Privileges {
                     "leader election: one replica reconciles",
                     "get",
                     "create",
-                    "update",
-                    "patch"),
+                    "update"),
             operatorWhen(
                     "tokenreviews.authentication.k8s.io",
                     Part.SECURE_METRICS,
