@@ -1,5 +1,6 @@
 package io.podnuma.securemetrics;
 
+import io.podnuma.ratelimit.TokenBucket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +17,7 @@ import java.util.Optional;
  * failed review is never cached. The cache holds at most {@link #MAX_ENTRIES} tokens (the least recently used go
  * first), so a flood of random tokens cannot grow it.
  *
- * <p>A token without a cached decision spends one review of a {@link ReviewBudget}; when none is left the scrape is
+ * <p>A token without a cached decision spends one review of a {@link TokenBucket}; when none is left the scrape is
  * answered {@link Verdict#THROTTLED} without asking the API server, so a flood of random tokens costs it at most
  * {@link ReviewRate#burst()} reviews and then {@link ReviewRate#perSecond()}. Tokens with a cached decision do not
  * spend the budget and keep their answer during a flood; throttled tokens are not cached, so the flood cannot evict
@@ -33,7 +34,7 @@ public final class MetricsGate {
     private final NonResourceRequest request;
     private final Duration allowTtl;
     private final Duration denyTtl;
-    private final ReviewBudget budget;
+    private final TokenBucket budget;
     private final Clock clock;
     private final Map<String, Cached> cache = new LinkedHashMap<>(16, 0.75f, true);
 
@@ -49,7 +50,7 @@ public final class MetricsGate {
             NonResourceRequest request,
             Duration allowTtl,
             Duration denyTtl,
-            ReviewBudget budget,
+            TokenBucket budget,
             Clock clock) {
         this.reviews = Objects.requireNonNull(reviews, "reviews");
         this.request = Objects.requireNonNull(request, "request");
@@ -68,7 +69,7 @@ public final class MetricsGate {
      * A gate on {@code GET /metrics} with {@code ttl}, a rejected-token TTL of a sixth of it (10 s for 1 m) and
      * uncached tokens spending {@code budget}.
      */
-    public static MetricsGate forScrapes(AccessReviews reviews, Duration ttl, ReviewBudget budget, Clock clock) {
+    public static MetricsGate forScrapes(AccessReviews reviews, Duration ttl, TokenBucket budget, Clock clock) {
         return new MetricsGate(reviews, NonResourceRequest.SCRAPE, ttl, ttl.dividedBy(6), budget, clock);
     }
 
@@ -111,11 +112,10 @@ public final class MetricsGate {
     }
 
     private Decision throttled(Duration wait) {
-        ReviewRate rate = budget.rate();
         return new Decision(
                 Verdict.THROTTLED,
-                "too many bearer tokens without a recent decision: " + rate.burst() + " at once, then "
-                        + rate.perSecond() + " a second, are checked with the API server; retry in "
+                "too many bearer tokens without a recent decision: " + budget.describe()
+                        + ", are checked with the API server; retry in "
                         + Decision.wholeSeconds(wait) + " s (tokens checked recently are still answered)",
                 Optional.of(wait));
     }

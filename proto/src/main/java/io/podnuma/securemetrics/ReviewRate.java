@@ -1,5 +1,8 @@
 package io.podnuma.securemetrics;
 
+import io.podnuma.ratelimit.TokenBucket;
+import java.util.function.LongSupplier;
+
 /**
  * How many scrapes with a token the gate has no decision for may reach the API server: {@code burst} at once, then
  * {@code perSecond}. Each such scrape costs a TokenReview (and a SubjectAccessReview when the token is valid), so
@@ -23,5 +26,10 @@ public record ReviewRate(int burst, int perSecond) {
             throw new IllegalArgumentException("token review rate: burst " + burst + " and " + perSecond
                     + " a second: allowed whole numbers 1 to " + MAX + " for each, e.g. burst 20, 5 a second");
         }
+    }
+
+    /** A full bucket of this rate, refilled by {@code nanoClock} ({@link System#nanoTime()} outside tests). */
+    public TokenBucket bucket(LongSupplier nanoClock) {
+        return new TokenBucket(perSecond, burst, nanoClock);
     }
 }

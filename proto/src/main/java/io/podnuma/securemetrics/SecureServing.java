@@ -70,7 +70,7 @@ public final class SecureServing {
         return new SecureServing(
                 tlsContext(keys),
                 MetricsGate.forScrapes(
-                        reviews, settings.cacheTtl(), new ReviewBudget(settings.reviewRate(), nanoClock), clock),
+                        reviews, settings.cacheTtl(), settings.reviewRate().bucket(nanoClock), clock),
                 certificate);
     }
 

@@ -16,12 +16,7 @@ class MetricsGateTest {
 
     private MetricsGate gate(Duration ttl, ReviewRate rate) {
         return new MetricsGate(
-                reviews,
-                NonResourceRequest.SCRAPE,
-                ttl,
-                ttl.dividedBy(6),
-                new ReviewBudget(rate, clock::nanoTime),
-                clock);
+                reviews, NonResourceRequest.SCRAPE, ttl, ttl.dividedBy(6), rate.bucket(clock::nanoTime), clock);
     }
 
     @ParameterizedTest(name = "[{0}] -> {1}")
@@ -164,7 +159,7 @@ class MetricsGateTest {
                         NonResourceRequest.SCRAPE,
                         Duration.ofSeconds(1),
                         Duration.ofSeconds(2),
-                        new ReviewBudget(ReviewRate.DEFAULT, clock::nanoTime),
+                        ReviewRate.DEFAULT.bucket(clock::nanoTime),
                         clock))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at most the allowed one");
@@ -173,7 +168,7 @@ class MetricsGateTest {
                         NonResourceRequest.SCRAPE,
                         Duration.ofSeconds(-1),
                         Duration.ZERO,
-                        new ReviewBudget(ReviewRate.DEFAULT, clock::nanoTime),
+                        ReviewRate.DEFAULT.bucket(clock::nanoTime),
                         clock))
                 .isInstanceOf(IllegalArgumentException.class);
     }

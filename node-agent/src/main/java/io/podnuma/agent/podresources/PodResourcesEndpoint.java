@@ -3,6 +3,7 @@ package io.podnuma.agent.podresources;
 import io.grpc.ServerInterceptors;
 import io.podnuma.podresources.ConnectionLimits;
 import io.podnuma.podresources.DomainSocketServer;
+import io.podnuma.ratelimit.TokenBucket;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

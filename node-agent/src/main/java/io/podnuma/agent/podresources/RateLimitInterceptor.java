@@ -5,6 +5,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.podnuma.ratelimit.TokenBucket;
 import java.util.Objects;
 
 /**
@@ -30,7 +31,7 @@ public final class RateLimitInterceptor implements ServerInterceptor {
     @Override
     public <Q, A> ServerCall.Listener<Q> interceptCall(
             ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
-        if (bucket.tryAcquire()) {
+        if (bucket.tryTake()) {
             return next.startCall(call, headers);
         }
         call.close(Status.RESOURCE_EXHAUSTED.withDescription(REJECTED_MESSAGE), new Metadata());
