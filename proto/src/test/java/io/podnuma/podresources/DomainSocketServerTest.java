@@ -1,5 +1,8 @@
 package io.podnuma.podresources;
 
+import static io.podnuma.podresources.RawConnections.bytesUntilClosed;
+import static io.podnuma.podresources.RawConnections.connect;
+import static io.podnuma.podresources.RawConnections.firstBytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,16 +20,12 @@ import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
 import io.grpc.netty.shaded.io.netty.util.ResourceLeakDetector;
 import io.grpc.netty.shaded.io.netty.util.concurrent.FastThreadLocalThread;
 import io.podnuma.podresources.v1.AllocatableResourcesRequest;
-import io.podnuma.podresources.v1.GetPodResourcesRequest;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc.PodResourcesListerBlockingStub;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
@@ -74,16 +73,7 @@ class DomainSocketServerTest {
             withClient(server.socket(), stub -> {
                 assertThat(stub.list(ListPodResourcesRequest.getDefaultInstance()))
                         .isEqualTo(WireFixtures.listResponse());
-                assertThat(stub.get(WireFixtures.getRequest())).isEqualTo(WireFixtures.getResponse());
-                assertThat(stub.getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance()))
-                        .isEqualTo(WireFixtures.allocatableResponse());
-                assertThatThrownBy(() -> stub.get(GetPodResourcesRequest.newBuilder()
-                                .setPodName("absent")
-                                .setPodNamespace("prod")
-                                .build()))
-                        .isInstanceOfSatisfying(
-                                StatusRuntimeException.class,
-                                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
+                WireFixtures.assertGetAndAllocatable(stub);
             });
             assertThat(lister.getRequests).extracting(r -> r.getPodName()).containsExactly("numa-db", "absent");
             assertThat(seenMethods)
@@ -302,47 +292,6 @@ class DomainSocketServerTest {
         assertThatThrownBy(() -> new ConnectionLimits(64, Duration.ofSeconds(10), Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("idle timeout PT-1S: allowed a positive duration");
-    }
-
-    private static SocketChannel connect(Path socket) throws IOException {
-        return SocketChannel.open(UnixDomainSocketAddress.of(socket));
-    }
-
-    /** Waits (at most 30 s) for the server's first bytes on a connection that sends nothing; returns how many. */
-    private static int firstBytes(SocketChannel ch) throws IOException {
-        return read(ch, Duration.ofSeconds(30), true);
-    }
-
-    /** Reads until the server closes the connection, at most {@code within}; returns the bytes it sent first. */
-    static int bytesUntilClosed(SocketChannel ch, Duration within) throws IOException {
-        return read(ch, within, false);
-    }
-
-    private static int read(SocketChannel ch, Duration within, boolean firstBytesOnly) throws IOException {
-        ch.configureBlocking(false);
-        try (Selector selector = Selector.open()) {
-            ch.register(selector, SelectionKey.OP_READ);
-            long deadline = System.nanoTime() + within.toNanos();
-            ByteBuffer buf = ByteBuffer.allocate(4096);
-            int total = 0;
-            while (true) {
-                int n;
-                while ((n = ch.read(buf)) > 0) {
-                    total += n;
-                    buf.clear();
-                }
-                if (n < 0 || (firstBytesOnly && total > 0)) {
-                    return total;
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new AssertionError("the server neither sent a byte nor closed the connection within " + within
-                            + " (" + total + " bytes so far)");
-                }
-                selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-                selector.selectedKeys().clear();
-            }
-        }
     }
 
     private interface StubUse {

@@ -1,7 +1,6 @@
 package io.podnuma.podresources;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.DescriptorProtos;
 import com.google.protobuf.Descriptors.FileDescriptor;
@@ -9,11 +8,8 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import io.grpc.ManagedChannel;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
 import io.podnuma.podresources.GoWireCheck.Report;
-import io.podnuma.podresources.v1.AllocatableResourcesRequest;
 import io.podnuma.podresources.v1.ClaimResource;
 import io.podnuma.podresources.v1.ContainerMemory;
 import io.podnuma.podresources.v1.GetPodResourcesRequest;
@@ -163,16 +159,7 @@ class WireCompatibilityIT {
                 assertThat(list.getPodResources(0).getUnknownFields().asMap()).isEmpty();
                 assertPodLevelFieldsOfNumaDb(list.getPodResources(0));
                 assertEdgeValues(list.getPodResources(2));
-                assertThat(stub.get(WireFixtures.getRequest())).isEqualTo(WireFixtures.getResponse());
-                assertThat(stub.getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance()))
-                        .isEqualTo(WireFixtures.allocatableResponse());
-                assertThatThrownBy(() -> stub.get(GetPodResourcesRequest.newBuilder()
-                                .setPodName("absent")
-                                .setPodNamespace("prod")
-                                .build()))
-                        .isInstanceOfSatisfying(
-                                StatusRuntimeException.class,
-                                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
+                WireFixtures.assertGetAndAllocatable(stub);
             } finally {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             }

@@ -1,6 +1,12 @@
 package io.podnuma.podresources;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.google.protobuf.Message;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.podnuma.podresources.v1.AllocatableResourcesRequest;
 import io.podnuma.podresources.v1.AllocatableResourcesResponse;
 import io.podnuma.podresources.v1.CDIDevice;
 import io.podnuma.podresources.v1.ClaimResource;
@@ -13,6 +19,7 @@ import io.podnuma.podresources.v1.GetPodResourcesResponse;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.NUMANode;
 import io.podnuma.podresources.v1.PodResources;
+import io.podnuma.podresources.v1.PodResourcesListerGrpc.PodResourcesListerBlockingStub;
 import io.podnuma.podresources.v1.TopologyInfo;
 import java.util.Arrays;
 import java.util.List;
@@ -30,6 +37,20 @@ final class WireFixtures {
     static final long MAX_UINT64 = -1L;
 
     private WireFixtures() {}
+
+    /** A server of these fixtures answers Get and GetAllocatableResources with them, and NOT_FOUND for a pod it has not. */
+    static void assertGetAndAllocatable(PodResourcesListerBlockingStub stub) {
+        assertThat(stub.get(getRequest())).isEqualTo(getResponse());
+        assertThat(stub.getAllocatableResources(AllocatableResourcesRequest.getDefaultInstance()))
+                .isEqualTo(allocatableResponse());
+        assertThatThrownBy(() -> stub.get(GetPodResourcesRequest.newBuilder()
+                        .setPodName("absent")
+                        .setPodNamespace("prod")
+                        .build()))
+                .isInstanceOfSatisfying(
+                        StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
+    }
 
     static TopologyInfo numa(long... ids) {
         TopologyInfo.Builder topology = TopologyInfo.newBuilder();

@@ -12,9 +12,11 @@ import io.podnuma.agent.podresources.DeviceSource;
 import io.podnuma.agent.podresources.PodResourcesEndpoint;
 import io.podnuma.agent.podresources.PodResourcesService;
 import io.podnuma.agent.podresources.SocketDirectory;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import io.podnuma.podresources.DomainSocketChannels;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
+import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.badinput.BadInput;
 import io.podnuma.testkit.badinput.BadInputDoc;
 import io.podnuma.testkit.badinput.InputKind;
@@ -178,22 +180,16 @@ class BadNodeDirectoryCasesTest {
      * A valid file whose policy could not fit the machine: a start that got past the directories would stop with
      * that reason instead of the one asserted.
      */
-    private Path writeConfig(Path state, Path socket) throws IOException {
-        return Files.writeString(dir.resolve("agent.yaml"), """
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: worker-1
-                sysfsRoot: %s
-                stateDir: %s
-                podResourcesSocket: %s
-                metricsPort: 1
-                healthPort: 2
-                policy:
-                  cpuManager:
-                    policy: static
-                    reservedCpus: "0-4095"
-                """.formatted(
-                        Path.of("src/test/resources/sysfs/laptop-1s-4c8t").toAbsolutePath(), state, socket));
+    private Path writeConfig(Path state, Path socket) {
+        return NodeAgentConfigYaml.write(
+                SampleConfigs.unfittable(
+                                "worker-1",
+                                Path.of("src/test/resources/sysfs/laptop-1s-4c8t")
+                                        .toAbsolutePath(),
+                                state,
+                                socket)
+                        .build(),
+                dir.resolve("agent.yaml"));
     }
 
     private static int run(Path config, StringWriter err) {

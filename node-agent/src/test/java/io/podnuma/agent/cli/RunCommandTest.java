@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.checkpoint.LockHolder;
+import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
+import io.podnuma.testkit.agent.SampleConfigs;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -18,11 +20,21 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code run} refuses what it cannot start with, before it touches the host or the API server. */
 class RunCommandTest {
 
+    /** A 1-socket, 4-core machine: too small for the unfittable policy. */
+    private static final Path LAPTOP =
+            Path.of("src/test/resources/sysfs/laptop-1s-4c8t").toAbsolutePath();
+
     @TempDir
     Path dir;
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
+
+    /** {@code agent.yaml} in the test's directory: {@link SampleConfigs#unfittable} on the laptop's sysfs. */
+    private Path unfittable(Path state, Path socket) {
+        return NodeAgentConfigYaml.write(
+                SampleConfigs.unfittable("worker-1", LAPTOP, state, socket).build(), dir.resolve("agent.yaml"));
+    }
 
     private int run(String... args) {
         return Main.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
@@ -89,24 +101,7 @@ class RunCommandTest {
 
     @Test
     void aPolicyThatDoesNotFitTheMachineStopsTheStartWithTheReason() throws Exception {
-        Path file = dir.resolve("agent.yaml");
-        Files.writeString(file, """
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: worker-1
-                sysfsRoot: %s
-                stateDir: %s
-                podResourcesSocket: %s
-                metricsPort: 1
-                healthPort: 2
-                policy:
-                  cpuManager:
-                    policy: static
-                    reservedCpus: "0-4095"
-                """.formatted(
-                        Path.of("src/test/resources/sysfs/laptop-1s-4c8t").toAbsolutePath(),
-                        dir.resolve("state"),
-                        dir.resolve("s.sock")));
+        Path file = unfittable(dir.resolve("state"), dir.resolve("s.sock"));
         assertThat(run("run", "--config", file.toString())).isEqualTo(1);
         assertThat(err.toString()).contains("the agent cannot start: the policy does not fit this machine");
     }
@@ -118,23 +113,8 @@ class RunCommandTest {
         byte[] bytes = "{\"kind\": \"podnuma.io/node-checkpoint\"}\n".getBytes(StandardCharsets.UTF_8);
         Files.write(checkpoint, bytes);
         Path socket = dir.resolve("s.sock");
-        Path file = dir.resolve("agent.yaml");
         // The policy cannot fit the machine: once the lock is free, the start gets that far and stops there.
-        Files.writeString(file, """
-                apiVersion: podnuma.io/v1alpha1
-                kind: NodeAgentConfig
-                nodeName: worker-1
-                sysfsRoot: %s
-                stateDir: %s
-                podResourcesSocket: %s
-                metricsPort: 1
-                healthPort: 2
-                policy:
-                  cpuManager:
-                    policy: static
-                    reservedCpus: "0-4095"
-                """.formatted(
-                        Path.of("src/test/resources/sysfs/laptop-1s-4c8t").toAbsolutePath(), state, socket));
+        Path file = unfittable(state, socket);
 
         try (LockHolder other = LockHolder.start(state)) {
             assertThat(run("run", "--config", file.toString())).isEqualTo(1);

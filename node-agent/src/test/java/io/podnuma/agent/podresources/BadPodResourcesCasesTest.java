@@ -10,6 +10,7 @@ import io.grpc.stub.ClientCalls;
 import io.podnuma.agent.engine.node.NodeConfig;
 import io.podnuma.podresources.ConnectionLimits;
 import io.podnuma.podresources.DomainSocketChannels;
+import io.podnuma.podresources.RawConnections;
 import io.podnuma.podresources.v1.ListPodResourcesRequest;
 import io.podnuma.podresources.v1.ListPodResourcesResponse;
 import io.podnuma.podresources.v1.PodResourcesListerGrpc;
@@ -20,10 +21,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -274,7 +272,7 @@ class BadPodResourcesCasesTest {
 
     /** Writes {@code text} on a connection of its own and says how the server ended it. */
     private static String raw(Path socket, String text) throws IOException {
-        try (SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+        try (SocketChannel ch = RawConnections.connect(socket)) {
             ch.write(ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII)));
             ByteBuffer in = ByteBuffer.allocate(4096);
             int total = 0;
@@ -302,10 +300,10 @@ class BadPodResourcesCasesTest {
         int refused = 0;
         try {
             for (int i = 0; i < n; i++) {
-                open.add(SocketChannel.open(UnixDomainSocketAddress.of(socket)));
+                open.add(RawConnections.connect(socket));
             }
             for (SocketChannel ch : open) {
-                if (bytesUntilClosed(ch, Duration.ofSeconds(30)) > 0) {
+                if (RawConnections.bytesUntilClosed(ch, Duration.ofSeconds(30)) > 0) {
                     served++;
                 } else {
                     refused++;
@@ -320,32 +318,6 @@ class BadPodResourcesCasesTest {
                 served + " connections: the server's HTTP/2 settings, then closed after the handshake timeout",
                 refused + " connections: closed before any byte (" + LIMITS.maxConnections()
                         + " open, the cap, with the client's own)");
-    }
-
-    private static int bytesUntilClosed(SocketChannel ch, Duration within) throws IOException {
-        ch.configureBlocking(false);
-        try (Selector selector = Selector.open()) {
-            ch.register(selector, SelectionKey.OP_READ);
-            long deadline = System.nanoTime() + within.toNanos();
-            ByteBuffer buf = ByteBuffer.allocate(4096);
-            int total = 0;
-            while (true) {
-                int got;
-                while ((got = ch.read(buf)) > 0) {
-                    total += got;
-                    buf.clear();
-                }
-                if (got < 0) {
-                    return total;
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new AssertionError("the server did not close an idle connection within " + within);
-                }
-                selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-                selector.selectedKeys().clear();
-            }
-        }
     }
 
     private static String printable(String s) {

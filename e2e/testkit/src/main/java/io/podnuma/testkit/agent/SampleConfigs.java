@@ -12,6 +12,7 @@ import io.podnuma.crds.v1alpha1.policy.TopologyManagerPolicy;
 import io.podnuma.crds.v1alpha1.policy.TopologyManagerScope;
 import io.podnuma.testkit.host.KubeletLikeHost;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 
 /**
  * The agent configuration (a {@link NodeAgentConfig}) most runtime tests and the bench use: single-numa-node at pod
@@ -57,6 +58,22 @@ public final class SampleConfigs {
                 spec.podLevelResources(),
                 spec.admission(),
                 spec.exportNodeResourceTopology());
+    }
+
+    /**
+     * A file for {@code node} that reads and validates but whose policy fits no machine: the static CPU policy with
+     * every CPU up to 4095 reserved. A start that got past the lock and the directories stops with "the policy does
+     * not fit this machine", so a test of a refusal that must come earlier sees that one or this, and nothing served.
+     */
+    public static NodeAgentConfig.Builder unfittable(String node, Path sysfs, Path stateDir, Path podResourcesSocket) {
+        return NodeAgentConfig.builder(
+                        node,
+                        new NumaResourcePolicySpec(null, null, null, reservedCpus("0-4095"), null, null, null, null))
+                .sysfsRoot(sysfs.toString())
+                .stateDir(stateDir.toString())
+                .podResourcesSocket(podResourcesSocket.toString())
+                .metricsPort(1)
+                .healthPort(2);
     }
 
     /** A file for {@code node} with the pod-scope policy (admission Warn, no NodeResourceTopology). */
