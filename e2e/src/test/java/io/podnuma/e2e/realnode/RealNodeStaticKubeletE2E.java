@@ -183,7 +183,9 @@ class RealNodeStaticKubeletE2E {
         Map<String, CpuList> before = podAffinities();
         assertThat(before).as("the kubelet's pins from the first test").isNotEmpty();
         RealNodeAgent.select(plane, node, "conflict");
-        try (RealNodeAgent agent = RealNodeAgent.deploy(plane, node, workDir, "conflict", policy())) {
+        // A short reconcile period: the check below waits for two passes.
+        try (RealNodeAgent agent = RealNodeAgent.deploy(
+                plane, node, workDir, "conflict", policy(), Map.of("agent-reconcile-period", "2s"))) {
             agent.awaitReady(Optional.empty());
             assertKubeletConflictAndNoWrite(agent, before);
         }
@@ -204,8 +206,13 @@ class RealNodeStaticKubeletE2E {
                         .findFirst());
         assertThat(event).startsWith("Warning");
 
-        // Two reconcile periods later every container is still where the kubelet put it, and nothing was written.
-        TimeUnit.SECONDS.sleep(5);
+        // Two reconcile passes after the conflict was reported (the second began after it, and each pass checks the
+        // kubelet, reads every cgroup again and pins what it would pin) every container is still where the kubelet
+        // put it, and nothing was written.
+        double passes = reconcilePasses(agent);
+        double later = await(
+                "two reconcile passes of the agent after " + passes,
+                () -> Optional.of(reconcilePasses(agent)).filter(p -> p >= passes + 2));
         assertThat(podAffinities()).isEqualTo(before);
         String metrics = agent.metrics();
         assertThat(PrometheusText.sampleValue(metrics, "podnuma_pin_latency_seconds_count"))
@@ -213,7 +220,15 @@ class RealNodeStaticKubeletE2E {
         assertThat(PrometheusText.sampleValue(metrics, "podnuma_drift_repaired_total"))
                 .isEqualTo(0.0);
         System.out.println("[RealNodeStaticKubeletE2E] agent beside the static kubelet: " + condition.get("reason")
-                + "; " + event + "; pins unchanged " + before);
+                + "; " + event + "; pins unchanged " + before + " over reconcile passes " + passes + " to " + later);
+    }
+
+    private static double reconcilePasses(RealNodeAgent agent) {
+        try {
+            return PrometheusText.sampleValue(agent.metrics(), "podnuma_reconcile_passes_total");
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the agent's /metrics", e);
+        }
     }
 
     /** The same steps through {@code node-agent simulate} on this machine's sysfs. */

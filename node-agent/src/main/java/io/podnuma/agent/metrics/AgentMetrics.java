@@ -111,6 +111,9 @@ public final class AgentMetrics {
             counter("drift_detected_total", "cgroup cpusets or memory sets found different from the assignment.");
     private final Counter driftRepaired =
             counter("drift_repaired_total", "Drifted cgroups written back to their assignment.");
+    private final Counter reconcilePasses = counter(
+            "reconcile_passes_total",
+            "Reconcile passes completed (kubelet check, cgroup reread, drift repair), one every reconcile period.");
     private final Counter checkpointWrites = counter("checkpoint_writes_total", "Checkpoint files written.");
     private final Counter checkpointWriteErrors =
             counter("checkpoint_write_errors_total", "Checkpoint writes that failed.");
@@ -375,6 +378,10 @@ public final class AgentMetrics {
 
     public void driftRepaired() {
         driftRepaired.increment();
+    }
+
+    public void reconcilePassed() {
+        reconcilePasses.increment();
     }
 
     public void checkpointWritten() {

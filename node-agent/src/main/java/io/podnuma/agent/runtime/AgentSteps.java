@@ -129,7 +129,7 @@ record AgentSteps(
                 pins,
                 new PodEvents(node, pods, allocator, admissions, decisions, decided, pins, status),
                 new FirstList(fullSync, node, pods, host, recovery, kubelet, pins, status, parts.markReady()),
-                new ReconcilePass(node, pods, kubelet, hostScan, drift, pins, recovery, status, reads),
+                new ReconcilePass(node, pods, kubelet, hostScan, drift, pins, recovery, status, reads, parts.metrics()),
                 new BirthBoard(new BirthPins(wanted)),
                 reads);
     }

@@ -144,6 +144,7 @@ class AgentMetricsEndpointTest {
                 Map.entry("podnuma_shared_pool_propagation_seconds", "histogram"),
                 Map.entry("podnuma_drift_detected_total", "counter"),
                 Map.entry("podnuma_drift_repaired_total", "counter"),
+                Map.entry("podnuma_reconcile_passes_total", "counter"),
                 Map.entry("podnuma_checkpoint_writes_total", "counter"),
                 Map.entry("podnuma_checkpoint_write_errors_total", "counter"),
                 Map.entry("podnuma_cgroup_write_errors_total", "counter"),

@@ -20,6 +20,7 @@ import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.kubelet.FileCheck;
 import io.podnuma.agent.kubelet.KubeletCheck;
+import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.report.ConditionBook;
 import io.podnuma.agent.report.ConditionType;
 import io.podnuma.agent.runtime.birth.BirthDecision;
@@ -31,6 +32,7 @@ import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import io.podnuma.crds.v1alpha1.policy.CpuManager;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.pods.SamplePods;
+import io.podnuma.testkit.prometheus.PrometheusText;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -476,9 +478,11 @@ class NodeAgentTest {
                 io.podnuma.agent.kubelet.FileVerdict.CONFLICT,
                 "the kubelet's CPU manager runs the static policy")));
         Pod a = budgetedRunning("a");
-        NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
+        AgentMetrics metrics = new AgentMetrics(topo);
+        NodeAgent agent = started(inMemory(config("0,64", AdmissionAction.WARN)).withMetrics(metrics));
 
         assertThat(agent.state().pods()).containsKey(a.getMetadata().getUid());
+        double passes = PrometheusText.sampleValue(metrics.scrape(), "podnuma_reconcile_passes_total");
         Pod b = RuntimeFixtures.withStatus(budgeted("bb"));
         pods.put(b);
         var s = RuntimeFixtures.allStatuses(b).get(0);
@@ -488,6 +492,10 @@ class NodeAgentTest {
         agent.containerAppeared(c, naming.containerPath(c), System.nanoTime()); // a new container, too
         agent.reconcileNow();
 
+        // What a deployed agent's test waits for before it says nothing was written (RealNodeStaticKubeletE2E).
+        assertThat(PrometheusText.sampleValue(metrics.scrape(), "podnuma_reconcile_passes_total"))
+                .as("reconcile passes, counted once each is over")
+                .isGreaterThan(passes);
         assertThat(pinOf(a).cpus()).as("untouched").isEqualTo(topo.onlineCpus());
         assertThat(cgroups.touched).isEmpty();
         assertThat(events).anyMatch(e -> e.startsWith("node Warning KubeletConflict"));

@@ -1,6 +1,7 @@
 package io.podnuma.agent.runtime.drift;
 
 import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.runtime.NodeBook;
 import io.podnuma.agent.runtime.host.CpusetReads;
 import io.podnuma.agent.runtime.host.HostScan;
@@ -26,6 +27,7 @@ public final class ReconcilePass {
     private final Recovery recovery;
     private final AgentStatus status;
     private final CpusetReads reads;
+    private final AgentMetrics metrics;
 
     public ReconcilePass(
             NodeBook node,
@@ -36,7 +38,8 @@ public final class ReconcilePass {
             PlanApplier pins,
             Recovery recovery,
             AgentStatus status,
-            CpusetReads reads) {
+            CpusetReads reads,
+            AgentMetrics metrics) {
         this.node = node;
         this.pods = pods;
         this.kubelet = kubelet;
@@ -46,6 +49,7 @@ public final class ReconcilePass {
         this.recovery = recovery;
         this.status = status;
         this.reads = reads;
+        this.metrics = metrics;
     }
 
     public void run() {
@@ -63,5 +67,7 @@ public final class ReconcilePass {
         if (drifted > 0 || status.changedSince(before)) {
             status.publish(state, pods);
         }
+        // Counted once the pass is over: whoever waits for passes sees every write this one would make.
+        metrics.reconcilePassed();
     }
 }
