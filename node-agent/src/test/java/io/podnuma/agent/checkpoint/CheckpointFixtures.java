@@ -1,21 +1,15 @@
 package io.podnuma.agent.checkpoint;
 
-import io.podnuma.agent.engine.cpu.ReservedCpus;
-import io.podnuma.agent.engine.cpu.StaticPolicyOptions;
-import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.machine.TestTopologies;
-import io.podnuma.agent.engine.memory.MemoryResource;
-import io.podnuma.agent.engine.memory.ReservedMemory;
 import io.podnuma.agent.engine.node.AdmissionResult;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.engine.node.NodeConfig;
+import io.podnuma.agent.engine.node.TestConfigs;
 import io.podnuma.agent.engine.pod.Pod;
 import io.podnuma.agent.engine.pod.TestPods;
 import io.podnuma.agent.engine.state.NodeState;
-import io.podnuma.agent.engine.topology.TopologyManagerOptions;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
-import java.util.Map;
 
 /** A fixed machine, configuration and node state with a pod-level bubble and a per-container pod. */
 final class CheckpointFixtures {
@@ -23,17 +17,8 @@ final class CheckpointFixtures {
     static final CpuTopology TOPOLOGY = TestTopologies.DUAL_SOCKET_HT;
     static final TopologyFingerprint FINGERPRINT = TopologyFingerprint.of(TOPOLOGY);
     static final String CONFIG_HASH = "sha256:" + "c".repeat(64);
-    static final NodeConfig CONFIG = new NodeConfig(
-            NodeConfig.CpuPolicy.STATIC,
-            ReservedCpus.explicit(CpuSet.parse("0,6")),
-            StaticPolicyOptions.NONE,
-            NodeConfig.MemoryPolicy.STATIC,
-            new ReservedMemory(
-                    Map.of(0, Map.of(MemoryResource.MEMORY, 1L << 30), 1, Map.of(MemoryResource.MEMORY, 1L << 30))),
-            TopologyPolicyName.SINGLE_NUMA_NODE,
-            NodeConfig.TopologyScope.POD,
-            TopologyManagerOptions.defaults(),
-            true);
+    static final NodeConfig CONFIG = TestConfigs.withStaticMemory(
+            TestConfigs.staticCpu("0,6", TopologyPolicyName.SINGLE_NUMA_NODE, NodeConfig.TopologyScope.POD), 2, "1Gi");
     static final NodeAllocator ALLOCATOR = NodeAllocator.create(TOPOLOGY, CONFIG);
 
     private CheckpointFixtures() {}

@@ -1,22 +1,18 @@
 package io.podnuma.agent.report;
 
-import io.podnuma.agent.engine.cpu.ReservedCpus;
-import io.podnuma.agent.engine.cpu.StaticPolicyOptions;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.machine.NumaNode;
 import io.podnuma.agent.engine.machine.TestTopologies;
-import io.podnuma.agent.engine.memory.MemoryResource;
-import io.podnuma.agent.engine.memory.ReservedMemory;
 import io.podnuma.agent.engine.node.AdmissionResult;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.engine.node.NodeConfig;
+import io.podnuma.agent.engine.node.TestConfigs;
 import io.podnuma.agent.engine.pod.Pod;
 import io.podnuma.agent.engine.pod.PodRef;
 import io.podnuma.agent.engine.pod.TestPods;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
-import io.podnuma.agent.engine.topology.TopologyManagerOptions;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
 import java.time.Instant;
@@ -37,17 +33,8 @@ final class ReportFixtures {
 
     static final CpuTopology TOPOLOGY = withMemoryDetails(TestTopologies.DUAL_SOCKET_HT);
 
-    static final NodeConfig CONFIG = new NodeConfig(
-            NodeConfig.CpuPolicy.STATIC,
-            ReservedCpus.explicit(CpuSet.parse("0,6")),
-            StaticPolicyOptions.NONE,
-            NodeConfig.MemoryPolicy.STATIC,
-            new ReservedMemory(
-                    Map.of(0, Map.of(MemoryResource.MEMORY, 1L << 30), 1, Map.of(MemoryResource.MEMORY, 1L << 30))),
-            TopologyPolicyName.SINGLE_NUMA_NODE,
-            NodeConfig.TopologyScope.POD,
-            TopologyManagerOptions.defaults(),
-            true);
+    static final NodeConfig CONFIG = TestConfigs.withStaticMemory(
+            TestConfigs.staticCpu("0,6", TopologyPolicyName.SINGLE_NUMA_NODE, NodeConfig.TopologyScope.POD), 2, "1Gi");
 
     static final NodeAllocator ALLOCATOR = NodeAllocator.create(TOPOLOGY, CONFIG);
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -28,6 +27,7 @@ import io.podnuma.testkit.soak.LeaderInvariants;
 import io.podnuma.testkit.soak.SoakTally;
 import io.podnuma.testkit.soak.Violation;
 import io.podnuma.testkit.soak.ViolationKind;
+import io.podnuma.testkit.agent.SampleConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -569,17 +569,7 @@ class OperatorFailoverSoakIT {
     }
 
     private NumaResourcePolicySpec spec(int g, int priority) {
-        return new NumaResourcePolicySpec(
-                new LabelSelectorBuilder()
-                        .addToMatchLabels(groupLabel, group(g))
-                        .build(),
-                priority,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null);
+        return SampleConfigs.selectingOnly(groupLabel, group(g), priority);
     }
 
     private String policy(int p) {

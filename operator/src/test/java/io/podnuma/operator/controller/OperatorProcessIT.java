@@ -3,7 +3,6 @@ package io.podnuma.operator.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.controlplane.ControlPlane;
@@ -12,11 +11,11 @@ import io.podnuma.controlplane.KwokNodes;
 import io.podnuma.controlplane.PrometheusApi;
 import io.podnuma.controlplane.PrometheusServer;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
-import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.operator.render.AgentRender;
 import io.podnuma.testkit.metrics.MetricsScrapers;
 import io.podnuma.testkit.metrics.SecureScrape;
 import io.podnuma.testkit.operator.OperatorProcess;
+import io.podnuma.testkit.agent.SampleConfigs;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -199,17 +198,7 @@ class OperatorProcessIT {
     private static void policy(String name, String group) {
         admin.resource(new NumaResourcePolicy(
                         name,
-                        new NumaResourcePolicySpec(
-                                new LabelSelectorBuilder()
-                                        .addToMatchLabels("podnuma.it/group", group)
-                                        .build(),
-                                0,
-                                null,
-                                null,
-                                null,
-                                null,
-                                null,
-                                null)))
+                        SampleConfigs.selectingOnly("podnuma.it/group", group, 0)))
                 .create();
     }
 

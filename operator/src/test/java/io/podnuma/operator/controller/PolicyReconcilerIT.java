@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -19,8 +18,8 @@ import io.podnuma.controlplane.KwokNodes;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
 import io.podnuma.crds.v1alpha1.NumaNodeStateStatus;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
-import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.operator.render.AgentRender;
+import io.podnuma.testkit.agent.SampleConfigs;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -315,17 +314,7 @@ class PolicyReconcilerIT {
     private static void createPolicy(String name, String group, int priority) {
         admin.resource(new NumaResourcePolicy(
                         name,
-                        new NumaResourcePolicySpec(
-                                new LabelSelectorBuilder()
-                                        .addToMatchLabels(GROUP, group)
-                                        .build(),
-                                priority,
-                                null,
-                                null,
-                                null,
-                                null,
-                                null,
-                                null)))
+                        SampleConfigs.selectingOnly(GROUP, group, priority)))
                 .create();
     }
 

@@ -4,20 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.controlplane.KwokNodes;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
-import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.operator.render.AgentRender;
 import io.podnuma.operator.render.AgentRollout;
 import io.podnuma.operator.render.AgentServiceMonitor;
 import io.podnuma.operator.render.AgentToleration;
 import io.podnuma.operator.render.TaintEffect;
 import io.podnuma.operator.render.TolerationOperator;
+import io.podnuma.testkit.agent.SampleConfigs;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,17 +61,7 @@ class ServiceMonitorIT {
         plane.ensureNode("sm-0", Map.of("podnuma.it/group", "monitored"), KwokNodes.DEFAULT_ALLOCATABLE);
         admin.resource(new NumaResourcePolicy(
                         "monitored",
-                        new NumaResourcePolicySpec(
-                                new LabelSelectorBuilder()
-                                        .addToMatchLabels("podnuma.it/group", "monitored")
-                                        .build(),
-                                0,
-                                null,
-                                null,
-                                null,
-                                null,
-                                null,
-                                null)))
+                        SampleConfigs.selectingOnly("podnuma.it/group", "monitored", 0)))
                 .create();
 
         await().atMost(TIMEOUT)
@@ -143,17 +132,7 @@ class ServiceMonitorIT {
     private static NumaResourcePolicy policy(String group) {
         return new NumaResourcePolicy(
                 group,
-                new NumaResourcePolicySpec(
-                        new LabelSelectorBuilder()
-                                .addToMatchLabels("podnuma.it/group", group)
-                                .build(),
-                        0,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null));
+                SampleConfigs.selectingOnly("podnuma.it/group", group, 0));
     }
 
     private static GenericKubernetesResource serviceMonitor() {

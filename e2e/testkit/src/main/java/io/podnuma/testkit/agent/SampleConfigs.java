@@ -47,6 +47,19 @@ public final class SampleConfigs {
                 exportNodeResourceTopology);
     }
 
+    /** A spec selecting the nodes labelled {@code key=value} at {@code priority}, everything else the defaults. */
+    public static NumaResourcePolicySpec selectingOnly(String key, String value, int priority) {
+        return new NumaResourcePolicySpec(
+                new LabelSelectorBuilder().addToMatchLabels(key, value).build(),
+                priority,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
+    }
+
     /** {@code spec} selecting the nodes labelled {@code key=value} (and nothing else changed). */
     public static NumaResourcePolicySpec selecting(NumaResourcePolicySpec spec, String key, String value) {
         return new NumaResourcePolicySpec(

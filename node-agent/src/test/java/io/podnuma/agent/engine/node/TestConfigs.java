@@ -10,12 +10,12 @@ import io.podnuma.agent.engine.topology.TopologyManagerOptions;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
 import java.util.Map;
 
-/** Node configurations used by the engine tests. */
-final class TestConfigs {
+/** Node configurations used by the engine tests, and by the checkpoint's and the reports' fixtures. */
+public final class TestConfigs {
 
     private TestConfigs() {}
 
-    static NodeConfig staticCpu(String reserved, TopologyPolicyName policy, NodeConfig.TopologyScope scope) {
+    public static NodeConfig staticCpu(String reserved, TopologyPolicyName policy, NodeConfig.TopologyScope scope) {
         return new NodeConfig(
                 NodeConfig.CpuPolicy.STATIC,
                 ReservedCpus.explicit(CpuSet.parse(reserved)),
@@ -41,7 +41,7 @@ final class TestConfigs {
                 c.podLevelResources());
     }
 
-    static NodeConfig withStaticMemory(NodeConfig c, int nodes, String perNode) {
+    public static NodeConfig withStaticMemory(NodeConfig c, int nodes, String perNode) {
         Map<Integer, Map<MemoryResource, Long>> reserved = new java.util.TreeMap<>();
         for (int n = 0; n < nodes; n++) {
             reserved.put(n, Map.of(MemoryResource.MEMORY, MemoryQuantity.parseBytes(perNode)));
