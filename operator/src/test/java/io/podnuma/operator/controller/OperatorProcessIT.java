@@ -12,10 +12,10 @@ import io.podnuma.controlplane.PrometheusApi;
 import io.podnuma.controlplane.PrometheusServer;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.operator.render.AgentRender;
+import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.metrics.MetricsScrapers;
 import io.podnuma.testkit.metrics.SecureScrape;
 import io.podnuma.testkit.operator.OperatorProcess;
-import io.podnuma.testkit.agent.SampleConfigs;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -196,9 +196,7 @@ class OperatorProcessIT {
     }
 
     private static void policy(String name, String group) {
-        admin.resource(new NumaResourcePolicy(
-                        name,
-                        SampleConfigs.selectingOnly("podnuma.it/group", group, 0)))
+        admin.resource(new NumaResourcePolicy(name, SampleConfigs.selectingOnly("podnuma.it/group", group, 0)))
                 .create();
     }
 

@@ -312,9 +312,7 @@ class PolicyReconcilerIT {
     }
 
     private static void createPolicy(String name, String group, int priority) {
-        admin.resource(new NumaResourcePolicy(
-                        name,
-                        SampleConfigs.selectingOnly(GROUP, group, priority)))
+        admin.resource(new NumaResourcePolicy(name, SampleConfigs.selectingOnly(GROUP, group, priority)))
                 .create();
     }
 

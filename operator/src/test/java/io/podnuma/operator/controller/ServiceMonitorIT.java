@@ -60,8 +60,7 @@ class ServiceMonitorIT {
     void aPolicyGetsAServiceMonitorForItsAgentsAndLosesItWhenDeleted(ControlPlane plane) {
         plane.ensureNode("sm-0", Map.of("podnuma.it/group", "monitored"), KwokNodes.DEFAULT_ALLOCATABLE);
         admin.resource(new NumaResourcePolicy(
-                        "monitored",
-                        SampleConfigs.selectingOnly("podnuma.it/group", "monitored", 0)))
+                        "monitored", SampleConfigs.selectingOnly("podnuma.it/group", "monitored", 0)))
                 .create();
 
         await().atMost(TIMEOUT)
@@ -130,9 +129,7 @@ class ServiceMonitorIT {
     }
 
     private static NumaResourcePolicy policy(String group) {
-        return new NumaResourcePolicy(
-                group,
-                SampleConfigs.selectingOnly("podnuma.it/group", group, 0));
+        return new NumaResourcePolicy(group, SampleConfigs.selectingOnly("podnuma.it/group", group, 0));
     }
 
     private static GenericKubernetesResource serviceMonitor() {
