@@ -522,6 +522,14 @@ public final class RealNode implements AutoCloseable {
         return runDir.resolve("kubelet/root");
     }
 
+    /**
+     * The kubelet's certificates and keys (its client key: the node's identity). Here beside its root directory, not in
+     * it as on a kubeadm node ({@code <root-dir>/pki}).
+     */
+    public Path kubeletPkiDir() {
+        return runDir.resolve("kubelet/pki");
+    }
+
     /** The kubelet's configuration file. */
     public Path kubeletConfigFile() {
         return runDir.resolve("kubelet/config.yaml");
