@@ -530,6 +530,14 @@ public final class RealNode implements AutoCloseable {
         return runDir.resolve("kubelet/pki");
     }
 
+    /**
+     * The socket device plugins register on. The kubelet's device manager keeps it at this fixed path whatever
+     * {@code --root-dir} says (one of {@link #FIXED_PATHS}).
+     */
+    public Path kubeletDevicePluginSocket() {
+        return Path.of("/var/lib/kubelet/device-plugins/kubelet.sock");
+    }
+
     /** The kubelet's configuration file. */
     public Path kubeletConfigFile() {
         return runDir.resolve("kubelet/config.yaml");

@@ -7,6 +7,7 @@ import io.podnuma.controlplane.RealNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -62,18 +63,21 @@ public final class AgentConfinement {
      * {@code pod-resources} directory, with the kubelet's socket in it.
      */
     static void assertKubeletOutOfReach(RealNode node, long pid) throws IOException {
+        // Both must be there, else this check proves nothing.
+        assertThat(node.kubeletDevicePluginSocket())
+                .as("the kubelet's device plugin socket on the host")
+                .exists();
+        assertThat(node.kubeletPkiDir().resolve("kubelet-client.key"))
+                .as("the kubelet's client key on the host")
+                .exists();
         Path kubeletRoot = node.kubeletRootDir().toRealPath();
         Path pki = node.kubeletPkiDir().toRealPath();
-        Path devicePlugins = kubeletRoot.resolve("device-plugins");
-        assertThat(devicePlugins.resolve("kubelet.sock"))
-                .as("the kubelet's device plugin socket on the host (else this check proves nothing)")
-                .exists();
-        assertThat(pki.resolve("kubelet-client.key")).as("the kubelet's client key on the host").exists();
+        Path devicePlugins = node.kubeletDevicePluginSocket().toRealPath().getParent();
 
         List<Mount> host = Mount.table(Path.of("/proc/self/mountinfo"));
         List<Mount> agent = Mount.table(Path.of("/proc", Long.toString(pid), "mountinfo"));
         Path agentRoot = Path.of("/proc", Long.toString(pid), "root");
-        List<Path> sources = new java.util.ArrayList<>();
+        List<Path> sources = new ArrayList<>();
         for (Mount m : agent) {
             // The mount's source as a host path: the host mount of the same file system that shows the source.
             host.stream()
