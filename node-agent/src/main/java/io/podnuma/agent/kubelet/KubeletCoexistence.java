@@ -80,9 +80,9 @@ public final class KubeletCoexistence {
     /** The socket is there but its kubelet gave no answer: its policies are unknown. */
     public static FileCheck unanswered(Path socket, Status status, Duration timeout) {
         String why = switch (status.getCode()) {
+            // Without the description: it carries the transport's wording, which differs by cause and version.
             case UNAVAILABLE ->
-                "no kubelet answers on it (" + status.getCode() + describe(status)
-                        + "): the kubelet is stopped or restarting, or the socket is stale";
+                "no kubelet answers on it (UNAVAILABLE): the kubelet is stopped or restarting, or the socket is stale";
             case DEADLINE_EXCEEDED ->
                 "the kubelet did not answer GetAllocatableResources within " + timeout + " (kubeletCallTimeout)";
             case UNIMPLEMENTED ->

@@ -20,13 +20,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code GetAllocatableResources} answer is what the kubelet's managers would give (see {@link #NONE},
  * {@link #staticCpus}, {@link #staticMemory}), and {@link #hold()} makes it hang until {@link #release()}.
  */
-final class FakeKubelet extends PodResourcesListerGrpc.PodResourcesListerImplBase implements AutoCloseable {
+public final class FakeKubelet extends PodResourcesListerGrpc.PodResourcesListerImplBase implements AutoCloseable {
 
     /** CPU manager none, memory manager None: no CPU and no memory block to hand out. */
-    static final AllocatableResourcesResponse NONE = AllocatableResourcesResponse.getDefaultInstance();
+    public static final AllocatableResourcesResponse NONE = AllocatableResourcesResponse.getDefaultInstance();
 
     /** The static CPU manager: every CPU but the reserved ones. */
-    static AllocatableResourcesResponse staticCpus(long... ids) {
+    public static AllocatableResourcesResponse staticCpus(long... ids) {
         AllocatableResourcesResponse.Builder b = AllocatableResourcesResponse.newBuilder();
         for (long id : ids) {
             b.addCpuIds(id);
@@ -35,7 +35,7 @@ final class FakeKubelet extends PodResourcesListerGrpc.PodResourcesListerImplBas
     }
 
     /** The Static memory manager: one block of regular memory per NUMA node. */
-    static AllocatableResourcesResponse staticMemory(int numaNodes) {
+    public static AllocatableResourcesResponse staticMemory(int numaNodes) {
         AllocatableResourcesResponse.Builder b = AllocatableResourcesResponse.newBuilder();
         for (int n = 0; n < numaNodes; n++) {
             b.addMemory(ContainerMemory.newBuilder()
@@ -52,22 +52,22 @@ final class FakeKubelet extends PodResourcesListerGrpc.PodResourcesListerImplBas
     private volatile CountDownLatch held = new CountDownLatch(0);
     private DomainSocketServer server;
 
-    static FakeKubelet start(Path socket) throws IOException {
+    public static FakeKubelet start(Path socket) throws IOException {
         FakeKubelet kubelet = new FakeKubelet();
         kubelet.server = DomainSocketServer.start(socket, List.of(kubelet.bindService()));
         return kubelet;
     }
 
-    FakeKubelet answering(AllocatableResourcesResponse value) {
+    public FakeKubelet answering(AllocatableResourcesResponse value) {
         answer = value;
         return this;
     }
 
-    void hold() {
+    public void hold() {
         held = new CountDownLatch(1);
     }
 
-    void release() {
+    public void release() {
         held.countDown();
     }
 
