@@ -98,8 +98,9 @@ final class RealNodeDriver implements PinningDriver {
         assertThat(kubelet.get("reason")).isEqualTo("KubeletManagersNone");
         assertThat(String.valueOf(kubelet.get("message")))
                 .contains("/host/kubelet-pod-resources/kubelet.sock: the kubelet offers no exclusive CPU");
-        System.err.println("[RealNodeDriver] agent confined, out of the kubelet's reach, KubeletConflict False: checked in "
-                + (System.nanoTime() - checks) / 1_000_000 + " ms");
+        System.err.println(
+                "[RealNodeDriver] agent confined, out of the kubelet's reach, KubeletConflict False: checked in "
+                        + (System.nanoTime() - checks) / 1_000_000 + " ms");
     }
 
     @Override
