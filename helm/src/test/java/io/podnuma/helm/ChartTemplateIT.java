@@ -2,7 +2,9 @@ package io.podnuma.helm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -397,6 +399,43 @@ class ChartTemplateIT {
                 .singleElement()
                 .satisfies(s -> assertThat(s.getKind() + ":" + s.getNamespace() + "/" + s.getName())
                         .isEqualTo("ServiceAccount:" + NAMESPACE + "/" + AGENT));
+    }
+
+    @Test
+    void theDaemonSetPolicyAllowsOnlyTheKubeletsPodResourcesDirectoryOfItsRoot(ControlPlane plane) {
+        assertThat(agentHostPaths(Helm.render(plane)))
+                .containsExactly(
+                        "/sys",
+                        "/sys/fs/cgroup",
+                        "/var/lib/podnuma",
+                        "/var/lib/podnuma/pod-resources",
+                        "/var/run/nri",
+                        "/var/lib/kubelet/pod-resources",
+                        "/var/lib/kubelet/config.yaml");
+        assertThat(agentHostPaths(Helm.render(plane, "--set", "agent.hostPaths.kubeletRootDir=/data/kubelet/")))
+                .as("the operator mounts <root>/pod-resources whatever the trailing slash")
+                .contains("/data/kubelet/pod-resources")
+                .doesNotContain("/data/kubelet", "/data/kubelet/", "/var/lib/kubelet/pod-resources");
+        assertThat(agentHostPaths(Helm.render(plane, "--set", "agent.hostPaths.kubeletRootDir=")))
+                .noneMatch(p -> p.contains("pod-resources") && p.startsWith("/var/lib/kubelet"));
+    }
+
+    /** The host paths the operator's DaemonSets may mount, as the chart's admission policy lists them. */
+    private static List<String> agentHostPaths(Rendered rendered) {
+        String json = rendered
+                .get(ValidatingAdmissionPolicy.class, OPERATOR + "-daemonsets.podnuma.io")
+                .getSpec()
+                .getVariables()
+                .stream()
+                .filter(v -> v.getName().equals("allowedHostPaths"))
+                .findFirst()
+                .orElseThrow()
+                .getExpression();
+        try {
+            return List.of(new ObjectMapper().readValue(json, String[].class));
+        } catch (JsonProcessingException e) {
+            throw new AssertionError("the allowed host paths are not a JSON list: " + json, e);
+        }
     }
 
     @Test

@@ -522,6 +522,22 @@ public final class RealNode implements AutoCloseable {
         return runDir.resolve("kubelet/root");
     }
 
+    /**
+     * The kubelet's certificates and keys (its client key: the node's identity). Here beside its root directory, not in
+     * it as on a kubeadm node ({@code <root-dir>/pki}).
+     */
+    public Path kubeletPkiDir() {
+        return runDir.resolve("kubelet/pki");
+    }
+
+    /**
+     * The socket device plugins register on. The kubelet's device manager keeps it at this fixed path whatever
+     * {@code --root-dir} says (one of {@link #FIXED_PATHS}).
+     */
+    public Path kubeletDevicePluginSocket() {
+        return Path.of("/var/lib/kubelet/device-plugins/kubelet.sock");
+    }
+
     /** The kubelet's configuration file. */
     public Path kubeletConfigFile() {
         return runDir.resolve("kubelet/config.yaml");

@@ -1,5 +1,8 @@
 package io.podnuma.e2e.pinning;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.LocalControlPlane;
@@ -10,9 +13,11 @@ import io.podnuma.e2e.realnode.AgentConfinement;
 import io.podnuma.e2e.realnode.RealNodeAgent;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.nodestate.NodeStateReads;
 import io.podnuma.testkit.realnode.WorkloadPods;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -78,8 +83,24 @@ final class RealNodeDriver implements PinningDriver {
                 policyName,
                 SampleConfigs.podScopePolicy(SampleConfigs.reservedCpus("0"), AdmissionAction.WARN, false));
         Pod ready = agent.awaitReady(Optional.empty());
-        // Unprivileged, as rendered: no capability, no privilege gain, seccomp, a read-only root.
+        // Unprivileged, as rendered: no capability, no privilege gain, seccomp, a read-only root, no kubelet key.
+        long checks = System.nanoTime();
         AgentConfinement.assertConfined(node, ready);
+        // And still sure of the kubelet's policies (none here), asked over the one kubelet directory it has.
+        Map<?, ?> kubelet = await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> NodeStateReads.status(plane.client(), nodeName)
+                                .flatMap(s -> NodeStateReads.condition(s, "KubeletConflict")),
+                        Optional::isPresent)
+                .orElseThrow();
+        assertThat(kubelet.get("status")).as("KubeletConflict %s", kubelet).isEqualTo("False");
+        assertThat(kubelet.get("reason")).isEqualTo("KubeletManagersNone");
+        assertThat(String.valueOf(kubelet.get("message")))
+                .contains("/host/kubelet-pod-resources/kubelet.sock: the kubelet offers no exclusive CPU");
+        System.err.println(
+                "[RealNodeDriver] agent confined, out of the kubelet's reach, KubeletConflict False: checked in "
+                        + (System.nanoTime() - checks) / 1_000_000 + " ms");
     }
 
     @Override

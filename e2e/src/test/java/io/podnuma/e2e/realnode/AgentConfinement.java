@@ -7,14 +7,16 @@ import io.podnuma.controlplane.RealNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * What the running agent process on the real node holds, read from the host's {@code /proc/<pid>}: no capability in
- * any set, no privilege gain on exec, the runtime's seccomp filter, a read-only root. This is the kernel's view of the
- * security context the operator renders (the README's "What it touches and why").
+ * any set, no privilege gain on exec, the runtime's seccomp filter, a read-only root, and of the kubelet's files only
+ * its PodResources socket directory. This is the kernel's view of the security context and the mounts the operator
+ * renders (the README's "What it touches and why").
  */
 public final class AgentConfinement {
 
@@ -50,5 +52,75 @@ public final class AgentConfinement {
                 .as("the agent's root mount options")
                 .isNotEmpty()
                 .allSatisfy(o -> assertThat(o.split(",")).contains("ro"));
+        assertKubeletOutOfReach(node, pid);
+    }
+
+    /**
+     * The kubelet's identity and device plugin socket are out of the agent's reach (issue 31): no mount of the agent
+     * has as its host source the kubelet's root, its PKI directory, its {@code device-plugins} directory or a parent of
+     * them, and under none of the agent's mount points (as the agent sees them, through {@code /proc/<pid>/root}) is
+     * there a {@code pki} directory or a {@code device-plugins/kubelet.sock}. The one kubelet mount is its
+     * {@code pod-resources} directory, with the kubelet's socket in it.
+     */
+    static void assertKubeletOutOfReach(RealNode node, long pid) throws IOException {
+        // Both must be there, else this check proves nothing.
+        assertThat(node.kubeletDevicePluginSocket())
+                .as("the kubelet's device plugin socket on the host")
+                .exists();
+        assertThat(node.kubeletPkiDir().resolve("kubelet-client.key"))
+                .as("the kubelet's client key on the host")
+                .exists();
+        Path kubeletRoot = node.kubeletRootDir().toRealPath();
+        Path pki = node.kubeletPkiDir().toRealPath();
+        Path devicePlugins = node.kubeletDevicePluginSocket().toRealPath().getParent();
+
+        List<Mount> host = Mount.table(Path.of("/proc/self/mountinfo"));
+        List<Mount> agent = Mount.table(Path.of("/proc", Long.toString(pid), "mountinfo"));
+        Path agentRoot = Path.of("/proc", Long.toString(pid), "root");
+        List<Path> sources = new ArrayList<>();
+        for (Mount m : agent) {
+            // The mount's source as a host path: the host mount of the same file system that shows the source.
+            host.stream()
+                    .filter(h -> h.device().equals(m.device()) && m.root().startsWith(h.root()))
+                    .map(h -> h.point().resolve(h.root().relativize(m.root())))
+                    .forEach(sources::add);
+            Path inAgent = agentRoot.resolve(Path.of("/").relativize(m.point()));
+            assertThat(inAgent.resolve("pki"))
+                    .as("a pki directory under the agent's mount %s", m.point())
+                    .doesNotExist();
+            assertThat(inAgent.resolve("device-plugins/kubelet.sock"))
+                    .as("the device plugin socket under the agent's mount %s", m.point())
+                    .doesNotExist();
+        }
+        for (Path kept : List.of(kubeletRoot, pki, devicePlugins)) {
+            assertThat(sources)
+                    .as("host sources of the agent's mounts: none is %s or a parent of it", kept)
+                    .noneMatch(kept::startsWith);
+        }
+        assertThat(sources)
+                .as("the kubelet's PodResources directory, its one mount of the kubelet's")
+                .contains(kubeletRoot.resolve("pod-resources"));
+        assertThat(agentRoot.resolve("host/kubelet-pod-resources/kubelet.sock"))
+                .as("the kubelet's PodResources socket in the agent")
+                .exists();
+    }
+
+    /** One line of a mountinfo table: the file system (major:minor), the path within it, where it is mounted. */
+    record Mount(String device, Path root, Path point) {
+
+        static List<Mount> table(Path mountinfo) throws IOException {
+            return Files.readAllLines(mountinfo).stream()
+                    .map(l -> l.split(" "))
+                    .map(f -> new Mount(f[2], Path.of(unescape(f[3])), Path.of(unescape(f[4]))))
+                    .toList();
+        }
+
+        /** mountinfo writes space, tab, newline and backslash as octal escapes. */
+        private static String unescape(String field) {
+            return field.replace("\\040", " ")
+                    .replace("\\011", "\t")
+                    .replace("\\012", "\n")
+                    .replace("\\134", "\\");
+        }
     }
 }

@@ -43,7 +43,7 @@ public record AgentConfig(
         int healthPort,
         LogLevel logLevel,
         Duration reconcilePeriod,
-        Optional<Path> kubeletStateDir,
+        Optional<Path> kubeletCheckSocket,
         Optional<Path> kubeletConfigFile,
         String metricsBindAddress,
         String healthBindAddress,
@@ -73,7 +73,7 @@ public record AgentConfig(
         Objects.requireNonNull(kubeletPodResourcesSocket, "kubeletPodResourcesSocket");
         Objects.requireNonNull(logLevel, "logLevel");
         Objects.requireNonNull(reconcilePeriod, "reconcilePeriod");
-        Objects.requireNonNull(kubeletStateDir, "kubeletStateDir");
+        Objects.requireNonNull(kubeletCheckSocket, "kubeletCheckSocket");
         Objects.requireNonNull(kubeletConfigFile, "kubeletConfigFile");
         Objects.requireNonNull(metricsBindAddress, "metricsBindAddress");
         Objects.requireNonNull(healthBindAddress, "healthBindAddress");
@@ -93,13 +93,8 @@ public record AgentConfig(
         Objects.requireNonNull(policyHash, "policyHash");
     }
 
-    /**
-     * The kubelet files the coexistence check reads: its two manager checkpoints under {@code kubeletStateDir} and
-     * {@code kubeletConfigFile}, each only when configured.
-     */
+    /** What the coexistence check asks: the kubelet's PodResources socket and its configuration file, when set. */
     public KubeletFiles kubeletFiles() {
-        return kubeletStateDir
-                .map(dir -> KubeletFiles.inRootDir(dir, kubeletConfigFile))
-                .orElseGet(() -> new KubeletFiles(Optional.empty(), Optional.empty(), kubeletConfigFile));
+        return new KubeletFiles(kubeletCheckSocket, kubeletConfigFile);
     }
 }

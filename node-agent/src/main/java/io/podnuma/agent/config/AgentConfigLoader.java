@@ -129,7 +129,7 @@ public final class AgentConfigLoader {
                 (Integer) values.get(Setting.HEALTH_PORT),
                 (LogLevel) values.get(Setting.LOG_LEVEL),
                 (Duration) values.get(Setting.RECONCILE_PERIOD),
-                Optional.ofNullable((Path) values.get(Setting.KUBELET_STATE_DIR)),
+                Optional.ofNullable((Path) values.get(Setting.KUBELET_CHECK_SOCKET)),
                 Optional.ofNullable((Path) values.get(Setting.KUBELET_CONFIG_FILE)),
                 (String) values.get(Setting.METRICS_BIND_ADDRESS),
                 (String) values.get(Setting.HEALTH_BIND_ADDRESS),
@@ -228,7 +228,7 @@ public final class AgentConfigLoader {
             case HEALTH_PORT -> c.healthPort();
             case LOG_LEVEL -> c.logLevel();
             case RECONCILE_PERIOD -> c.reconcilePeriod();
-            case KUBELET_STATE_DIR -> c.kubeletStateDir();
+            case KUBELET_CHECK_SOCKET -> c.kubeletCheckSocket();
             case KUBELET_CONFIG_FILE -> c.kubeletConfigFile();
             case METRICS_BIND_ADDRESS -> c.metricsBindAddress();
             case HEALTH_BIND_ADDRESS -> c.healthBindAddress();
@@ -285,6 +285,11 @@ public final class AgentConfigLoader {
         if (ours != null && ours.equals(values.get(Setting.KUBELET_POD_RESOURCES_SOCKET))) {
             problems.add("podResourcesSocket and kubeletPodResourcesSocket are both " + ours
                     + ": the kubelet's socket must be a different one (the agent would merge its own answers)");
+        }
+        if (ours != null && ours.equals(values.get(Setting.KUBELET_CHECK_SOCKET))) {
+            problems.add("podResourcesSocket and kubeletCheckSocket are both " + ours
+                    + ": the kubelet's socket must be a different one (the agent would find its own exclusive CPUs"
+                    + " and take them for the kubelet's static policy)");
         }
         metricsTlsProblem(values, unreadable).ifPresent(problems::add);
         Object nri = values.get(Setting.NRI_SOCKET);

@@ -51,10 +51,11 @@ public enum Setting {
             "10s",
             "how often actual cpusets are compared with the wanted ones",
             Setting::reconcilePeriod),
-    KUBELET_STATE_DIR(
-            "kubeletStateDir",
+    KUBELET_CHECK_SOCKET(
+            "kubeletCheckSocket",
             "",
-            "the kubelet's root directory (cpu_manager_state, memory_manager_state) if mounted; empty: none",
+            "the kubelet's PodResources socket (<root-dir>/pod-resources/kubelet.sock) the coexistence check asks"
+                    + " for its CPU and memory manager policies; empty: not asked",
             Setting::optionalAbsolutePath),
     KUBELET_CONFIG_FILE(
             "kubeletConfigFile",

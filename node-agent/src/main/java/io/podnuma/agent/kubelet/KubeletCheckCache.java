@@ -6,6 +6,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -14,16 +15,17 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The kubelet check of the reconcile tick, answered from the last one while none of the kubelet's files changed: the
- * tick asks every period, and parsing the configuration (YAML) and both checkpoints (JSON) each time cost more than
- * the rest of an idle tick, while the files change only when an admin reconfigures or restarts the kubelet.
+ * The kubelet check of the reconcile tick. The kubelet is asked on every call ({@link KubeletPolicyQuery}: one small
+ * local gRPC call); its configuration file is parsed again only when it changed, since the tick asks every period
+ * and parsing the YAML each time cost more than the rest of an idle tick, while the file changes only when an admin
+ * reconfigures the kubelet.
  *
- * <p>A file counts as unchanged when its size, modification time and file key (device and inode: the kubelet
- * replaces its checkpoints by a rename) are as before, or it was absent and still is. The stamps are taken before the
- * files are read, so a change during the read makes the next call read again. A file that cannot even be looked at
+ * <p>The file counts as unchanged when its size, modification time and file key (device and inode: an editor or a
+ * config manager may replace it by a rename) are as before, or it was absent and still is. The stamp is taken before
+ * the file is read, so a change during the read makes the next call read again. A file that cannot even be looked at
  * is never taken as unchanged, so its problem is reported afresh on every tick.
  */
-public final class KubeletCheckCache implements Supplier<KubeletCheck> {
+public final class KubeletCheckCache implements Supplier<KubeletCheck>, AutoCloseable {
 
     /** What a file looked like from outside; {@link #UNKNOWN} never equals another stamp. */
     record Stamp(boolean exists, long size, FileTime modified, Object key) {
@@ -44,36 +46,44 @@ public final class KubeletCheckCache implements Supplier<KubeletCheck> {
         }
     }
 
-    private final KubeletFiles files;
-    private final Function<KubeletFiles, KubeletCheck> check;
-    private List<Stamp> stamps;
-    private KubeletCheck last;
+    private final Optional<KubeletPolicyQuery> kubelet;
+    private final Optional<Path> config;
+    private final Function<Path, FileCheck> readConfig;
+    private Stamp stamp;
+    private FileCheck lastConfig;
 
-    public KubeletCheckCache(KubeletFiles files) {
-        this(files, KubeletCoexistence::check);
+    /** Asks the kubelet's socket with {@code callTimeout}; reads the configuration file when it changes. */
+    public KubeletCheckCache(KubeletFiles files, Duration callTimeout) {
+        this(
+                files.podResourcesSocket().map(s -> new KubeletPolicyQuery(s, callTimeout)),
+                files.kubeletConfig(),
+                KubeletCoexistence::config);
     }
 
-    KubeletCheckCache(KubeletFiles files, Function<KubeletFiles, KubeletCheck> check) {
-        this.files = Objects.requireNonNull(files, "files");
-        this.check = Objects.requireNonNull(check, "check");
+    KubeletCheckCache(
+            Optional<KubeletPolicyQuery> kubelet, Optional<Path> config, Function<Path, FileCheck> readConfig) {
+        this.kubelet = Objects.requireNonNull(kubelet, "kubelet");
+        this.config = Objects.requireNonNull(config, "config");
+        this.readConfig = Objects.requireNonNull(readConfig, "readConfig");
     }
 
     @Override
     public synchronized KubeletCheck get() {
-        List<Stamp> now = stamps();
-        if (last == null || !now.equals(stamps)) {
-            last = check.apply(files);
-            stamps = now;
-        }
-        return last;
+        List<FileCheck> checks = new ArrayList<>(2);
+        kubelet.ifPresent(k -> checks.add(k.check()));
+        config.ifPresent(file -> {
+            Stamp now = Stamp.of(file);
+            if (lastConfig == null || !now.equals(stamp)) {
+                lastConfig = readConfig.apply(file);
+                stamp = now;
+            }
+            checks.add(lastConfig);
+        });
+        return new KubeletCheck(checks);
     }
 
-    private List<Stamp> stamps() {
-        List<Stamp> out = new ArrayList<>(3);
-        for (Optional<Path> file :
-                List.of(files.cpuManagerState(), files.memoryManagerState(), files.kubeletConfig())) {
-            out.add(file.map(Stamp::of).orElse(Stamp.ABSENT));
-        }
-        return out;
+    @Override
+    public void close() {
+        kubelet.ifPresent(KubeletPolicyQuery::close);
     }
 }

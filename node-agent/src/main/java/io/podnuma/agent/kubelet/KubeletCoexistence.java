@@ -4,40 +4,36 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.grpc.Status;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.podresources.v1.AllocatableResourcesResponse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides from the kubelet's files whether the kubelet pins containers itself.
+ * Decides from what the kubelet says whether it pins containers itself.
  *
- * <p>The checkpoints tell what the kubelet actually ran with (it refuses to start when the file's {@code policyName}
- * differs from its configuration, so the file must be removed when the policy changes); the configuration file tells
- * what it runs with after its next start. Either one naming a policy other than {@code none} is a conflict.
+ * <p>Its PodResources answer tells what the running kubelet does: {@code GetAllocatableResources} lists CPUs only
+ * under the static CPU manager policy and memory blocks only under the Static memory manager policy (both lists are
+ * empty with {@code none}). The configuration file tells what it runs with after its next start, and is the only
+ * source for the topology manager. Either one naming a policy other than {@code none} is a conflict.
  */
 public final class KubeletCoexistence {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper YAML = new YAMLMapper();
 
     private KubeletCoexistence() {}
 
-    public static KubeletCheck check(KubeletFiles files) {
-        List<FileCheck> checks = new ArrayList<>();
-        files.cpuManagerState().ifPresent(p -> checks.add(checkpoint(p, Manager.CPU)));
-        files.memoryManagerState().ifPresent(p -> checks.add(checkpoint(p, Manager.MEMORY)));
-        files.kubeletConfig().ifPresent(p -> checks.add(config(p)));
-        return new KubeletCheck(checks);
-    }
-
     /** The kubelet managers that place containers, with the configuration field and the value that turns each off. */
     private enum Manager {
-        CPU("cpuManagerPolicy", "none", KubeletFiles.CPU_MANAGER_STATE),
-        MEMORY("memoryManagerPolicy", "None", KubeletFiles.MEMORY_MANAGER_STATE),
+        CPU("cpuManagerPolicy", "none", "cpu_manager_state"),
+        MEMORY("memoryManagerPolicy", "None", "memory_manager_state"),
         TOPOLOGY("topologyManagerPolicy", "none", null);
 
         final String configField;
@@ -49,6 +45,66 @@ public final class KubeletCoexistence {
             this.off = off;
             this.stateFile = stateFile;
         }
+
+        String fix() {
+            return "set " + configField + ": " + off + " in the kubelet configuration, delete " + stateFile
+                    + " in the kubelet's root directory and restart the kubelet";
+        }
+    }
+
+    /** The verdict on the kubelet's {@code GetAllocatableResources} answer, asked on {@code socket}. */
+    public static FileCheck allocatable(Path socket, AllocatableResourcesResponse answer) {
+        List<String> conflicts = new ArrayList<>();
+        if (answer.getCpuIdsCount() > 0) {
+            CpuSet cpus = CpuSet.of(
+                    answer.getCpuIdsList().stream().map(Long::intValue).toList());
+            conflicts.add(socket + ": the kubelet offers CPUs " + cpus
+                    + " for exclusive use (GetAllocatableResources): its CPU manager policy is static and it pins"
+                    + " containers itself; " + Manager.CPU.fix());
+        }
+        if (answer.getMemoryCount() > 0) {
+            conflicts.add(socket + ": the kubelet offers " + answer.getMemoryCount()
+                    + " NUMA memory blocks (GetAllocatableResources): its memory manager policy is Static and it"
+                    + " places containers' memory itself; " + Manager.MEMORY.fix());
+        }
+        if (conflicts.isEmpty()) {
+            return new FileCheck(
+                    socket,
+                    FileVerdict.COMPATIBLE,
+                    socket + ": the kubelet offers no exclusive CPU and no NUMA memory block: its CPU and memory"
+                            + " manager policies are none");
+        }
+        return new FileCheck(socket, FileVerdict.CONFLICT, String.join("; ", conflicts));
+    }
+
+    /** The socket is there but its kubelet gave no answer: its policies are unknown. */
+    public static FileCheck unanswered(Path socket, Status status, Duration timeout) {
+        String why = switch (status.getCode()) {
+            // Without the description: it carries the transport's wording, which differs by cause and version.
+            case UNAVAILABLE ->
+                "no kubelet answers on it (UNAVAILABLE): the kubelet is stopped or restarting, or the socket is stale";
+            case DEADLINE_EXCEEDED ->
+                "the kubelet did not answer GetAllocatableResources within " + timeout + " (kubeletCallTimeout)";
+            case UNIMPLEMENTED ->
+                "the kubelet does not serve GetAllocatableResources (a kubelet before 1.23, or its"
+                        + " feature gate KubeletPodResourcesGetAllocatable is off): enable the gate, or leave"
+                        + " kubeletCheckSocket empty (operator: kubeletRootDir) and rely on kubeletConfigFile";
+            default -> "GetAllocatableResources failed: " + status.getCode() + describe(status);
+        };
+        return new FileCheck(
+                socket,
+                FileVerdict.UNREADABLE,
+                socket + ": " + why + "; its CPU and memory manager policies are unknown, so the agent writes no"
+                        + " cpuset until the kubelet answers");
+    }
+
+    /** The socket is not there: no kubelet serves PodResources at this root directory (yet). */
+    public static FileCheck noSocket(Path socket) {
+        return new FileCheck(socket, FileVerdict.NOT_CHECKED, socket + ": not present");
+    }
+
+    private static String describe(Status status) {
+        return status.getDescription() == null ? "" : ": " + status.getDescription();
     }
 
     /** A file's tree, or the verdict that ends its check early (absent, unreadable or not parsable). */
@@ -75,41 +131,8 @@ public final class KubeletCoexistence {
         }
     }
 
-    static FileCheck checkpoint(Path file, Manager manager) {
-        Parsed parsed = parse(file, JSON, "JSON");
-        if (parsed.verdict() != null) {
-            return parsed.verdict();
-        }
-        JsonNode root = parsed.root();
-        if (root == null || !root.isObject()) {
-            return unreadable(
-                    file, "is not a kubelet checkpoint: expected a JSON object with policyName, found " + kind(root));
-        }
-        JsonNode name = root.get("policyName");
-        if (name == null || name.isNull()) {
-            return unreadable(
-                    file,
-                    "has no policyName field, so the kubelet's " + manager.stateFile
-                            + " policy is unknown (the kubelet writes {\"policyName\":...,\"checksum\":...})");
-        }
-        if (!name.isTextual() || name.asText().isBlank()) {
-            return unreadable(
-                    file, "policyName is " + name + ": expected a policy name such as \"" + manager.off + "\"");
-        }
-        String value = name.asText();
-        if (isOff(value)) {
-            return new FileCheck(file, FileVerdict.COMPATIBLE, file + ": policyName is \"" + value + "\"");
-        }
-        return new FileCheck(
-                file,
-                FileVerdict.CONFLICT,
-                file + ": policyName is \"" + value + "\": the kubelet's "
-                        + manager.name().toLowerCase()
-                        + " manager pins containers itself; set " + manager.configField + ": " + manager.off
-                        + " in the kubelet configuration, delete " + file + " and restart the kubelet");
-    }
-
-    static FileCheck config(Path file) {
+    /** The verdict on the kubelet's configuration file. */
+    public static FileCheck config(Path file) {
         Parsed parsed = parse(file, YAML, "YAML");
         if (parsed.verdict() != null) {
             return parsed.verdict();

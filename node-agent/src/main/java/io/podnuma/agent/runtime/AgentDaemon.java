@@ -194,6 +194,9 @@ public final class AgentDaemon implements AutoCloseable {
                     config.nodeName(), nodeUid, allocator, r.node().state(), r.sharedPool()))));
         }
         reportsWhenReady = new ReportGate<>(reports);
+        // Closed after the agent that asks it (closeables close in reverse order).
+        KubeletCheckCache kubelet = new KubeletCheckCache(config.kubeletFiles(), config.kubeletCallTimeout());
+        closeables.add(kubelet);
 
         agent = new NodeAgent(
                 new NodeAgent.Settings(
@@ -221,7 +224,7 @@ public final class AgentDaemon implements AutoCloseable {
                         new KubeRuntimeEvents(recorder, evictor, config.nodeName()),
                         reportsWhenReady,
                         metrics,
-                        new KubeletCheckCache(config.kubeletFiles()),
+                        kubelet,
                         this::stepToReady,
                         Clock.systemUTC()));
         closeables.add(agent);

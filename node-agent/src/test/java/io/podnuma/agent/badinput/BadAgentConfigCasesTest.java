@@ -78,7 +78,7 @@ class BadAgentConfigCasesTest {
                         "cfg-unknown-key",
                         "a key the agent does not have",
                         OK + "metricPort: 9000\n",
-                        "agent.yaml: unknown key \"metricPort\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, reconcilePeriod, kubeletStateDir, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy"),
+                        "agent.yaml: unknown key \"metricPort\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, reconcilePeriod, kubeletCheckSocket, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy"),
                 file(
                         "cfg-missing-node",
                         "no node name anywhere",
@@ -184,11 +184,16 @@ class BadAgentConfigCasesTest {
                         "the kubelet's socket is the agent's own",
                         OK + "podResourcesSocket: /run/pr.sock\nkubeletPodResourcesSocket: /run/pr.sock\n",
                         "podResourcesSocket and kubeletPodResourcesSocket are both /run/pr.sock: the kubelet's socket must be a different one (the agent would merge its own answers)"),
+                file(
+                        "cfg-check-own-socket",
+                        "the coexistence check asks the agent's own socket",
+                        OK + "podResourcesSocket: /run/pr.sock\nkubeletCheckSocket: /run/pr.sock\n",
+                        "podResourcesSocket and kubeletCheckSocket are both /run/pr.sock: the kubelet's socket must be a different one (the agent would find its own exclusive CPUs and take them for the kubelet's static policy)"),
                 start(
                         "cfg-unknown-flag",
                         "a flag the agent does not have",
                         new Start(OK, Map.of("metric-port", "9000"), Map.of()),
-                        "unknown flag --metric-port: allowed --config, --node-name, --sysfs-root, --cgroup-root, --state-dir, --pod-resources-socket, --pod-resources-socket-mode, --kubelet-pod-resources-socket, --metrics-port, --health-port, --log-level, --reconcile-period, --kubelet-state-dir, --kubelet-config-file, --metrics-bind-address, --health-bind-address, --pod-resources-qps, --pod-resources-burst, --kubelet-call-timeout, --cgroup-driver, --exclusive-cpu-quota, --pinning, --nri-socket, --nri-plugin-name, --nri-plugin-index, --status-min-interval, --kubelet-cgroup-root, --policy-name, --metrics-security, --metrics-cert-file, --metrics-key-file, --metrics-auth-cache-ttl"),
+                        "unknown flag --metric-port: allowed --config, --node-name, --sysfs-root, --cgroup-root, --state-dir, --pod-resources-socket, --pod-resources-socket-mode, --kubelet-pod-resources-socket, --metrics-port, --health-port, --log-level, --reconcile-period, --kubelet-check-socket, --kubelet-config-file, --metrics-bind-address, --health-bind-address, --pod-resources-qps, --pod-resources-burst, --kubelet-call-timeout, --cgroup-driver, --exclusive-cpu-quota, --pinning, --nri-socket, --nri-plugin-name, --nri-plugin-index, --status-min-interval, --kubelet-cgroup-root, --policy-name, --metrics-security, --metrics-cert-file, --metrics-key-file, --metrics-auth-cache-ttl"),
                 start(
                         "cfg-flag-bad-port",
                         "a flag with a bad port",
@@ -238,7 +243,7 @@ class BadAgentConfigCasesTest {
                         ConfigRunner.HEADER.replace("NodeAgentConfig", "Config") + ConfigRunner.POLICY
                                 + "metricsPort: 0\nlogLevel: loud\nfoo: bar\n",
                         "agent.yaml: kind \"Config\": allowed NodeAgentConfig",
-                        "agent.yaml: unknown key \"foo\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, reconcilePeriod, kubeletStateDir, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy",
+                        "agent.yaml: unknown key \"foo\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, reconcilePeriod, kubeletCheckSocket, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy",
                         "nodeName is required: set it in the file, with --node-name or with PODNUMA_NODE_NAME",
                         "agent.yaml: metricsPort \"0\": allowed a TCP port 1..65535",
                         "agent.yaml: logLevel \"loud\": allowed trace, debug, info, warn, error"));

@@ -68,7 +68,7 @@ class AgentConfigFuzzTest {
                 podResourcesSocketMode: "0600"
                 metricsPort: 9100
                 reconcilePeriod: 30s
-                kubeletStateDir: /var/lib/kubelet
+                kubeletCheckSocket: /var/lib/kubelet/pod-resources/kubelet.sock
                 policy:
                   topologyManager: {policy: single-numa-node, scope: pod}
                   cpuManager:
@@ -318,7 +318,7 @@ class AgentConfigFuzzTest {
             case HEALTH_PORT -> c.healthPort();
             case LOG_LEVEL -> c.logLevel();
             case RECONCILE_PERIOD -> c.reconcilePeriod();
-            case KUBELET_STATE_DIR -> c.kubeletStateDir().orElse(null);
+            case KUBELET_CHECK_SOCKET -> c.kubeletCheckSocket().orElse(null);
             case KUBELET_CONFIG_FILE -> c.kubeletConfigFile().orElse(null);
             case METRICS_BIND_ADDRESS -> c.metricsBindAddress();
             case HEALTH_BIND_ADDRESS -> c.healthBindAddress();

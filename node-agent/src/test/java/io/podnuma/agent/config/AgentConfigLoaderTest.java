@@ -58,7 +58,7 @@ class AgentConfigLoaderTest {
         assertThat(c.healthPort()).isEqualTo(8081);
         assertThat(c.logLevel()).isEqualTo(LogLevel.INFO);
         assertThat(c.reconcilePeriod()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(c.kubeletStateDir()).isEmpty();
+        assertThat(c.kubeletCheckSocket()).isEmpty();
         assertThat(c.kubeletConfigFile()).isEmpty();
         assertThat(c.metricsBindAddress()).isEqualTo("0.0.0.0");
         assertThat(c.healthBindAddress()).isEqualTo("0.0.0.0");
@@ -70,7 +70,7 @@ class AgentConfigLoaderTest {
         assertThat(c.pinning()).isEqualTo(PinningMode.AUTO);
         assertThat(c.nri()).isEqualTo(new NriSettings(Path.of("/var/run/nri/nri.sock"), "podnuma", "40"));
         assertThat(c.statusMinInterval()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(c.kubeletFiles()).isEqualTo(new KubeletFiles(Optional.empty(), Optional.empty(), Optional.empty()));
+        assertThat(c.kubeletFiles()).isEqualTo(new KubeletFiles(Optional.empty(), Optional.empty()));
         assertThat(c.nodeConfig().cpuPolicy()).isEqualTo(NodeConfig.CpuPolicy.STATIC);
         assertThat(c.nodeConfig().topologyPolicy()).isEqualTo(TopologyPolicyName.NONE);
         assertThat(c.policyHash()).matches("sha256:[0-9a-f]{64}");
@@ -90,7 +90,7 @@ class AgentConfigLoaderTest {
                 healthPort: "9101"
                 logLevel: DEBUG
                 reconcilePeriod: 1m30s
-                kubeletStateDir: /var/lib/kubelet
+                kubeletCheckSocket: /var/lib/kubelet/pod-resources/kubelet.sock
                 kubeletConfigFile: /etc/kubernetes/kubelet.yaml
                 metricsBindAddress: "::1"
                 healthBindAddress: node-7.internal.
@@ -126,7 +126,7 @@ class AgentConfigLoaderTest {
         assertThat(c.healthPort()).isEqualTo(9101);
         assertThat(c.logLevel()).isEqualTo(LogLevel.DEBUG);
         assertThat(c.reconcilePeriod()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(c.kubeletStateDir()).contains(Path.of("/var/lib/kubelet"));
+        assertThat(c.kubeletCheckSocket()).contains(Path.of("/var/lib/kubelet/pod-resources/kubelet.sock"));
         assertThat(c.kubeletConfigFile()).contains(Path.of("/etc/kubernetes/kubelet.yaml"));
         assertThat(c.metricsBindAddress()).isEqualTo("::1");
         assertThat(c.healthBindAddress()).isEqualTo("node-7.internal.");
@@ -141,8 +141,7 @@ class AgentConfigLoaderTest {
         assertThat(c.statusMinInterval()).isEqualTo(Duration.ofMinutes(1));
         assertThat(c.kubeletFiles())
                 .isEqualTo(new KubeletFiles(
-                        Optional.of(Path.of("/var/lib/kubelet/cpu_manager_state")),
-                        Optional.of(Path.of("/var/lib/kubelet/memory_manager_state")),
+                        Optional.of(Path.of("/var/lib/kubelet/pod-resources/kubelet.sock")),
                         Optional.of(Path.of("/etc/kubernetes/kubelet.yaml"))));
         assertThat(c.nodeConfig().topologyPolicy()).isEqualTo(TopologyPolicyName.SINGLE_NUMA_NODE);
         assertThat(c.nodeConfig().topologyScope()).isEqualTo(NodeConfig.TopologyScope.POD);
@@ -175,9 +174,9 @@ class AgentConfigLoaderTest {
                         .nodeName())
                 .isEqualTo("f");
         // An empty flag or variable unsets an optional path the file set.
-        String withKubelet = MINIMAL + "kubeletStateDir: /var/lib/kubelet\n";
-        assertThat(AgentConfigLoader.parse(withKubelet, FILE, Map.of(), Map.of("PODNUMA_KUBELET_STATE_DIR", ""))
-                        .kubeletStateDir())
+        String withKubelet = MINIMAL + "kubeletCheckSocket: /var/lib/kubelet\n";
+        assertThat(AgentConfigLoader.parse(withKubelet, FILE, Map.of(), Map.of("PODNUMA_KUBELET_CHECK_SOCKET", ""))
+                        .kubeletCheckSocket())
                 .isEmpty();
         // Variables that are not settings are left alone (Kubernetes injects service variables).
         assertThat(AgentConfigLoader.parse(MINIMAL, FILE, Map.of(), Map.of("PODNUMA_METRICS_SERVICE_HOST", "10.0.0.1"))
@@ -322,7 +321,7 @@ class AgentConfigLoaderTest {
                 .podResourcesQps(new BigDecimal("0.5"))
                 .metricsPort(9100)
                 .metricsBindAddress("::1")
-                .kubeletStateDir("")
+                .kubeletCheckSocket("")
                 .cgroupDriver("systemd")
                 .pinning("cgroup")
                 .nriPluginIndex("07")
@@ -332,7 +331,7 @@ class AgentConfigLoaderTest {
         assertThat(c.podResourcesQps()).isEqualTo(0.5);
         assertThat(c.metricsPort()).isEqualTo(9100);
         assertThat(c.metricsBindAddress()).isEqualTo("::1");
-        assertThat(c.kubeletStateDir()).isEmpty();
+        assertThat(c.kubeletCheckSocket()).isEmpty();
         assertThat(c.cgroupDriver()).contains(CgroupDriver.SYSTEMD);
         assertThat(c.pinning()).isEqualTo(PinningMode.CGROUP);
         assertThat(c.nri().pluginIndex())
@@ -354,7 +353,7 @@ class AgentConfigLoaderTest {
     void namesOfFlagsAndVariablesFollowTheKeys() {
         assertThat(Setting.POD_RESOURCES_SOCKET_MODE.flag()).isEqualTo("pod-resources-socket-mode");
         assertThat(Setting.POD_RESOURCES_SOCKET_MODE.env()).isEqualTo("PODNUMA_POD_RESOURCES_SOCKET_MODE");
-        assertThat(Setting.KUBELET_STATE_DIR.key()).isEqualTo("kubeletStateDir");
+        assertThat(Setting.KUBELET_CHECK_SOCKET.key()).isEqualTo("kubeletCheckSocket");
         assertThat(Setting.NRI_PLUGIN_INDEX.flag()).isEqualTo("nri-plugin-index");
         assertThat(Setting.NRI_PLUGIN_INDEX.env()).isEqualTo("PODNUMA_NRI_PLUGIN_INDEX");
         assertThat(Setting.PINNING.env()).isEqualTo("PODNUMA_PINNING");
@@ -387,7 +386,7 @@ class AgentConfigLoaderTest {
     static Stream<Arguments> badConfigs() {
         String all = "apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket,"
                 + " podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel,"
-                + " reconcilePeriod, kubeletStateDir, kubeletConfigFile, metricsBindAddress, healthBindAddress,"
+                + " reconcilePeriod, kubeletCheckSocket, kubeletConfigFile, metricsBindAddress, healthBindAddress,"
                 + " podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota,"
                 + " pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot,"
                 + " policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy";

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -17,75 +18,70 @@ class KubeletCheckCacheTest {
     @TempDir
     Path root;
 
-    private final AtomicInteger reads = new AtomicInteger();
+    private final AtomicInteger configReads = new AtomicInteger();
 
-    private KubeletCheckCache cache(KubeletFiles files) {
-        return new KubeletCheckCache(files, f -> {
-            reads.incrementAndGet();
-            return KubeletCoexistence.check(f);
+    private KubeletCheckCache cache(Optional<KubeletPolicyQuery> kubelet) {
+        return new KubeletCheckCache(kubelet, Optional.of(root.resolve("config.yaml")), f -> {
+            configReads.incrementAndGet();
+            return KubeletCoexistence.config(f);
         });
     }
 
-    private KubeletFiles files() {
-        return new KubeletFiles(
-                Optional.of(root.resolve(KubeletFiles.CPU_MANAGER_STATE)),
-                Optional.of(root.resolve(KubeletFiles.MEMORY_MANAGER_STATE)),
-                Optional.of(root.resolve("config.yaml")));
-    }
-
     @Test
-    void unchangedFilesAreReadOnceAndTheSameVerdictComesBack() throws IOException {
-        Files.writeString(root.resolve(KubeletFiles.CPU_MANAGER_STATE), "{\"policyName\":\"none\"}");
+    void theKubeletIsAskedEveryTimeAndTheUnchangedConfigReadOnce() throws IOException {
         Files.writeString(root.resolve("config.yaml"), "kind: KubeletConfiguration\n");
-        KubeletCheckCache cache = cache(files());
+        Path socket = root.resolve(KubeletFiles.KUBELET_SOCKET);
+        try (FakeKubelet kubelet = FakeKubelet.start(socket);
+                KubeletCheckCache cache = cache(Optional.of(new KubeletPolicyQuery(socket, Duration.ofSeconds(5))))) {
+            KubeletCheck first = cache.get();
+            for (int i = 0; i < 4; i++) {
+                assertThat(cache.get()).isEqualTo(first);
+            }
+            assertThat(first.verdict()).isEqualTo(FileVerdict.COMPATIBLE);
+            assertThat(first.files()).extracting(FileCheck::file).containsExactly(socket, root.resolve("config.yaml"));
+            assertThat(kubelet.calls).hasValue(5);
+            assertThat(configReads).hasValue(1);
 
-        KubeletCheck first = cache.get();
-        for (int i = 0; i < 5; i++) {
-            assertThat(cache.get()).isEqualTo(first);
+            kubelet.answering(FakeKubelet.staticCpus(1));
+            assertThat(cache.get().verdict()).isEqualTo(FileVerdict.CONFLICT);
+            assertThat(configReads).hasValue(1);
         }
-
-        assertThat(reads).hasValue(1);
-        assertThat(first.agentMayWrite()).isTrue();
     }
 
     @Test
-    void aCheckpointReplacedByARenameIsReadAgainEvenWithTheSameSizeAndTime() throws IOException {
-        Path state = root.resolve(KubeletFiles.CPU_MANAGER_STATE);
-        Files.writeString(state, "{\"policyName\":\"nonx\"}");
+    void aConfigReplacedByARenameIsReadAgainEvenWithTheSameSizeAndTime() throws IOException {
+        Path config = root.resolve("config.yaml");
+        Files.writeString(config, "cpuManagerPolicy: nonx\n");
         FileTime time = FileTime.fromMillis(1_700_000_000_000L);
-        Files.setLastModifiedTime(state, time);
-        KubeletCheckCache cache = cache(files());
+        Files.setLastModifiedTime(config, time);
+        KubeletCheckCache cache = cache(Optional.empty());
         assertThat(cache.get().verdict()).isEqualTo(FileVerdict.CONFLICT);
 
-        // What the kubelet does: a new file renamed over the old one (another inode), here of the same size and time.
+        // A new file renamed over the old one (another inode), here of the same size and time.
         Path next = root.resolve("next");
-        Files.writeString(next, "{\"policyName\":\"none\"}");
+        Files.writeString(next, "cpuManagerPolicy: none\n");
         Files.setLastModifiedTime(next, time);
-        Files.move(next, state, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(next, config, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
 
         assertThat(cache.get().verdict()).isEqualTo(FileVerdict.COMPATIBLE);
-        assertThat(reads).hasValue(2);
+        assertThat(configReads).hasValue(2);
     }
 
     @Test
-    void aConfigEditedInPlaceOrAFileAppearingOrGoingIsReadAgain() throws IOException {
+    void aConfigEditedInPlaceAppearingOrGoingIsReadAgain() throws IOException {
         Path config = root.resolve("config.yaml");
+        KubeletCheckCache cache = cache(Optional.empty());
+        assertThat(cache.get().verdict()).isEqualTo(FileVerdict.NOT_CHECKED);
+
         Files.writeString(config, "kind: KubeletConfiguration\n");
-        KubeletCheckCache cache = cache(files());
-        assertThat(cache.get().agentMayWrite()).isTrue();
+        assertThat(cache.get().verdict()).isEqualTo(FileVerdict.COMPATIBLE);
 
         Files.writeString(config, "kind: KubeletConfiguration\ncpuManagerPolicy: static\n");
         assertThat(cache.get().verdict()).isEqualTo(FileVerdict.CONFLICT);
-        assertThat(reads).hasValue(2);
 
-        Files.writeString(root.resolve(KubeletFiles.MEMORY_MANAGER_STATE), "{\"policyName\":\"Static\"}");
-        assertThat(cache.get().message()).contains(KubeletFiles.MEMORY_MANAGER_STATE);
-        assertThat(reads).hasValue(3);
-
-        Files.delete(root.resolve(KubeletFiles.MEMORY_MANAGER_STATE));
-        Files.writeString(config, "kind: KubeletConfiguration\ncpuManagerPolicy: none\n");
-        assertThat(cache.get().agentMayWrite()).isTrue();
-        assertThat(cache.get().agentMayWrite()).isTrue();
-        assertThat(reads).hasValue(4);
+        Files.delete(config);
+        assertThat(cache.get().verdict()).isEqualTo(FileVerdict.NOT_CHECKED);
+        assertThat(cache.get().verdict()).isEqualTo(FileVerdict.NOT_CHECKED);
+        assertThat(configReads).hasValue(4);
     }
 }

@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,48 +27,26 @@ class KubeletCoexistenceTest {
         return target;
     }
 
-    private KubeletFiles only(String slot, Path file) {
-        return switch (slot) {
-            case "cpu" -> new KubeletFiles(Optional.of(file), Optional.empty(), Optional.empty());
-            case "memory" -> new KubeletFiles(Optional.empty(), Optional.of(file), Optional.empty());
-            case "config" -> new KubeletFiles(Optional.empty(), Optional.empty(), Optional.of(file));
-            default -> throw new IllegalArgumentException(slot);
-        };
+    private static KubeletCheck check(Path config) {
+        return new KubeletCheck(List.of(KubeletCoexistence.config(config)));
     }
 
-    private static String fileName(String slot) {
-        return switch (slot) {
-            case "cpu" -> KubeletFiles.CPU_MANAGER_STATE;
-            case "memory" -> KubeletFiles.MEMORY_MANAGER_STATE;
-            default -> "config.yaml";
-        };
-    }
-
-    @ParameterizedTest(name = "{0} {1} -> {2}")
+    @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', textBlock = """
-            cpu    | cpu-none.json             | COMPATIBLE | policyName is "none"
-            cpu    | cpu-static.json           | CONFLICT   | policyName is "static": the kubelet's cpu manager pins containers itself; set cpuManagerPolicy: none in the kubelet configuration, delete
-            memory | memory-none.json          | COMPATIBLE | policyName is "None"
-            memory | memory-static.json        | CONFLICT   | policyName is "Static": the kubelet's memory manager pins containers itself; set memoryManagerPolicy: None
-            config | config-none.yaml          | COMPATIBLE | every manager policy is none
-            config | config-defaults.yaml      | COMPATIBLE | every manager policy is none
-            config | config-static.yaml        | CONFLICT   | cpuManagerPolicy is "static": set cpuManagerPolicy: none (or remove it) and restart the kubelet
-            config | config-memory-static.yaml | CONFLICT   | memoryManagerPolicy is "Static": set memoryManagerPolicy: None
-            cpu    | cpu-truncated.json        | UNREADABLE | is not valid JSON (
-            cpu    | cpu-no-policy.json        | UNREADABLE | has no policyName field
-            cpu    | cpu-number-policy.json    | UNREADABLE | policyName is 7: expected a policy name such as "none"
-            cpu    | cpu-array.json            | UNREADABLE | expected a JSON object with policyName, found array
-            memory | cpu-empty.json            | UNREADABLE | expected a JSON object with policyName, found nothing
-            config | config-wrong-kind.yaml    | UNREADABLE | kind is "ConfigMap", expected KubeletConfiguration
-            config | config-broken.yaml        | UNREADABLE | is not valid YAML (
-            config | config-policy-list.yaml   | UNREADABLE | cpuManagerPolicy is ["static"]: expected a string such as "none"
-            config | config-sequence.yaml      | UNREADABLE | expected a YAML mapping, found array
+            config-none.yaml          | COMPATIBLE | every manager policy is none
+            config-defaults.yaml      | COMPATIBLE | every manager policy is none
+            config-static.yaml        | CONFLICT   | cpuManagerPolicy is "static": set cpuManagerPolicy: none (or remove it) and restart the kubelet
+            config-memory-static.yaml | CONFLICT   | memoryManagerPolicy is "Static": set memoryManagerPolicy: None
+            config-wrong-kind.yaml    | UNREADABLE | kind is "ConfigMap", expected KubeletConfiguration
+            config-broken.yaml        | UNREADABLE | is not valid YAML (
+            config-policy-list.yaml   | UNREADABLE | cpuManagerPolicy is ["static"]: expected a string such as "none"
+            config-sequence.yaml      | UNREADABLE | expected a YAML mapping, found array
             """)
-    void eachFileIsJudgedAndExplained(String slot, String fixture, FileVerdict verdict, String fragment)
+    void eachConfigurationIsJudgedAndExplained(String fixture, FileVerdict verdict, String fragment)
             throws IOException {
-        Path file = install(fixture, fileName(slot));
+        Path file = install(fixture, "config.yaml");
 
-        KubeletCheck check = KubeletCoexistence.check(only(slot, file));
+        KubeletCheck check = check(file);
 
         assertThat(check.verdict()).isEqualTo(verdict);
         assertThat(check.message()).startsWith(file.toString()).contains(fragment);
@@ -82,7 +60,7 @@ class KubeletCoexistenceTest {
     void aConfigWithTwoActiveManagersNamesBoth() throws IOException {
         Path file = install("config-static.yaml", "config.yaml");
 
-        String message = KubeletCoexistence.check(only("config", file)).message();
+        String message = check(file).message();
 
         assertThat(message)
                 .contains("cpuManagerPolicy is \"static\"")
@@ -91,63 +69,29 @@ class KubeletCoexistenceTest {
     }
 
     @Test
-    void absentFilesAreNotCheckedAndNoConflict() {
-        KubeletCheck check =
-                KubeletCoexistence.check(KubeletFiles.inRootDir(root, Optional.of(root.resolve("config.yaml"))));
+    void anAbsentConfigurationIsNotChecked() {
+        Path file = root.resolve("config.yaml");
 
-        assertThat(check.files()).hasSize(3).allMatch(f -> f.verdict() == FileVerdict.NOT_CHECKED);
+        KubeletCheck check = check(file);
+
         assertThat(check.verdict()).isEqualTo(FileVerdict.NOT_CHECKED);
         assertThat(check.agentMayWrite()).isTrue();
-        assertThat(check.message())
-                .startsWith("not checked: none of ")
-                .contains(root.resolve(KubeletFiles.CPU_MANAGER_STATE).toString())
-                .contains(root.resolve("config.yaml").toString());
+        assertThat(check.message()).isEqualTo("not checked: none of " + file + " exists");
     }
 
     @Test
     void nothingConfiguredIsNotChecked() {
-        KubeletCheck check =
-                KubeletCoexistence.check(new KubeletFiles(Optional.empty(), Optional.empty(), Optional.empty()));
+        KubeletCheck check = new KubeletCheck(List.of());
 
         assertThat(check.verdict()).isEqualTo(FileVerdict.NOT_CHECKED);
         assertThat(check.message()).isEqualTo("not checked: no kubelet file is configured");
     }
 
     @Test
-    void oneConflictingFileOutweighsCompatibleOnesAndOnlyItIsReported() throws IOException {
-        install("cpu-none.json", KubeletFiles.CPU_MANAGER_STATE);
-        Path memory = install("memory-static.json", KubeletFiles.MEMORY_MANAGER_STATE);
-        install("config-defaults.yaml", "config.yaml");
-
-        KubeletCheck check =
-                KubeletCoexistence.check(KubeletFiles.inRootDir(root, Optional.of(root.resolve("config.yaml"))));
-
-        assertThat(check.verdict()).isEqualTo(FileVerdict.CONFLICT);
-        assertThat(check.agentMayWrite()).isFalse();
-        assertThat(check.message())
-                .startsWith(memory + ": policyName is \"Static\"")
-                .doesNotContain("cpu_manager_state");
-    }
-
-    @Test
-    void aConflictOutweighsAnUnreadableFile() throws IOException {
-        install("cpu-truncated.json", KubeletFiles.CPU_MANAGER_STATE);
-        install("config-memory-static.yaml", "config.yaml");
-
-        KubeletCheck check =
-                KubeletCoexistence.check(KubeletFiles.inRootDir(root, Optional.of(root.resolve("config.yaml"))));
-
-        assertThat(check.verdict()).isEqualTo(FileVerdict.CONFLICT);
-        assertThat(check.files())
-                .extracting(FileCheck::verdict)
-                .containsExactly(FileVerdict.UNREADABLE, FileVerdict.NOT_CHECKED, FileVerdict.CONFLICT);
-    }
-
-    @Test
     void aDirectoryWhereTheFileShouldBeIsUnreadableNotACrash() throws IOException {
-        Path dir = Files.createDirectory(root.resolve(KubeletFiles.CPU_MANAGER_STATE));
+        Path dir = Files.createDirectory(root.resolve("config.yaml"));
 
-        KubeletCheck check = KubeletCoexistence.check(only("cpu", dir));
+        KubeletCheck check = check(dir);
 
         assertThat(check.verdict()).isEqualTo(FileVerdict.UNREADABLE);
         assertThat(check.message()).startsWith(dir + " cannot be read: ");

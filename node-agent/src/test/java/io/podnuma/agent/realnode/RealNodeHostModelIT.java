@@ -16,7 +16,7 @@ import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
 import io.podnuma.agent.engine.pod.PodQos;
 import io.podnuma.agent.kubelet.FileVerdict;
 import io.podnuma.agent.kubelet.KubeletCheck;
-import io.podnuma.agent.kubelet.KubeletCoexistence;
+import io.podnuma.agent.kubelet.KubeletCheckCache;
 import io.podnuma.agent.kubelet.KubeletFiles;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.controlplane.RealNode;
@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The agent's model of the host holds on a real kubelet and containerd: its cgroup detection and naming find the
  * cgroup the kernel puts each container's process in, its inotify watcher sees each container cgroup appear, and its
- * kubelet check reads the real kubelet's CPU manager checkpoint. Each test starts its own node (they cannot run
- * side by side, and the CPU manager policy is fixed for a kubelet's state directory).
+ * kubelet check asks the real kubelet's PodResources socket which CPU manager policy it runs. Each test starts its own
+ * node (they cannot run side by side, and the CPU manager policy is fixed for a kubelet's state directory).
  */
 class RealNodeHostModelIT {
 
@@ -141,11 +141,12 @@ class RealNodeHostModelIT {
                     }
                 }
 
-                KubeletCheck check = KubeletCoexistence.check(kubeletFiles(node));
+                KubeletCheck check = check(kubeletFiles(node));
                 System.err.println("[RealNodeHostModelIT] kubelet check with CPU manager none: " + check.verdict()
                         + ": " + check.message());
-                assertThat(Files.readString(cpuManagerState(node))).contains("\"policyName\":\"none\"");
                 assertThat(check.verdict()).isEqualTo(FileVerdict.COMPATIBLE);
+                assertThat(check.files()).allMatch(f -> f.verdict() == FileVerdict.COMPATIBLE);
+                assertThat(check.message()).contains("the kubelet offers no exclusive CPU and no NUMA memory block");
                 assertThat(check.agentMayWrite()).isTrue();
 
                 deletePods(plane, "hm-besteffort", "hm-guaranteed");
@@ -162,33 +163,40 @@ class RealNodeHostModelIT {
             plane.startControllers();
             try (RealNode node = RealNode.start(
                     plane, RealNodeOptions.defaults().withCpuManagerPolicy(RealNodeOptions.CpuManagerPolicy.STATIC))) {
-                // The checkpoint alone (no configuration file) must be enough to stop the agent.
-                KubeletCheck fromState = KubeletCoexistence.check(
-                        new KubeletFiles(Optional.of(cpuManagerState(node)), Optional.empty(), Optional.empty()));
-                System.err.println("[RealNodeHostModelIT] kubelet check with CPU manager static: " + fromState.verdict()
-                        + ": " + fromState.message());
-                assertThat(Files.readString(cpuManagerState(node))).contains("\"policyName\":\"static\"");
-                assertThat(fromState.verdict()).isEqualTo(FileVerdict.CONFLICT);
-                assertThat(fromState.agentMayWrite()).isFalse();
-                assertThat(fromState.message()).contains("policyName is \"static\"");
+                // The kubelet's PodResources answer alone (no configuration file) must be enough to stop the agent.
+                KubeletCheck fromApi = check(new KubeletFiles(Optional.of(kubeletSocket(node)), Optional.empty()));
+                System.err.println("[RealNodeHostModelIT] kubelet check with CPU manager static: " + fromApi.verdict()
+                        + ": " + fromApi.message());
+                assertThat(fromApi.verdict()).isEqualTo(FileVerdict.CONFLICT);
+                assertThat(fromApi.agentMayWrite()).isFalse();
+                // CPU 0 is reserved: the static policy offers the others.
+                assertThat(fromApi.message())
+                        .contains("the kubelet offers CPUs 1")
+                        .contains("its CPU manager policy is static");
 
-                KubeletCheck all = KubeletCoexistence.check(kubeletFiles(node));
+                KubeletCheck all = check(kubeletFiles(node));
                 assertThat(all.verdict()).isEqualTo(FileVerdict.CONFLICT);
                 assertThat(all.agentMayWrite()).isFalse();
                 assertThat(all.files())
                         .filteredOn(f -> f.verdict() == FileVerdict.CONFLICT)
-                        .hasSize(2); // the checkpoint and the configuration file
+                        .hasSize(2); // the kubelet's answer and the configuration file
             }
         }
     }
 
     private static KubeletFiles kubeletFiles(RealNode node) {
-        return KubeletFiles.inRootDir(
-                node.runDir().resolve("kubelet/root"), Optional.of(node.runDir().resolve("kubelet/config.yaml")));
+        return new KubeletFiles(Optional.of(kubeletSocket(node)), Optional.of(node.kubeletConfigFile()));
     }
 
-    private static Path cpuManagerState(RealNode node) {
-        return node.runDir().resolve("kubelet/root").resolve(KubeletFiles.CPU_MANAGER_STATE);
+    private static Path kubeletSocket(RealNode node) {
+        return node.kubeletRootDir().resolve("pod-resources").resolve(KubeletFiles.KUBELET_SOCKET);
+    }
+
+    /** One check as the agent's reconcile tick makes it. */
+    private static KubeletCheck check(KubeletFiles files) {
+        try (KubeletCheckCache cache = new KubeletCheckCache(files, Duration.ofSeconds(10))) {
+            return cache.get();
+        }
     }
 
     private static PodQos qos(Pod pod) {

@@ -10,8 +10,9 @@ import java.util.Optional;
  * @param sys the host's sysfs, read for the topology
  * @param cgroup the host's cgroup mount, written for the pins
  * @param stateDir the agent's checkpoint; survives the agent pod
- * @param kubeletRootDir the kubelet's {@code --root-dir} (its {@code cpu_manager_state}), read for the coexistence
- *     check; empty: not read
+ * @param kubeletRootDir the kubelet's {@code --root-dir}: only its {@code pod-resources} directory is mounted, where the
+ *     coexistence check asks the kubelet's PodResources socket for its CPU and memory manager policies (the root itself
+ *     holds the kubelet's client key and every pod's volumes); empty: not mounted
  * @param kubeletConfigFile the kubelet's configuration file, read for the same check; empty: not read
  * @param podResourcesSocket where the agent's PodResources socket appears on the node; its directory is mounted
  * @param nriSocket the container runtime's NRI socket on the node; its directory is mounted unless the agents pin
@@ -75,6 +76,11 @@ public record AgentHostPaths(
                 Optional.of("/var/lib/kubelet/config.yaml"),
                 DEFAULT_POD_RESOURCES_SOCKET,
                 DEFAULT_NRI_SOCKET);
+    }
+
+    /** The kubelet's PodResources socket directory on the node, the one part of its root directory mounted. */
+    public Optional<String> kubeletPodResourcesDir() {
+        return kubeletRootDir.map(d -> d.replaceAll("/+$", "") + "/pod-resources");
     }
 
     /** The directory of the socket on the node: the host path mounted into the agent container. */

@@ -75,7 +75,15 @@ public final class AgentRender {
     /** The token Prometheus sends when it scrapes an https agent: its own ServiceAccount's. */
     static final String SCRAPER_TOKEN_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/token";
 
-    static final String KUBELET_ROOT = "/host/kubelet";
+    /**
+     * The kubelet's PodResources socket directory in the container. Only this directory of the kubelet's root is
+     * mounted: the root also holds the kubelet's client key ({@code pki/}), the device plugin socket
+     * ({@code device-plugins/kubelet.sock}) and every pod's volumes. A single-file mount of the kubelet's state files
+     * would not do either: the kubelet replaces them by a rename and the mount keeps the old file.
+     */
+    static final String KUBELET_POD_RESOURCES = "/host/kubelet-pod-resources";
+
+    static final String KUBELET_SOCKET = "kubelet.sock";
     static final String KUBELET_CONFIG_DIR = "/host/kubelet-config";
     static final String KUBELET_CONFIG = KUBELET_CONFIG_DIR + "/config.yaml";
     static final String NAME_PREFIX = "podnuma-agent-";
@@ -157,7 +165,7 @@ public final class AgentRender {
             // With cgroup the agent never reads these: leaving them out keeps a change of them from rolling it.
             b.nriSocket(NRI_DIR + "/" + host.nriSocketName()).nriPluginIndex(rollout.nriPluginIndex());
         }
-        host.kubeletRootDir().ifPresent(d -> b.kubeletStateDir(KUBELET_ROOT));
+        host.kubeletRootDir().ifPresent(d -> b.kubeletCheckSocket(KUBELET_POD_RESOURCES + "/" + KUBELET_SOCKET));
         host.kubeletConfigFile().ifPresent(f -> b.kubeletConfigFile(KUBELET_CONFIG));
         rollout.reconcilePeriod().ifPresent(d -> b.reconcilePeriod(duration(d)));
         rollout.statusMinInterval().ifPresent(d -> b.statusMinInterval(duration(d)));
@@ -335,7 +343,10 @@ public final class AgentRender {
         if (certSecret(rollout).isPresent()) {
             m.add(mount("metrics-tls", METRICS_TLS_DIR, true));
         }
-        rollout.hostPaths().kubeletRootDir().ifPresent(d -> m.add(mount("kubelet-root", KUBELET_ROOT, true)));
+        // Read-only is enough to dial the kubelet's socket (as for NRI above).
+        rollout.hostPaths()
+                .kubeletRootDir()
+                .ifPresent(d -> m.add(mount("kubelet-pod-resources", KUBELET_POD_RESOURCES, true)));
         rollout.hostPaths().kubeletConfigFile().ifPresent(f -> m.add(mount("kubelet-config", KUBELET_CONFIG, true)));
         return m;
     }
@@ -380,7 +391,7 @@ public final class AgentRender {
                         .withDefaultMode(0400)
                         .endSecret()
                         .build()));
-        host.kubeletRootDir().ifPresent(d -> v.add(hostPath("kubelet-root", d, "Directory")));
+        host.kubeletPodResourcesDir().ifPresent(d -> v.add(hostPath("kubelet-pod-resources", d, "Directory")));
         host.kubeletConfigFile().ifPresent(f -> v.add(hostPath("kubelet-config", f, "File")));
         return v;
     }

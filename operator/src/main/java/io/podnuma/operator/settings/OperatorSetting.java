@@ -163,7 +163,8 @@ public enum OperatorSetting {
     KUBELET_ROOT_DIR(
             "kubeletRootDir",
             "/var/lib/kubelet",
-            "the kubelet's --root-dir on the nodes; empty: not" + " mounted",
+            "the kubelet's --root-dir on the nodes: only its pod-resources directory is mounted (the"
+                    + " coexistence check asks the kubelet's socket there); empty: not mounted",
             OperatorSetting::optionalAbsolutePath),
     KUBELET_CONFIG_FILE(
             "kubeletConfigFile",

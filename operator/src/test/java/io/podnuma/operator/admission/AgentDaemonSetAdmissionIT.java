@@ -58,6 +58,11 @@ class AgentDaemonSetAdmissionIT {
             + "\" is forbidden: ValidatingAdmissionPolicy '"
             + POLICY_NAME + "' with binding '" + POLICY_NAME + "' denied request: the podnuma operator may create or"
             + " change only the agent's DaemonSet as the chart configures it: ";
+    /** The chart's defaults: of the kubelet's root only its PodResources directory. */
+    private static final String AGENT_HOST_PATHS =
+            "/sys, /sys/fs/cgroup, /var/lib/podnuma, /var/lib/podnuma/pod-resources,"
+                    + " /var/run/nri, /var/lib/kubelet/pod-resources, /var/lib/kubelet/config.yaml";
+
     private static final String KEPT = "nothing is created; a DaemonSet already there keeps its spec";
     /** What each case does to the DaemonSet the operator renders, by case id. */
     private static final Map<String, UnaryOperator<DaemonSet>> CHANGES = new LinkedHashMap<>();
@@ -99,9 +104,26 @@ class AgentDaemonSetAdmissionIT {
                                 .endTemplate()
                                 .endSpec()
                                 .build(),
-                        "hostPath / is not one of the agent's host paths (/sys, /sys/fs/cgroup, /var/lib/podnuma,"
-                                + " /var/lib/podnuma/pod-resources, /var/run/nri, /var/lib/kubelet,"
-                                + " /var/lib/kubelet/config.yaml)"),
+                        "hostPath / is not one of the agent's host paths (" + AGENT_HOST_PATHS + ")"),
+                c(
+                        "ds-kubelet-root",
+                        "the kubelet's whole root instead of its PodResources directory",
+                        "the kubelet-pod-resources volume's hostPath: /var/lib/kubelet (its pki/, device-plugins/ and"
+                                + " every pod's volumes)",
+                        ds -> new DaemonSetBuilder(ds)
+                                .editSpec()
+                                .editTemplate()
+                                .editSpec()
+                                .editMatchingVolume(v -> v.getName().equals("kubelet-pod-resources"))
+                                .editHostPath()
+                                .withPath("/var/lib/kubelet")
+                                .endHostPath()
+                                .endVolume()
+                                .endSpec()
+                                .endTemplate()
+                                .endSpec()
+                                .build(),
+                        "hostPath /var/lib/kubelet is not one of the agent's host paths (" + AGENT_HOST_PATHS + ")"),
                 c(
                         "ds-other-image",
                         "another image than the agent's",

@@ -48,8 +48,9 @@ class AgentContainerTableTest {
                             + " itself writes none today: `AgentImageIT`)",
             "nri",
                     "the directory of the runtime's NRI socket: containers are born pinned (absent with `pinning: cgroup`)",
-            "kubelet-root",
-                    "the kubelet's `cpu_manager_state`/`memory_manager_state`: it refuses to fight a managing kubelet",
+            "kubelet-pod-resources",
+                    "the kubelet's PodResources socket (only this directory of the kubelet's root): it asks the running"
+                            + " kubelet for its CPU and memory manager policies and refuses to fight a managing kubelet",
             "kubelet-config", "the kubelet's config file: the same check");
 
     @Test

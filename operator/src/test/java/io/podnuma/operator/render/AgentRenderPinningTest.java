@@ -131,7 +131,8 @@ class AgentRenderPinningTest {
         PodSpec pod = r.daemonSet().getSpec().getTemplate().getSpec();
         assertThat(pod.getVolumes())
                 .extracting(Volume::getName)
-                .containsExactly("config", "host-sys", "host-cgroup", "state", "pod-resources", "tmp", "kubelet-root");
+                .containsExactly(
+                        "config", "host-sys", "host-cgroup", "state", "pod-resources", "tmp", "kubelet-pod-resources");
         assertThat(pod.getContainers().getFirst().getVolumeMounts())
                 .extracting(VolumeMount::getMountPath)
                 .noneMatch(p -> p.contains("nri"));

@@ -62,7 +62,7 @@ class AgentRenderTest {
         assertThat(config.cgroupRoot()).isEqualTo("/host/cgroup");
         assertThat(config.stateDir()).isEqualTo("/var/lib/podnuma");
         assertThat(config.podResourcesSocket()).isEqualTo("/run/podnuma/pod-resources/podnuma.sock");
-        assertThat(config.kubeletStateDir()).isEqualTo("/host/kubelet");
+        assertThat(config.kubeletCheckSocket()).isEqualTo("/host/kubelet-pod-resources/kubelet.sock");
         assertThat(config.kubeletConfigFile()).isEqualTo("/host/kubelet-config/config.yaml");
         assertThat(config.metricsPort()).isEqualTo(9464);
         assertThat(config.healthPort()).isEqualTo(8081);
@@ -101,7 +101,22 @@ class AgentRenderTest {
         assertThat(mounts.get("/run/podnuma/pod-resources").getReadOnly())
                 .as("the agent makes its socket there")
                 .isNull();
-        assertThat(hostPathAt(mounts, volumes, "/host/kubelet")).isEqualTo("/var/lib/kubelet");
+        assertThat(hostPathAt(mounts, volumes, "/host/kubelet-pod-resources"))
+                .as("of the kubelet's root only its PodResources socket directory")
+                .isEqualTo("/var/lib/kubelet/pod-resources");
+        assertThat(volumes.get(mounts.get("/host/kubelet-pod-resources").getName())
+                        .getHostPath()
+                        .getType())
+                .as("the kubelet makes it; the agent never does")
+                .isEqualTo("Directory");
+        assertThat(mounts.get("/host/kubelet-pod-resources").getReadOnly()).isTrue();
+        assertThat(volumes.values())
+                .as("no mount of the kubelet's root or anything above its PodResources directory")
+                .filteredOn(v -> v.getHostPath() != null)
+                .extracting(v -> v.getHostPath().getPath())
+                .noneMatch(p -> "/var/lib/kubelet/pod-resources".startsWith(p + "/") || p.equals("/var/lib/kubelet"))
+                .noneMatch(
+                        p -> p.startsWith("/var/lib/kubelet/pki") || p.startsWith("/var/lib/kubelet/device-plugins"));
         assertThat(hostPathAt(mounts, volumes, "/host/kubelet-config/config.yaml"))
                 .isEqualTo("/var/lib/kubelet/config.yaml");
         assertThat(volumes.get(mounts.get("/etc/podnuma").getName())
@@ -109,6 +124,29 @@ class AgentRenderTest {
                         .getName())
                 .isEqualTo("podnuma-agent-low-latency");
         assertThat(agent.getArgs()).containsExactly("run", "--config", "/etc/podnuma/agent.yaml");
+    }
+
+    @Test
+    void aKubeletRootWithATrailingSlashMountsTheSamePodResourcesDirectory() {
+        AgentRollout slash = ROLLOUT.toBuilder()
+                .hostPaths(new AgentHostPaths(
+                        "/sys",
+                        "/sys/fs/cgroup",
+                        "/var/lib/podnuma",
+                        Optional.of("/data/kubelet/"),
+                        Optional.empty(),
+                        AgentHostPaths.DEFAULT_POD_RESOURCES_SOCKET,
+                        AgentHostPaths.DEFAULT_NRI_SOCKET))
+                .build();
+        PodSpec pod = AgentRender.render("low-latency", SPEC, slash)
+                .daemonSet()
+                .getSpec()
+                .getTemplate()
+                .getSpec();
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals("kubelet-pod-resources"))
+                .extracting(v -> v.getHostPath().getPath())
+                .containsExactly("/data/kubelet/pod-resources");
     }
 
     @Test
@@ -126,7 +164,7 @@ class AgentRenderTest {
         RenderedAgent r = AgentRender.render("low-latency", SPEC, noKubelet);
         NodeAgentConfig config =
                 NodeAgentConfigYaml.read(r.configMap().getData().get(AgentRender.CONFIG_KEY));
-        assertThat(config.kubeletStateDir()).isNull();
+        assertThat(config.kubeletCheckSocket()).isNull();
         assertThat(config.kubeletConfigFile()).isNull();
         assertThat(r.daemonSet().getSpec().getTemplate().getSpec().getVolumes())
                 .extracting(Volume::getName)

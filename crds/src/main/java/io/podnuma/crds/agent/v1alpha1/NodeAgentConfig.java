@@ -26,7 +26,7 @@ import java.util.Objects;
  * @param reconcilePeriod a duration, 1s to 1h
  * @param kubeletPodResourcesSocket empty or null: the agent reads none
  * @param kubeletCallTimeout a duration, 100ms to 5m
- * @param kubeletStateDir empty or null: the agent reads none
+ * @param kubeletCheckSocket the kubelet's PodResources socket the coexistence check asks; empty or null: none
  * @param kubeletConfigFile empty or null: the agent reads none
  * @param statusMinInterval a duration, 100ms to 10m
  * @param metricsSecurity {@code http} (the default) or {@code https}: TLS, and a bearer token allowed to get
@@ -61,7 +61,7 @@ import java.util.Objects;
     "podResourcesBurst",
     "kubeletPodResourcesSocket",
     "kubeletCallTimeout",
-    "kubeletStateDir",
+    "kubeletCheckSocket",
     "kubeletConfigFile",
     "statusMinInterval",
     "metricsBindAddress",
@@ -97,7 +97,7 @@ public record NodeAgentConfig(
         Integer podResourcesBurst,
         String kubeletPodResourcesSocket,
         String kubeletCallTimeout,
-        String kubeletStateDir,
+        String kubeletCheckSocket,
         String kubeletConfigFile,
         String statusMinInterval,
         String metricsBindAddress,
@@ -156,7 +156,7 @@ public record NodeAgentConfig(
         private Integer podResourcesBurst;
         private String kubeletPodResourcesSocket;
         private String kubeletCallTimeout;
-        private String kubeletStateDir;
+        private String kubeletCheckSocket;
         private String kubeletConfigFile;
         private String statusMinInterval;
         private String metricsBindAddress;
@@ -194,7 +194,7 @@ public record NodeAgentConfig(
             podResourcesBurst = c.podResourcesBurst;
             kubeletPodResourcesSocket = c.kubeletPodResourcesSocket;
             kubeletCallTimeout = c.kubeletCallTimeout;
-            kubeletStateDir = c.kubeletStateDir;
+            kubeletCheckSocket = c.kubeletCheckSocket;
             kubeletConfigFile = c.kubeletConfigFile;
             statusMinInterval = c.statusMinInterval;
             metricsBindAddress = c.metricsBindAddress;
@@ -300,8 +300,8 @@ public record NodeAgentConfig(
             return this;
         }
 
-        public Builder kubeletStateDir(String v) {
-            kubeletStateDir = v;
+        public Builder kubeletCheckSocket(String v) {
+            kubeletCheckSocket = v;
             return this;
         }
 
@@ -392,7 +392,7 @@ public record NodeAgentConfig(
                     podResourcesBurst,
                     kubeletPodResourcesSocket,
                     kubeletCallTimeout,
-                    kubeletStateDir,
+                    kubeletCheckSocket,
                     kubeletConfigFile,
                     statusMinInterval,
                     metricsBindAddress,

@@ -70,7 +70,7 @@ class NodeAgentConfigYamlTest {
                 .podResourcesBurst(10)
                 .kubeletPodResourcesSocket("")
                 .kubeletCallTimeout("1m30s")
-                .kubeletStateDir("/var/lib/kubelet")
+                .kubeletCheckSocket("/var/lib/kubelet/pod-resources/kubelet.sock")
                 .kubeletConfigFile("/var/lib/kubelet/config.yaml")
                 .statusMinInterval("2s")
                 .metricsBindAddress("::1")

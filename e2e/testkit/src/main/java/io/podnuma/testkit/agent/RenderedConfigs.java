@@ -23,7 +23,7 @@ public final class RenderedConfigs {
                 .cgroupRoot(null)
                 .kubeletCgroupRoot(kubeletCgroupRoot)
                 // No kubelet state on a kwok node.
-                .kubeletStateDir(null)
+                .kubeletCheckSocket(null)
                 .kubeletConfigFile(null)
                 .reconcilePeriod("2s")
                 .statusMinInterval("200ms")

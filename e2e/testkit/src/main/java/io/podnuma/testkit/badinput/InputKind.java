@@ -28,6 +28,10 @@ public enum InputKind {
             "The agent's directories on the node",
             "the agent's start (the state directory's lock) and its PodResources endpoint (the socket's directory):"
                     + " node-agent BadNodeDirectoryCasesTest"),
+    KUBELET(
+            "What the kubelet says",
+            "the agent's coexistence check (the kubelet's PodResources socket and its configuration file), as the"
+                    + " KubeletConflict condition shows it: node-agent BadKubeletCasesTest"),
     SYSFS("sysfs trees", "the agent's topology reader: node-agent BadSysfsCasesTest"),
     CGROUP_TREE("cgroup trees", "the agent's cgroup tree scanner and naming: node-agent BadCgroupTreeCasesTest"),
     POD_RESOURCES(

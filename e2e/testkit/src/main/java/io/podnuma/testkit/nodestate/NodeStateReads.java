@@ -24,6 +24,17 @@ public final class NodeStateReads {
                 : Optional.empty();
     }
 
+    /** The condition of type {@code type} in {@code status}, if it has one. */
+    public static Optional<Map<?, ?>> condition(Map<?, ?> status, String type) {
+        if (!(status.get("conditions") instanceof List<?> conditions)) {
+            return Optional.empty();
+        }
+        return conditions.stream()
+                .<Map<?, ?>>map(c -> (Map<?, ?>) c)
+                .filter(c -> type.equals(c.get("type")))
+                .findFirst();
+    }
+
     /** The allocation of pod {@code namespace/name} in {@code status}, if it has one. */
     public static Optional<Map<?, ?>> allocation(Map<?, ?> status, String namespace, String name) {
         if (!(status.get("allocations") instanceof List<?> pods)) {
