@@ -110,7 +110,9 @@ public final class GuestNode implements AutoCloseable {
         LocalControlPlane.deleteRecursively(runDir);
         GuestNodeFiles files = new GuestNodeFiles(plane, nodeName, runDir, options, kubeletPort);
         files.write();
-        copyImages();
+        long preload = System.nanoTime();
+        String imported = ContainerdPreload.build(plane.binDir(), runDir, images());
+        Duration preloaded = Duration.ofNanos(System.nanoTime() - preload);
         // The controller-manager publishes kube-root-ca.crt (a pod with a ServiceAccount token waits for it) and lifts
         // the node's not-ready taint; the scheduler places pods that name no node.
         plane.startControllers();
@@ -131,27 +133,24 @@ public final class GuestNode implements AutoCloseable {
         StaleRuns.record(runDir, qemu.handle());
         awaitReady(t0);
         bootToReady = Duration.ofNanos(System.nanoTime() - t0);
-        importImages();
         System.err.println("[guestnode] node " + nodeName + " ("
                 + options.topology().nodes() + " NUMA nodes, "
                 + options.topology().cpus() + " CPUs, cgroup v2) Ready " + bootToReady.toMillis()
-                + " ms after the guest started"
-                + (options.images().isEmpty()
-                        ? ""
-                        : ", " + options.images().size() + " images imported "
-                                + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms after it")
-                + " (run dir " + runDir + ")");
+                + " ms after the guest started; " + (options.images().size() + 1) + " images imported on the host in "
+                + preloaded.toMillis() + " ms before it (run dir " + runDir + "):\n"
+                + imported.strip());
     }
 
-    private void copyImages() {
+    /** The pause image (built here) and the options' images, as OCI tars. */
+    private List<Path> images() {
         try {
-            Path images = Files.createDirectories(runDir.resolve("images"));
-            PauseImage.build(images);
-            for (Path image : options.images()) {
-                Files.copy(image, images.resolve(image.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-            }
+            Path dir = Files.createDirectories(runDir.resolve("images"));
+            PauseImage.build(dir);
+            List<Path> all = new ArrayList<>(List.of(dir.resolve(PauseImage.TAR_FILE_NAME)));
+            all.addAll(options.images());
+            return all;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot put the images into " + runDir + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot build the pause image in " + runDir + ": " + e.getMessage(), e);
         }
     }
 
@@ -169,21 +168,6 @@ public final class GuestNode implements AutoCloseable {
         }
         throw new IllegalStateException("node " + nodeName + " was not Ready within " + READY_TIMEOUT.toSeconds()
                 + " s of the guest's start (-Dpodnuma.guestnode.readySeconds changes it)");
-    }
-
-    /** Imports the images besides the pause image, once the node is Ready. */
-    private void importImages() {
-        StringBuilder script = new StringBuilder();
-        for (Path image : options.images()) {
-            script.append("ctr --address ")
-                    .append(GuestNodeFiles.CONTAINERD_SOCKET)
-                    .append(" -n k8s.io images import /work/images/")
-                    .append(image.getFileName())
-                    .append('\n');
-        }
-        if (!script.isEmpty()) {
-            exec(script.toString(), READY_TIMEOUT);
-        }
     }
 
     private boolean ready() {

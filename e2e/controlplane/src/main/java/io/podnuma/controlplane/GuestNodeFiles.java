@@ -1,6 +1,5 @@
 package io.podnuma.controlplane;
 
-import io.podnuma.oci.PauseImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -19,6 +18,8 @@ final class GuestNodeFiles {
 
     static final String HOST_FROM_GUEST = "10.0.2.2";
     static final String CONTAINERD_SOCKET = "/run/containerd/containerd.sock";
+    /** containerd's directory on the guest's tmpfs (overlayfs cannot stack on 9p); its root is {@code root} in it. */
+    static final String CONTAINERD_DIR = "/var/lib/podnuma-containerd";
     /** NRI's default socket: where a plugin in the guest looks first. */
     static final String NRI_SOCKET = "/var/run/nri/nri.sock";
 
@@ -70,9 +71,8 @@ final class GuestNodeFiles {
         NodeConfigs.write(
                 runDir.resolve("containerd/config.toml"),
                 NodeConfigs.containerdConfiguration(
-                        // containerd's root on the guest's tmpfs: overlayfs cannot stack on 9p.
                         new NodeConfigs.ContainerdPaths(
-                                "/var/lib/podnuma-containerd",
+                                CONTAINERD_DIR,
                                 CONTAINERD_SOCKET,
                                 NRI_SOCKET,
                                 GuestNode.GUEST_BIN + "/cni",
@@ -116,13 +116,14 @@ final class GuestNodeFiles {
                 echo "+cpuset +cpu +memory +pids +hugetlb" > /sys/fs/cgroup/cgroup.subtree_control
                 echo 1 > /proc/sys/net/ipv4/ip_forward
                 echo "guest: network and mounts ready at $(up) s"
+                # The images, imported and unpacked on the host (ContainerdPreload): an import here would take
+                # minutes under emulation.
+                %8$s
+                echo "guest: images in place at $(up) s"
                 containerd --config=/work/containerd/config.toml > /work/containerd.log 2>&1 &
                 i=0
                 while [ ! -S %5$s ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i + 1)); done
                 echo "guest: containerd answers at $(up) s"
-                # The sandbox image before the kubelet starts; GuestNode.start imports the others once the node is
-                # Ready (hundreds of MB take a minute under emulation, and would only slow the kubelet's start).
-                ctr --address %5$s -n k8s.io images import /work/images/%8$s || echo "guest: cannot import the pause image"
                 kubelet --config=%7$s --kubeconfig=/work/kubelet/kubeconfig \\
                     --hostname-override=%4$s --root-dir=%6$s --v=1 > /work/kubelet.log 2>&1 &
                 echo "guest: kubelet started at $(up) s"
@@ -147,6 +148,6 @@ final class GuestNodeFiles {
                         CONTAINERD_SOCKET,
                         GuestNode.KUBELET_ROOT,
                         GuestNode.KUBELET_CONFIG,
-                        PauseImage.TAR_FILE_NAME);
+                        ContainerdPreload.copyInto(CONTAINERD_DIR + "/root"));
     }
 }

@@ -6,8 +6,9 @@ import java.util.Objects;
 
 /**
  * How a {@link GuestNode} is built: the machine, the kubelet's own resource managers, the OCI image tars its
- * containerd imports (the pause image always), and the guest's TCP ports the host reaches on its loopback at the same
- * number (e.g. a host-network agent's metrics; the kubelet's port is always forwarded).
+ * containerd has when it starts (imported on the host beside the pause image, {@code ContainerdPreload}), and the
+ * guest's TCP ports the host reaches on its loopback at the same number (e.g. a host-network agent's metrics; the
+ * kubelet's port is always forwarded).
  */
 public record GuestNodeOptions(
         GuestTopology topology, KubeletManagers managers, List<Path> images, List<Integer> forwardedPorts) {

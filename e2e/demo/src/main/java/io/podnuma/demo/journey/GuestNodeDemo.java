@@ -63,6 +63,7 @@ public final class GuestNodeDemo {
     private final Path workDir;
     private final DemoImages images;
     private final PrintStream out;
+    private long started = System.nanoTime();
 
     public GuestNodeDemo(Path root, Path workDir, String tag, PrintStream out) {
         this.root = root;
@@ -81,7 +82,8 @@ public final class GuestNodeDemo {
 
     /** Boots the guest node, runs the journey, powers the guest off; returns what was seen. */
     public GuestReport run() throws Exception {
-        long t0 = System.nanoTime();
+        started = System.nanoTime();
+        long t0 = started;
         int metricsPort = FreePorts.next();
         int healthPort = FreePorts.next();
         try (LocalControlPlane plane = LocalControlPlane.startForRealKubelet();
@@ -241,13 +243,14 @@ public final class GuestNodeDemo {
         }
 
         /**
-         * The policy changed to {@code best-effort}: too-big goes first, the agent rolls with the policy, trader keeps
+         * The policy changed to {@code best-effort} while too-big goes: the agent rolls with the policy, trader keeps
          * its pins and a budget wider than a NUMA node spreads across both.
          */
         BestEffort bestEffort(Pod agent, Map<Integer, CpuList> numa) throws InterruptedException {
             section("best-effort: kubectl patch nrp " + POLICY + " (topologyManager.policy), a " + WIDE
                     + "-CPU budget again");
-            delete("too-big");
+            // too-big goes while the agent rolls: its sandbox stops as slowly as a new agent starts under emulation.
+            requestDeletion("too-big");
             String patch = "{\"spec\":{\"topologyManager\":{\"policy\":\"best-effort\"}}}";
             out.println("$ kubectl patch nrp " + POLICY + " --type=merge -p '" + patch + "'");
             plane.kubectl("patch", "nrp", POLICY, "--type=merge", "-p", patch).assertSuccess();
@@ -255,6 +258,7 @@ public final class GuestNodeDemo {
             awaitAgent(Optional.of(agent.getMetadata().getUid()));
             Duration rolled = Duration.ofNanos(System.nanoTime() - roll);
             out.printf("the agent rolled with the policy in %.1f s%n", rolled.toMillis() / 1e3);
+            awaitGone("too-big");
             Map<String, Pod> running = new LinkedHashMap<>();
             running.put("trader", node.awaitRunning(NS, "trader"));
             running.put("spread", run(SamplePods.budgeted(node.nodeName(), "spread", WIDE)));
@@ -265,8 +269,16 @@ public final class GuestNodeDemo {
 
         /** {@code kubectl delete pod}, and a wait until it is gone (a sandbox stops slowly under emulation). */
         private void delete(String pod) throws InterruptedException {
+            requestDeletion(pod);
+            awaitGone(pod);
+        }
+
+        private void requestDeletion(String pod) {
             out.println("$ kubectl delete pod -n " + NS + " " + pod);
             plane.kubectl("delete", "pod", "-n", NS, pod, "--wait=false").assertSuccess();
+        }
+
+        private void awaitGone(String pod) throws InterruptedException {
             Waits.await(
                     WAIT,
                     pod + " gone",
@@ -394,8 +406,9 @@ public final class GuestNodeDemo {
                 + " CGROUP: cpuset.cpus.effective and cpuset.mems.effective of its cgroup v2 directory in the guest)");
     }
 
+    /** A step's title, and when it began: where a run's time goes under emulation. */
     private void section(String title) {
-        out.printf("%n== %s ==%n", title);
+        out.printf("%n== %s (at %.0f s) ==%n", title, (System.nanoTime() - started) / 1e9);
     }
 
     /** A container on the guest node: its row, the NUMA nodes of its CPUs, its cgroup's effective cpuset. */

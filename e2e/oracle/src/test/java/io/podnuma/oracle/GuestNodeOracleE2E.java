@@ -1,4 +1,4 @@
-package io.podnuma.e2e.guestnode;
+package io.podnuma.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.podnuma.e2e.guestnode;
+package io.podnuma.oracle;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

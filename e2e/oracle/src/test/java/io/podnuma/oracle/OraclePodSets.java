@@ -1,4 +1,4 @@
-package io.podnuma.e2e.guestnode;
+package io.podnuma.oracle;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
