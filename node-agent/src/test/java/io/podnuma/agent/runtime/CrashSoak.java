@@ -147,6 +147,8 @@ final class CrashSoak {
     private long restarts;
     private int created;
     private long bootNanos;
+    /** Whether the crash just injected struck at its armed point; null for a fault without one. */
+    private Boolean reached;
     /** For the next boot only: crash at the pod list (0) or at the n-th cgroup write after it; -1 not at all. */
     private int pendingListCrash = -1;
 
@@ -160,8 +162,15 @@ final class CrashSoak {
         this.machines = List.copyOf(machines);
     }
 
+    /**
+     * How often a crash that missed its point is tried again before the run gives it up (and CrashSoakTest fails): a
+     * try costs milliseconds, and a point drawn at random (a port, an n-th call) is reached one time in three or four.
+     */
+    static final int MAX_AGAIN = 20;
+
     Result run(int injections) {
         FaultDraw draw = new FaultDraw(KINDS, rnd);
+        Map<FaultKind, Integer> again = new EnumMap<>(FaultKind.class);
         current = boot(null);
         try {
             for (int i = 0; i < injections; i++) {
@@ -171,12 +180,20 @@ final class CrashSoak {
                     churnStep();
                 }
                 // Every kind once first, so even a short run covers them all; then the seeded draw by weight.
-                FaultKind k = i < KINDS.size() ? KINDS.get(i) : draw.next();
+                FaultKind k = draw.next();
                 cause = k;
                 restartedInFault = false;
                 tally.injected(k);
                 long start = System.nanoTime();
+                reached = null;
                 inject(k);
+                if (reached != null) {
+                    // An armed point counts only where the run reached it; a miss is drawn again (a few times).
+                    tally.aimed(k, reached);
+                    if (!reached && tally.reached(k) == 0 && again.merge(k, 1, Integer::sum) <= MAX_AGAIN) {
+                        draw.again(k);
+                    }
+                }
                 converge(k, start);
                 if (violations.size() > 20) {
                     break; // enough to debug; the seed replays the rest
@@ -235,7 +252,7 @@ final class CrashSoak {
                     Port.NODE_STATE
                 };
                 Port p = ports[rnd.nextInt(ports.length)];
-                restart(new CrashPoint(p, 1 + rnd.nextInt(2), when()));
+                reached = restart(new CrashPoint(p, 1 + rnd.nextInt(2), when()));
             }
             case AGENT_KILL9_DURING_SYNC -> {
                 kill("kill before a start that crashes in the full sync");
@@ -280,12 +297,16 @@ final class CrashSoak {
 
     /** Arms the crash, churns until it hits (at most {@code maxSteps} steps, then a plain kill), and restarts. */
     private void crashWithin(CrashPoint point, int maxSteps) {
-        current.fence.arm(point);
-        for (int s = 0; s < maxSteps && !current.fence.dead(); s++) {
+        // The armed incarnation: a call that strikes restarts the agent at once (afterCall), so `current` is then a
+        // new one, which must neither be churned on as if the crash were still to come nor killed as a miss.
+        Incarnation armed = current;
+        armed.fence.arm(point);
+        for (int s = 0; s < maxSteps && !armed.fence.dead(); s++) {
             // Creating pods makes decisions, hence checkpoint and cgroup writes: the armed points are reached.
             churnStep(s == 0 ? 0 : -1);
         }
-        if (!current.fence.dead()) {
+        reached = armed.fence.struck();
+        if (!armed.fence.dead()) {
             kill("kill after " + point + " was not reached");
         }
         if (current.agent == null || current.fence.dead()) {
@@ -411,8 +432,12 @@ final class CrashSoak {
         return inc;
     }
 
-    /** A new incarnation; one that crashes in its start is followed by another, unarmed. */
-    private void restart(CrashPoint armed) {
+    /**
+     * A new incarnation; one that crashes in its start is followed by another, unarmed.
+     *
+     * @return whether the first one crashed at {@code armed}
+     */
+    private boolean restart(CrashPoint armed) {
         if (current != null && current.fence.dead()) {
             closeDead(current);
         }
@@ -420,12 +445,14 @@ final class CrashSoak {
             restartedInFault = true;
         }
         current = boot(armed);
-        if (current.fence.dead()) {
+        boolean crashed = current.fence.struck();
+        if (crashed) {
             sampleDown();
             closeDead(current);
             current = boot(null);
         }
         sample();
+        return crashed;
     }
 
     private void restartCrashingInSync() {
@@ -436,6 +463,8 @@ final class CrashSoak {
         // Armed when the pod list is handed out: the n-th cgroup write from then on, or right at the list.
         int n = rnd.nextInt(4);
         current = bootArmedAtList(n);
+        reached = current.fence.dead();
+        // (the crash at the list itself is the driver's kill inside the list call: at the point, as armed)
         if (current.fence.dead()) {
             sampleDown();
             closeDead(current);
@@ -515,6 +544,8 @@ final class CrashSoak {
         } else {
             Thread.yield();
         }
+        // In the shutdown only if the stop has not ended by the kill.
+        reached = stopper.isAlive();
         inc.fence.kill("during the shutdown");
         try {
             stopper.join(READY_TIMEOUT.toMillis());

@@ -48,7 +48,8 @@ public final class Placements {
         /** A container off the node shared pool: the CPUs it runs on, exclusive or its pod's pool, and its mems. */
         public Pod container(String name, boolean exclusive, CpuList cpus, List<Integer> memoryNodes) {
             facts.put(name + CPUS, cpus.toString());
-            facts.put(name + MEMS, new TreeSet<>(memoryNodes).toString());
+            // NumaNodeState leaves an empty list out
+            facts.put(name + MEMS, new TreeSet<>(memoryNodes == null ? List.of() : memoryNodes).toString());
             if (exclusive) {
                 facts.put(name + EXCLUSIVE, cpus.toString());
             }
@@ -76,7 +77,7 @@ public final class Placements {
             if (a.cpus() != null) {
                 p.bubble(CpuList.parse(a.cpus()));
             }
-            for (ContainerAllocation c : a.containers()) {
+            for (ContainerAllocation c : Objects.requireNonNullElse(a.containers(), List.<ContainerAllocation>of())) {
                 if (c.assignment() == AssignmentType.NODE_SHARED) {
                     continue;
                 }
@@ -166,6 +167,28 @@ public final class Placements {
             SortedMap<String, String> now = after.getOrDefault(uid, new TreeMap<>());
             if (!was.equals(now)) {
                 out.put(uid, "was " + difference(was, now) + ", now " + difference(now, was));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The placement changes across fault {@code k} ({@link #changed}): one the fault explains
+     * ({@link FaultKind#mayMovePins()}) goes to the tally's placement changes, every other is returned as a
+     * {@link ViolationKind#PLACEMENT_CHANGED}.
+     */
+    public static List<Violation> acrossFault(
+            FaultKind k,
+            Map<String, SortedMap<String, String>> before,
+            Map<String, SortedMap<String, String>> after,
+            Set<String> livePods,
+            SoakTally tally) {
+        List<Violation> out = new ArrayList<>();
+        changed(before, after, livePods).forEach((uid, what) -> {
+            if (k.mayMovePins()) {
+                tally.placementChanged(k.name().toLowerCase(java.util.Locale.ROOT) + ": " + what);
+            } else {
+                out.add(new Violation(ViolationKind.PLACEMENT_CHANGED, "pod " + uid, what + " across " + k));
             }
         });
         return out;

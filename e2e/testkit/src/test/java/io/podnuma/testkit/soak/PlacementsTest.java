@@ -106,4 +106,16 @@ class PlacementsTest {
                         FaultKind.NODE_LABEL_REMOVED,
                         FaultKind.POLICY_DELETED);
     }
+
+    @Test
+    void aChangeTheFaultExplainsIsCountedTheOthersFail() {
+        SoakTally t = new SoakTally();
+        assertThat(Placements.acrossFault(FaultKind.AGENT_KILL9, checkpoint("1"), checkpoint("0"), Set.of(UID), t))
+                .extracting(Violation::kind)
+                .containsExactly(ViolationKind.PLACEMENT_CHANGED);
+        assertThat(Placements.acrossFault(
+                        FaultKind.CHECKPOINT_TRUNCATED, checkpoint("1"), checkpoint("0"), Set.of(UID), t))
+                .isEmpty();
+        assertThat(t.render()).contains("checkpoint_truncated: was {engine cpus=1");
+    }
 }
