@@ -126,17 +126,6 @@ public final class SoakExpectations {
         return out;
     }
 
-    /** {@code uid → name} of every pod the state gives exclusive CPUs (whose placement a fault may change). */
-    public static Map<String, String> exclusiveHolderNames(Optional<NodeState> state) {
-        Map<String, String> out = new TreeMap<>();
-        state.ifPresent(s -> s.pods().values().forEach(p -> {
-            if (!p.exclusiveCpus().isEmpty()) {
-                out.put(p.ref().uid(), p.ref().name());
-            }
-        }));
-        return out;
-    }
-
     /** The test kit's form of the agent's CPU set. */
     public static CpuList cpuList(CpuSet s) {
         return new CpuList(new TreeSet<>(s.stream().boxed().toList()));
