@@ -267,7 +267,8 @@ class FaultSoakIT {
                 .toList();
         FaultDraw draw = new FaultDraw(kinds, k -> full ? k.weight() : shortWeight(k), rnd);
         Map<FaultKind, Integer> again = new EnumMap<>(FaultKind.class);
-        long deadline = System.nanoTime() + duration.toNanos();
+        long loopStart = System.nanoTime();
+        long deadline = loopStart + duration.toNanos();
         while ((System.nanoTime() < deadline || draw.covering()) && failures.isEmpty()) {
             for (int i = rnd.nextInt(3); i > 0; i--) {
                 churnStep();
@@ -296,15 +297,18 @@ class FaultSoakIT {
                 failures.add(k + " (after convergence): " + v);
             }
         }
+        Duration loop = Duration.ofNanos(System.nanoTime() - loopStart);
         sampling = false;
         sampler.join(5_000);
         System.out.printf(
-                "FaultSoakIT: %d injections in %s, %d pods created, %d samples (%.0f/s)%n%s",
+                "FaultSoakIT: %d injections in %d s (at least %s, until every kind was injected), %d pods created, %d"
+                        + " samples (%.0f/s)%n%s",
                 tally.injections(),
+                loop.toSeconds(),
                 duration,
                 created,
                 samples.get(),
-                samples.get() / (double) Math.max(1, duration.toSeconds()),
+                samples.get() / Math.max(1.0, loop.toMillis() / 1000.0),
                 tally.render());
         assertThat(failures).as("failures").isEmpty();
         assertThat(tally.violations()).as("invariant violations").isEmpty();
