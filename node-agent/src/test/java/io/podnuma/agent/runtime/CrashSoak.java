@@ -95,7 +95,8 @@ final class CrashSoak {
             FaultKind.STATE_DIR_READ_ONLY,
             FaultKind.CHECKPOINT_TRUNCATED,
             FaultKind.NODE_REBOOT,
-            FaultKind.TOPOLOGY_CHANGE);
+            FaultKind.TOPOLOGY_CHANGE,
+            FaultKind.NODE_LABEL_REMOVED);
 
     /** What a run found. */
     record Result(SoakTally tally, List<String> violations, String table, long steps, long restarts) {}
@@ -287,6 +288,7 @@ final class CrashSoak {
                 changeMachine();
                 restart(null);
             }
+            case NODE_LABEL_REMOVED -> leaveWithTheRestoreCut();
             default -> throw new IllegalArgumentException("the in-process driver does not offer " + k);
         }
     }
@@ -312,6 +314,56 @@ final class CrashSoak {
         if (current.agent == null || current.fence.dead()) {
             restart(null);
         }
+    }
+
+    /**
+     * The node leaves podnuma and the crash comes in its restore: the stop that gives every container everything back
+     * ({@link Shutdown#RESTORE}) with a crash armed at one of its cgroup writes (the n-th from now, n up to one past
+     * the containers' count: past the last write the restore finishes). What the design leaves (behaviour.md,
+     * "Shutdown"): a finished restore, every container on every CPU and no checkpoint; a cut one, each container where
+     * it was or on every CPU, and the checkpoint (deleted only after the writes), which the next start adopts. Then the
+     * label is back and an agent starts.
+     */
+    private void leaveWithTheRestoreCut() {
+        Incarnation inc = current;
+        Map<CgroupPath, CpuSet> was = new HashMap<>();
+        host.cgroups.values().forEach(c -> was.put(c.path, c.pin.cpus()));
+        inc.fence.arm(new CrashPoint(
+                Port.CGROUP_WRITE,
+                inc.fence.count(Port.CGROUP_WRITE) + 1 + rnd.nextInt(host.cgroups.size() + 1),
+                when()));
+        try {
+            inc.agent.stop(Shutdown.RESTORE);
+            inc.closed = true;
+        } catch (RuntimeException e) {
+            if (!crashed(e)) {
+                throw e;
+            }
+        }
+        reached = inc.fence.struck();
+        sampleDown();
+        closeDead(inc);
+        current = null;
+        boolean finished = !reached;
+        CpuSet everything = all().cpus();
+        for (CrashHost.Cgroup c : host.cgroups.values()) {
+            CpuSet before = was.getOrDefault(c.path, everything);
+            if (!c.pin.cpus().equals(everything) && (finished || !c.pin.cpus().equals(before))) {
+                violation(new Violation(
+                        ViolationKind.RESTORE_LEFT_OTHERWISE,
+                        c.podUid + "/" + c.container,
+                        "after a " + (finished ? "finished" : "cut") + " restore it runs on " + c.pin.cpus()
+                                + " (it was on " + before + ", everything is " + everything + ")"));
+            }
+        }
+        if (finished == Files.exists(stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME))) {
+            violation(new Violation(
+                    ViolationKind.RESTORE_LEFT_OTHERWISE,
+                    "checkpoint",
+                    "the restore " + (finished ? "finished and the checkpoint is still there" : "was cut and the"
+                            + " checkpoint is gone")));
+        }
+        restart(null);
     }
 
     private void writesFail(WriteFailure f) {
@@ -825,7 +877,7 @@ final class CrashSoak {
      * refused after the restart when the free CPUs fall differently: a placement change, counted with its cause.
      */
     private void notReadmitted(NodeState state) {
-        boolean recordGone = cause == FaultKind.TOPOLOGY_CHANGE || cause == FaultKind.CHECKPOINT_TRUNCATED;
+        boolean recordGone = cause != null && cause.mayMovePins();
         Set<String> before = new TreeSet<>(lastHeld);
         before.addAll(durable);
         for (String uid : before) {
@@ -927,6 +979,7 @@ final class CrashSoak {
         String how = switch (cause) {
             case CHECKPOINT_TRUNCATED -> "rebuilt from the running pods";
             case TOPOLOGY_CHANGE -> "re-admitted on the other machine";
+            case NODE_LABEL_REMOVED -> "the node left podnuma and came back";
             case STATE_DIR_FULL, STATE_DIR_READ_ONLY ->
                 restartedInFault ? "restarted from a checkpoint older than the state" : "while running";
             default -> restartedInFault ? "re-admitted after the restart" : "while running";

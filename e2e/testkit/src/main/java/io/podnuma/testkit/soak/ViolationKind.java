@@ -15,6 +15,11 @@ public enum ViolationKind {
      * fault that may not move pins ({@link FaultKind#mayMovePins()}).
      */
     PLACEMENT_CHANGED,
+    /**
+     * After the node left podnuma (its restore finished or cut by a crash), a container is neither where it was pinned
+     * nor on every CPU, or the checkpoint is there after a finished restore or gone after a cut one.
+     */
+    RESTORE_LEFT_OTHERWISE,
     /** A CPU outside the reserved set is the whole cpuset of containers of two pods at once, as their cgroups say. */
     CPU_HELD_BY_TWO,
     /** Two operator replicas each say they lead ({@code podnuma_operator_leader} 1) at one instant. */
