@@ -360,8 +360,10 @@ final class CrashSoak {
             violation(new Violation(
                     ViolationKind.RESTORE_LEFT_OTHERWISE,
                     "checkpoint",
-                    "the restore " + (finished ? "finished and the checkpoint is still there" : "was cut and the"
-                            + " checkpoint is gone")));
+                    "the restore "
+                            + (finished
+                                    ? "finished and the checkpoint is still there"
+                                    : "was cut and the checkpoint is gone")));
         }
         restart(null);
     }

@@ -99,7 +99,8 @@ class DocsFiguresTest {
         words.put(FaultKind.NODE_LABEL_REMOVED, "node label removed");
         words.put(FaultKind.POLICY_DELETED, "policy deleted");
         assertThat(listedKinds(read(OPERATOR_SOAK))).containsExactlyInAnyOrderElementsOf(words.keySet());
-        List<String> lists = figures("README.md", "\\(`OperatorFailoverSoakIT`, all \\d+ kinds in every run: ([^;)]*)[;)]");
+        List<String> lists =
+                figures("README.md", "\\(`OperatorFailoverSoakIT`, all \\d+ kinds in every run: ([^;)]*)[;)]");
         assertThat(lists).hasSize(1);
         assertThat(words.values()).allSatisfy(w -> assertThat(lists.getFirst()).contains(w));
     }
