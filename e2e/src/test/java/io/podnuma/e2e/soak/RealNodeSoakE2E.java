@@ -27,6 +27,7 @@ import io.podnuma.testkit.soak.ContainerSample;
 import io.podnuma.testkit.soak.FaultDraw;
 import io.podnuma.testkit.soak.FaultKind;
 import io.podnuma.testkit.soak.Invariants;
+import io.podnuma.testkit.soak.Placements;
 import io.podnuma.testkit.soak.Record;
 import io.podnuma.testkit.soak.SampleCheck;
 import io.podnuma.testkit.soak.Snapshot;
@@ -45,6 +46,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -58,15 +60,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fault soak on the real node (kubelet + containerd on this machine, the agent as the DaemonSet pod the real
- * operator rolls out, pinning as an NRI plugin): a churn of workload pods (a Guaranteed pod with a one-CPU pod budget
- * at most at a time, Burstable pods, some with a native sidecar) and, between churn steps, a fault drawn at random
+ * operator rolls out, pinning as an NRI plugin): a churn of workload pods (a Guaranteed pod with a one-CPU pod budget,
+ * which holds the node's one exclusive CPU, and handovers of it: the holder deleted and at once a new budgeted pod
+ * created, so that two budgeted pods are on the node together, the leaving one's containers running out their grace
+ * period, and a CPU given to the new one before the old one's containers left it would be seen; Burstable pods, some
+ * with a native sidecar) and, between churn steps, a fault drawn at random
  * (seeded, the seed printed; each kind once first, from a seeded place in the list): the agent's JVM killed with SIGKILL (the kubelet restarts the
  * container), the agent pod deleted (the DaemonSet's rollout: SIGTERM, a new pod), containerd restarted, the kubelet
  * restarted, kube-apiserver and etcd stopped and started. A sampler reads every container cgroup under kubepods (the
  * pods' containers, their sandboxes and the agent's own) with its processes' affinities and the agent's checkpoint as
- * often as it can and checks {@link Invariants} at every sample; after each fault the soak waits until the node
- * converged (the agent pod Ready, every workload container on its set, NumaNodeState holding the checkpoint's pods),
- * times it from the fault's end, and checks NumaNodeState and PodResources hold every live pod of the checkpoint.
+ * often as it can and checks {@link Invariants} at every sample, also {@link Invariants#heldByTwo} from the cgroups
+ * alone (no CPU outside the reserved one is the whole cpuset of containers of two pods); after each fault the soak
+ * waits until the node converged (the agent pod Ready, every workload container on its set, NumaNodeState holding the
+ * checkpoint's pods), times it from the fault's end, checks NumaNodeState and PodResources hold every live pod of the
+ * checkpoint with each container placed as the checkpoint places it ({@link Placements}), and that every pod pinned
+ * before the fault and still alive kept exactly its CPUs and memory nodes (none of these faults may move a pin).
  *
  * <p>Bounded: {@code -Dpodnuma.soak.node.injections} (default 3, three kinds in turn from a seeded place; six cover
  * every kind) and {@code
@@ -85,6 +93,13 @@ class RealNodeSoakE2E {
     static final int MIN_ALIVE = 2;
     static final int MAX_ALIVE = 4;
     static final CpuList ALL = CpuList.of(0, 1);
+    /** The CPUs outside the reserved one: what a pod budget can hold. */
+    static final CpuList EXCLUSIVE_CAPABLE = CpuList.of(1);
+    /**
+     * Budgeted pods alive (not being deleted) at once at most. A handover adds the second: with the leaving one they
+     * request both CPUs of the node, and the kubelet rejects a third (OutOfcpu: it counts a terminating pod).
+     */
+    static final int MAX_BUDGETED = 1;
 
     /** The default run's injections: three kinds, taken in turn from a seeded place in {@link #KINDS}. */
     static final int DEFAULT_INJECTIONS = 3;
@@ -131,6 +146,7 @@ class RealNodeSoakE2E {
     private final SoakTally tally = new SoakTally();
     private final List<String> failures = new CopyOnWriteArrayList<>();
     private final AtomicLong samples = new AtomicLong();
+    private int handovers;
     private volatile boolean sampling = true;
     private int created;
     /** When the last fault ended (the kill, the delete, the component started again). */
@@ -233,6 +249,16 @@ class RealNodeSoakE2E {
         Duration setUp = Duration.ofNanos(System.nanoTime() - t0);
 
         Thread sampler = Thread.ofPlatform().name("soak-sampler").daemon().start(this::sample);
+        // A handover of CPU 1 under the sampler before the first fault (the churn makes more); not vacuous: CPU 1 went
+        // to the new pod.
+        TestPod next = handover(budgeted);
+        assertThat(awaitConverged())
+                .as("the node converged after the first handover:\n" + agent.logs())
+                .isTrue();
+        assertThat(SoakExpectations.exclusiveByContainer(
+                        SoakExpectations.readCheckpoint(checkpoint, fingerprint).orElseThrow()))
+                .as("the checkpoint's exclusive containers after the handover")
+                .isEqualTo(Map.of(next.uid() + "/engine", CpuList.of(1), next.uid() + "/proxy", CpuList.of(1)));
         FaultDraw draw = new FaultDraw(KINDS, rnd);
         // Each kind once first, from a seeded place, so short runs cover every kind over a few seeds.
         int firstKind = rnd.nextInt(KINDS.size());
@@ -244,7 +270,7 @@ class RealNodeSoakE2E {
             }
             FaultKind k = i < KINDS.size() ? KINDS.get((firstKind + i) % KINDS.size()) : draw.next();
             current.set(k);
-            Map<String, String> holdersBefore = exclusiveHolderNames();
+            Map<String, SortedMap<String, String>> before = placements();
             inject(k);
             tally.injected(k);
             if (!awaitConverged()) {
@@ -253,28 +279,29 @@ class RealNodeSoakE2E {
             }
             tally.converged(k, Duration.ofNanos(System.nanoTime() - liftedAt));
             checkRecords(k);
-            Map<String, String> holdersAfter = exclusiveHolderNames();
-            holdersBefore.forEach((uid, name) -> {
-                if (!holdersAfter.containsKey(uid) && !deletedUids.contains(uid)) {
-                    tally.placementChanged(k.name().toLowerCase() + ": " + name + " lost CPU 1");
-                }
-            });
+            for (Violation v : Placements.acrossFault(k, before, placements(), liveUids(), tally)) {
+                tally.violated(k, v);
+                failures.add(k + " (after convergence): " + v);
+            }
         }
         Duration loop = Duration.ofNanos(System.nanoTime() - loopStart);
         sampling = false;
         sampler.join(5_000);
         System.out.printf(
-                "RealNodeSoakE2E: %d injections in %d s (set-up %d s), %d pods created, %d samples (%.1f/s)%n%s",
+                "RealNodeSoakE2E: %d injections in %d s (set-up %d s), %d pods created, %d handovers of CPU 1, %d samples"
+                        + " (%.1f/s)%n%s",
                 tally.injections(),
                 loop.toSeconds(),
                 setUp.toSeconds(),
                 created,
+                handovers,
                 samples.get(),
                 samples.get() / Math.max(1.0, loop.toMillis() / 1000.0),
                 tally.render());
         assertThat(failures).as("failures").isEmpty();
         assertThat(tally.violations()).as("invariant violations").isEmpty();
         assertThat(tally.injections()).isPositive();
+        assertThat(handovers).as("handovers of CPU 1").isPositive();
     }
 
     // ---- the faults ----
@@ -372,16 +399,41 @@ class RealNodeSoakE2E {
 
     private void churnStep() throws Exception {
         List<TestPod> alive = alive();
-        if (alive.size() < MIN_ALIVE || (alive.size() < MAX_ALIVE && rnd.nextInt(100) < 55)) {
-            boolean budgetTaken = alive.stream().anyMatch(p -> p.shape() == Shape.BUDGETED);
+        List<TestPod> budgeted =
+                alive.stream().filter(p -> p.shape() == Shape.BUDGETED).toList();
+        if (!budgeted.isEmpty() && rnd.nextInt(100) < 25) {
+            handover(budgeted.get(rnd.nextInt(budgeted.size())));
+        } else if (alive.size() < MIN_ALIVE || (alive.size() < MAX_ALIVE && rnd.nextInt(100) < 55)) {
             Shape s = Shape.values()[rnd.nextInt(Shape.values().length)];
-            create(s == Shape.BUDGETED && budgetTaken ? Shape.BURSTABLE : s);
+            create(s == Shape.BUDGETED && budgeted.size() >= MAX_BUDGETED ? Shape.BURSTABLE : s);
         } else if (!alive.isEmpty()) {
             delete(alive.get(rnd.nextInt(alive.size())));
         }
     }
 
-    private void create(Shape shape) {
+    /**
+     * Delete-then-create: the budgeted pod force-deleted (grace 0: the API object goes at once, while the kubelet stops
+     * its containers afterwards) and a new budgeted pod created at once. The agent releases the old pod's CPU when its
+     * object goes, so the new pod may be admitted onto it while the old pod's containers still run there: the CPU may
+     * go to the new pod only once they have left it, which the sampler ({@link Invariants#heldByTwo}) would see
+     * otherwise. Returns the new pod.
+     */
+    private TestPod handover(TestPod old) throws Exception {
+        deletedUids.add(old.uid());
+        pods.remove(old.name());
+        plane.client()
+                .pods()
+                .inNamespace(ns)
+                .withName(old.name())
+                .withGracePeriod(0)
+                .delete();
+        TestPod made = create(Shape.BUDGETED);
+        awaitGone(old);
+        handovers++;
+        return made;
+    }
+
+    private TestPod create(Shape shape) {
         String name = String.format("p-%04d", ++created);
         Pod pod = switch (shape) {
             case BUDGETED -> SamplePods.budgeted(node.nodeName(), name, 1);
@@ -406,8 +458,10 @@ class RealNodeSoakE2E {
                 .inNamespace(ns)
                 .resource(WorkloadPods.ofImage(pod, RealNodeAgent.workloadImage()))
                 .create();
-        pods.put(name, new TestPod(name, shape, made.getMetadata().getUid()));
+        TestPod p = new TestPod(name, shape, made.getMetadata().getUid());
+        pods.put(name, p);
         node.awaitRunning(ns, name);
+        return p;
     }
 
     /** Deletes the pod (1 s grace) and waits until the kubelet confirmed its containers gone. */
@@ -420,6 +474,10 @@ class RealNodeSoakE2E {
                 .withName(p.name())
                 .withGracePeriod(1)
                 .delete();
+        awaitGone(p);
+    }
+
+    private void awaitGone(TestPod p) throws Exception {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (plane.client().pods().inNamespace(ns).withName(p.name()).get() != null) {
             if (System.nanoTime() > until) {
@@ -512,7 +570,9 @@ class RealNodeSoakE2E {
                         livePods,
                         records,
                         everHeld);
-                for (Violation v : check.check(s, deletedUids)) {
+                List<Violation> found = new ArrayList<>(check.check(s, deletedUids));
+                found.addAll(Invariants.heldByTwo(cs, EXCLUSIVE_CAPABLE));
+                for (Violation v : found) {
                     tally.violated(k, v);
                     failures.add(k + ": " + v);
                 }
@@ -526,8 +586,17 @@ class RealNodeSoakE2E {
 
     // ---- convergence and the records ----
 
-    private Map<String, String> exclusiveHolderNames() {
-        return SoakExpectations.exclusiveHolderNames(SoakExpectations.readCheckpoint(checkpoint, fingerprint));
+    /** The placement facts of the checkpoint's pods (none when it cannot be read). */
+    private Map<String, SortedMap<String, String>> placements() {
+        return SoakExpectations.readCheckpoint(checkpoint, fingerprint)
+                .map(SoakExpectations::placements)
+                .orElse(Map.of());
+    }
+
+    private Set<String> liveUids() {
+        Set<String> out = new TreeSet<>();
+        alive().forEach(p -> out.add(p.uid()));
+        return out;
     }
 
     /** The agent pod Ready, every workload container on its wanted set, NumaNodeState naming the checkpoint's pods. */
@@ -599,24 +668,16 @@ class RealNodeSoakE2E {
     }
 
     /**
-     * After convergence: every live pod the checkpoint holds is in NumaNodeState and PodResources, within the grace
-     * of {@link AgentRecords#lastingLosses} (the records are written one after the other).
+     * After convergence: every live pod the checkpoint holds is in NumaNodeState and PodResources, each of its
+     * containers placed there as in the checkpoint, within the grace of {@link AgentRecords#lastingLosses} (the records
+     * are written one after the other).
      */
     private void checkRecords(FaultKind k) throws InterruptedException {
         List<Violation> lost = AgentRecords.lastingLosses(
-                () -> {
-                    Optional<NodeState> state = SoakExpectations.readCheckpoint(checkpoint, fingerprint);
-                    if (state.isEmpty()) {
-                        return List.of();
-                    }
-                    Set<String> livePods = new TreeSet<>();
-                    alive().forEach(p -> livePods.add(p.uid()));
-                    return AgentRecords.lostAfterConvergence(
-                            SoakExpectations.podNames(state.get()),
-                            AgentRecords.numaNodeStatePods(plane.client(), node.nodeName()),
-                            AgentRecords.podResourcesPods(podResourcesSocket),
-                            livePods);
-                },
+                () -> SoakExpectations.readCheckpoint(checkpoint, fingerprint)
+                        .map(state -> SoakExpectations.recordsDisagree(
+                                state, plane.client(), node.nodeName(), podResourcesSocket, liveUids()))
+                        .orElse(List.of()),
                 RECORDS_GRACE);
         for (Violation v : lost) {
             tally.violated(k, v);

@@ -70,6 +70,17 @@ class FaultInjectingCgroupFilesTest {
         Path control = Files.writeString(dir.resolve("fault"), "EPERM");
         CgroupFiles files = new FaultInjectingCgroupFiles(host(), control);
         assertThatThrownBy(() -> files.write(cpus("0")))
-                .hasMessageContaining("names EPERM: allowed EBUSY, ENOSPC, EACCES or nothing");
+                .hasMessageContaining("names EPERM: allowed EBUSY, ENOSPC, EACCES, SLOW or nothing");
+    }
+
+    @Test
+    void slowWritesGoThroughLate() throws Exception {
+        Path control = Files.writeString(dir.resolve("fault"), "SLOW\n");
+        Path target = Files.writeString(dir.resolve("cpuset.cpus"), "0-1\n");
+        CgroupFiles files = new FaultInjectingCgroupFiles(host(), control);
+        long t0 = System.nanoTime();
+        files.write(cpus("1"));
+        assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(FaultInjectingCgroupFiles.SLOW_WRITE.toNanos());
+        assertThat(files.read(target).strip()).isEqualTo("1");
     }
 }

@@ -95,7 +95,8 @@ final class CrashSoak {
             FaultKind.STATE_DIR_READ_ONLY,
             FaultKind.CHECKPOINT_TRUNCATED,
             FaultKind.NODE_REBOOT,
-            FaultKind.TOPOLOGY_CHANGE);
+            FaultKind.TOPOLOGY_CHANGE,
+            FaultKind.NODE_LABEL_REMOVED);
 
     /** What a run found. */
     record Result(SoakTally tally, List<String> violations, String table, long steps, long restarts) {}
@@ -147,6 +148,8 @@ final class CrashSoak {
     private long restarts;
     private int created;
     private long bootNanos;
+    /** Whether the crash just injected struck at its armed point; null for a fault without one. */
+    private Boolean reached;
     /** For the next boot only: crash at the pod list (0) or at the n-th cgroup write after it; -1 not at all. */
     private int pendingListCrash = -1;
 
@@ -160,8 +163,15 @@ final class CrashSoak {
         this.machines = List.copyOf(machines);
     }
 
+    /**
+     * How often a crash that missed its point is tried again before the run gives it up (and CrashSoakTest fails): a
+     * try costs milliseconds, and a point drawn at random (a port, an n-th call) is reached one time in three or four.
+     */
+    static final int MAX_AGAIN = 20;
+
     Result run(int injections) {
         FaultDraw draw = new FaultDraw(KINDS, rnd);
+        Map<FaultKind, Integer> again = new EnumMap<>(FaultKind.class);
         current = boot(null);
         try {
             for (int i = 0; i < injections; i++) {
@@ -171,12 +181,20 @@ final class CrashSoak {
                     churnStep();
                 }
                 // Every kind once first, so even a short run covers them all; then the seeded draw by weight.
-                FaultKind k = i < KINDS.size() ? KINDS.get(i) : draw.next();
+                FaultKind k = draw.next();
                 cause = k;
                 restartedInFault = false;
                 tally.injected(k);
                 long start = System.nanoTime();
+                reached = null;
                 inject(k);
+                if (reached != null) {
+                    // An armed point counts only where the run reached it; a miss is drawn again (a few times).
+                    tally.aimed(k, reached);
+                    if (!reached && tally.reached(k) == 0 && again.merge(k, 1, Integer::sum) <= MAX_AGAIN) {
+                        draw.again(k);
+                    }
+                }
                 converge(k, start);
                 if (violations.size() > 20) {
                     break; // enough to debug; the seed replays the rest
@@ -235,7 +253,7 @@ final class CrashSoak {
                     Port.NODE_STATE
                 };
                 Port p = ports[rnd.nextInt(ports.length)];
-                restart(new CrashPoint(p, 1 + rnd.nextInt(2), when()));
+                reached = restart(new CrashPoint(p, 1 + rnd.nextInt(2), when()));
             }
             case AGENT_KILL9_DURING_SYNC -> {
                 kill("kill before a start that crashes in the full sync");
@@ -270,6 +288,7 @@ final class CrashSoak {
                 changeMachine();
                 restart(null);
             }
+            case NODE_LABEL_REMOVED -> leaveWithTheRestoreCut();
             default -> throw new IllegalArgumentException("the in-process driver does not offer " + k);
         }
     }
@@ -280,17 +299,73 @@ final class CrashSoak {
 
     /** Arms the crash, churns until it hits (at most {@code maxSteps} steps, then a plain kill), and restarts. */
     private void crashWithin(CrashPoint point, int maxSteps) {
-        current.fence.arm(point);
-        for (int s = 0; s < maxSteps && !current.fence.dead(); s++) {
+        // The armed incarnation: a call that strikes restarts the agent at once (afterCall), so `current` is then a
+        // new one, which must neither be churned on as if the crash were still to come nor killed as a miss.
+        Incarnation armed = current;
+        armed.fence.arm(point);
+        for (int s = 0; s < maxSteps && !armed.fence.dead(); s++) {
             // Creating pods makes decisions, hence checkpoint and cgroup writes: the armed points are reached.
             churnStep(s == 0 ? 0 : -1);
         }
-        if (!current.fence.dead()) {
+        reached = armed.fence.struck();
+        if (!armed.fence.dead()) {
             kill("kill after " + point + " was not reached");
         }
         if (current.agent == null || current.fence.dead()) {
             restart(null);
         }
+    }
+
+    /**
+     * The node leaves podnuma and the crash comes in its restore: the stop that gives every container everything back
+     * ({@link Shutdown#RESTORE}) with a crash armed at one of its cgroup writes (the n-th from now, n up to one past
+     * the containers' count: past the last write the restore finishes). What the design leaves (behaviour.md,
+     * "Shutdown"): a finished restore, every container on every CPU and no checkpoint; a cut one, each container where
+     * it was or on every CPU, and the checkpoint (deleted only after the writes), which the next start adopts. Then the
+     * label is back and an agent starts.
+     */
+    private void leaveWithTheRestoreCut() {
+        Incarnation inc = current;
+        Map<CgroupPath, CpuSet> was = new HashMap<>();
+        host.cgroups.values().forEach(c -> was.put(c.path, c.pin.cpus()));
+        inc.fence.arm(new CrashPoint(
+                Port.CGROUP_WRITE,
+                inc.fence.count(Port.CGROUP_WRITE) + 1 + rnd.nextInt(host.cgroups.size() + 1),
+                when()));
+        try {
+            inc.agent.stop(Shutdown.RESTORE);
+            inc.closed = true;
+        } catch (RuntimeException e) {
+            if (!crashed(e)) {
+                throw e;
+            }
+        }
+        reached = inc.fence.struck();
+        sampleDown();
+        closeDead(inc);
+        current = null;
+        boolean finished = !reached;
+        CpuSet everything = all().cpus();
+        for (CrashHost.Cgroup c : host.cgroups.values()) {
+            CpuSet before = was.getOrDefault(c.path, everything);
+            if (!c.pin.cpus().equals(everything) && (finished || !c.pin.cpus().equals(before))) {
+                violation(new Violation(
+                        ViolationKind.RESTORE_LEFT_OTHERWISE,
+                        c.podUid + "/" + c.container,
+                        "after a " + (finished ? "finished" : "cut") + " restore it runs on " + c.pin.cpus()
+                                + " (it was on " + before + ", everything is " + everything + ")"));
+            }
+        }
+        if (finished == Files.exists(stateDir.resolve(CheckpointStore.DEFAULT_FILE_NAME))) {
+            violation(new Violation(
+                    ViolationKind.RESTORE_LEFT_OTHERWISE,
+                    "checkpoint",
+                    "the restore "
+                            + (finished
+                                    ? "finished and the checkpoint is still there"
+                                    : "was cut and the checkpoint is gone")));
+        }
+        restart(null);
     }
 
     private void writesFail(WriteFailure f) {
@@ -411,8 +486,12 @@ final class CrashSoak {
         return inc;
     }
 
-    /** A new incarnation; one that crashes in its start is followed by another, unarmed. */
-    private void restart(CrashPoint armed) {
+    /**
+     * A new incarnation; one that crashes in its start is followed by another, unarmed.
+     *
+     * @return whether the first one crashed at {@code armed}
+     */
+    private boolean restart(CrashPoint armed) {
         if (current != null && current.fence.dead()) {
             closeDead(current);
         }
@@ -420,12 +499,14 @@ final class CrashSoak {
             restartedInFault = true;
         }
         current = boot(armed);
-        if (current.fence.dead()) {
+        boolean crashed = current.fence.struck();
+        if (crashed) {
             sampleDown();
             closeDead(current);
             current = boot(null);
         }
         sample();
+        return crashed;
     }
 
     private void restartCrashingInSync() {
@@ -436,6 +517,8 @@ final class CrashSoak {
         // Armed when the pod list is handed out: the n-th cgroup write from then on, or right at the list.
         int n = rnd.nextInt(4);
         current = bootArmedAtList(n);
+        reached = current.fence.dead();
+        // (the crash at the list itself is the driver's kill inside the list call: at the point, as armed)
         if (current.fence.dead()) {
             sampleDown();
             closeDead(current);
@@ -515,6 +598,8 @@ final class CrashSoak {
         } else {
             Thread.yield();
         }
+        // In the shutdown only if the stop has not ended by the kill.
+        reached = stopper.isAlive();
         inc.fence.kill("during the shutdown");
         try {
             stopper.join(READY_TIMEOUT.toMillis());
@@ -794,7 +879,7 @@ final class CrashSoak {
      * refused after the restart when the free CPUs fall differently: a placement change, counted with its cause.
      */
     private void notReadmitted(NodeState state) {
-        boolean recordGone = cause == FaultKind.TOPOLOGY_CHANGE || cause == FaultKind.CHECKPOINT_TRUNCATED;
+        boolean recordGone = cause != null && cause.mayMovePins();
         Set<String> before = new TreeSet<>(lastHeld);
         before.addAll(durable);
         for (String uid : before) {
@@ -896,6 +981,7 @@ final class CrashSoak {
         String how = switch (cause) {
             case CHECKPOINT_TRUNCATED -> "rebuilt from the running pods";
             case TOPOLOGY_CHANGE -> "re-admitted on the other machine";
+            case NODE_LABEL_REMOVED -> "the node left podnuma and came back";
             case STATE_DIR_FULL, STATE_DIR_READ_ONLY ->
                 restartedInFault ? "restarted from a checkpoint older than the state" : "while running";
             default -> restartedInFault ? "re-admitted after the restart" : "while running";

@@ -96,10 +96,39 @@ class DocsFiguresTest {
         words.put(FaultKind.OPERATOR_FOLLOWER_KILL9, "standby kill");
         words.put(FaultKind.API_SERVER_RESTART, "API server restart");
         words.put(FaultKind.API_SERVER_OUTAGE, "API server outage");
+        words.put(FaultKind.NODE_LABEL_REMOVED, "node label removed");
+        words.put(FaultKind.POLICY_DELETED, "policy deleted");
         assertThat(listedKinds(read(OPERATOR_SOAK))).containsExactlyInAnyOrderElementsOf(words.keySet());
-        List<String> lists = figures("README.md", "\\(`OperatorFailoverSoakIT`: ([^;)]*)[;)]");
+        List<String> lists =
+                figures("README.md", "\\(`OperatorFailoverSoakIT`, all \\d+ kinds in every run: ([^;)]*)[;)]");
         assertThat(lists).hasSize(1);
         assertThat(words.values()).allSatisfy(w -> assertThat(lists.getFirst()).contains(w));
+    }
+
+    @Test
+    void theDocsGiveHowManyKindsEachSoakInjectsInEveryRun() throws IOException {
+        // Every kind at least once in the default run: the count the docs give is the soak's list.
+        String process = String.valueOf(FaultSoakIT.KINDS.size());
+        assertThat(figures("node-agent/docs/tests.md", "each of its (\\d+) fault kinds once first"))
+                .containsExactly(process);
+        assertThat(figures("README.md", "the process driver \\(`FaultSoakIT`, all (\\d+) kinds in every run"))
+                .containsExactly(process);
+        String operator = String.valueOf(listedKinds(read(OPERATOR_SOAK)).size());
+        assertThat(figures("operator/README.md", "each of its (\\d+) fault kinds once first"))
+                .containsExactly(operator);
+        assertThat(figures("README.md", "\\(`OperatorFailoverSoakIT`, all (\\d+) kinds in every run"))
+                .containsExactly(operator);
+    }
+
+    @Test
+    void theDocsNameTheNewFaultsOfTheProcessSoak() throws IOException {
+        assertThat(FaultSoakIT.KINDS).contains(FaultKind.NODE_LABEL_REMOVED);
+        assertThat(read("node-agent/docs/tests.md").replaceAll("\\s+", " "))
+                .contains("node label removed with the restore cut");
+        assertThat(figures("README.md", "the process driver \\(`FaultSoakIT`([^)]*)\\)"))
+                .singleElement()
+                .asString()
+                .contains("node label removed");
     }
 
     /** The fault kinds of a soak's {@code KINDS} list. */

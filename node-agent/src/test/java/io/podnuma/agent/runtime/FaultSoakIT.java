@@ -12,6 +12,7 @@ import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.testkit.Edits;
 import io.podnuma.testkit.GeneratedCrds;
 import io.podnuma.testkit.agent.AgentProcess;
 import io.podnuma.testkit.cpu.CpuList;
@@ -24,6 +25,7 @@ import io.podnuma.testkit.soak.ContainerSample;
 import io.podnuma.testkit.soak.FaultDraw;
 import io.podnuma.testkit.soak.FaultKind;
 import io.podnuma.testkit.soak.Invariants;
+import io.podnuma.testkit.soak.Placements;
 import io.podnuma.testkit.soak.Record;
 import io.podnuma.testkit.soak.SampleCheck;
 import io.podnuma.testkit.soak.Snapshot;
@@ -36,11 +38,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -58,11 +62,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fault soak on the process driver: {@code node-agent run} as a process on a kwok node and a kubelet-like cgroup
- * host of this machine (CPUs 0-1, CPU 0 reserved, CPU 1 the one exclusive CPU), a churn of pods, and faults drawn at
- * random (seeded, the seed printed) between churn steps. A sampler thread reads every container cgroup's cpuset and
- * its process's affinity as often as it can, with the checkpoint's expectation, and checks {@link Invariants} at
- * every sample; after every fault the soak waits until the node converged (every container on its wanted set,
- * NumaNodeState and PodResources holding every pod the checkpoint holds) and times it.
+ * host of this machine (CPUs 0-1, CPU 0 reserved, CPU 1 the one exclusive CPU), a churn of pods, and faults between
+ * churn steps: every kind of {@link #KINDS} once first (in an order shuffled by the seed), then drawn at random
+ * (seeded, the seed printed); the run ends at its duration once every kind was injected, and fails unless every
+ * kind was, and every fault that aims at a moment of the agent's run (a kill at start, in the sync, after a
+ * checkpoint, in the shutdown, in the restore) reached it at least once (a miss is tried again, up to
+ * {@link #MAX_AGAIN} times). A sampler thread reads every container cgroup's cpuset and its process's affinity as
+ * often as it can, with the checkpoint's expectation, and checks {@link Invariants} at every sample; after every
+ * fault the soak waits until the node converged (every container on its wanted set, NumaNodeState holding every pod
+ * the checkpoint holds) and times it, then compares each container's CPUs, exclusive CPUs and memory nodes in the
+ * checkpoint, NumaNodeState and the PodResources answer ({@link Placements}), and each pod pinned before the fault
+ * that still lives with its placement before it: a change fails the run unless the fault may move pins
+ * ({@link FaultKind#mayMovePins()}).
  *
  * <p>Bounded: {@code -Dpodnuma.soak.duration} (default {@link #SHORT_DURATION}, the short version of the default run);
  * {@code -Dpodnuma.soak.seed} replays the draw. The full soak is {@code scripts/soak}.
@@ -76,8 +87,14 @@ class FaultSoakIT {
     static final Duration RECORDS_GRACE = WINDOW;
 
     static final Duration CONVERGE_TIMEOUT = Duration.ofSeconds(45);
-    /** Faults of the default run; a constant so that DocsFiguresTest holds the docs that state it to it. */
+    /**
+     * Faults of the default run, at least (the run goes on until every kind was injected); a constant so that
+     * DocsFiguresTest holds the docs that state it to it.
+     */
     static final Duration SHORT_DURATION = Duration.ofSeconds(12);
+
+    /** How often a fault that missed its moment is tried again before the run gives it up (and fails). */
+    static final int MAX_AGAIN = 3;
 
     static final int MIN_ALIVE = 3;
     static final int MAX_ALIVE = 8;
@@ -87,7 +104,8 @@ class FaultSoakIT {
 
     /**
      * The kinds the process driver offers (STATE_DIR_READ_ONLY and STATE_DIR_FULL where a tmpfs can be mounted over the
-     * state directory; the exact crash points are CrashSoakTest's).
+     * state directory; the exact crash points are CrashSoakTest's). A deleted policy reaches an agent as its node's
+     * label removed by the operator's cleanup, hence NODE_LABEL_REMOVED here and POLICY_DELETED in the operator soak.
      */
     static final List<FaultKind> KINDS = List.of(
             FaultKind.AGENT_KILL9,
@@ -104,7 +122,8 @@ class FaultSoakIT {
             FaultKind.STATE_DIR_READ_ONLY,
             FaultKind.STATE_DIR_FULL,
             FaultKind.CHECKPOINT_TRUNCATED,
-            FaultKind.NODE_REBOOT);
+            FaultKind.NODE_REBOOT,
+            FaultKind.NODE_LABEL_REMOVED);
 
     /** A running container as the sampler sees it. */
     record Live(String podUid, String name, PodContainer cgroup, long pid) {}
@@ -150,6 +169,8 @@ class FaultSoakIT {
     private int created;
     /** When the last fault was lifted (the agent started again, writes allowed again, the API server started). */
     private long liftedAt;
+    /** Whether the fault just injected reached the moment it aims at; null for a fault that aims at none. */
+    private Boolean reached;
 
     /**
      * In the short version: the cgroup write and state directory faults (tens of ms each) eight times their weight,
@@ -245,16 +266,25 @@ class FaultSoakIT {
                 .filter(k -> !needsStateMount(k) || stateMount != null)
                 .toList();
         FaultDraw draw = new FaultDraw(kinds, k -> full ? k.weight() : shortWeight(k), rnd);
-        long deadline = System.nanoTime() + duration.toNanos();
-        while (System.nanoTime() < deadline && failures.isEmpty()) {
+        Map<FaultKind, Integer> again = new EnumMap<>(FaultKind.class);
+        long loopStart = System.nanoTime();
+        long deadline = loopStart + duration.toNanos();
+        while ((System.nanoTime() < deadline || draw.covering()) && failures.isEmpty()) {
             for (int i = rnd.nextInt(3); i > 0; i--) {
                 churnStep();
             }
             FaultKind k = draw.next();
             current.set(k);
-            Map<String, String> holdersBefore = exclusiveHolderNames();
+            Map<String, SortedMap<String, String>> before = placements();
+            reached = null;
             inject(k);
             tally.injected(k);
+            if (reached != null) {
+                tally.aimed(k, reached);
+                if (!reached && tally.reached(k) == 0 && again.merge(k, 1, Integer::sum) <= MAX_AGAIN) {
+                    draw.again(k);
+                }
+            }
             if (!awaitConverged()) {
                 failures.add(k + ": no convergence within " + CONVERGE_TIMEOUT + " ("
                         + convergenceGap().orElse("converged just now") + "):\n" + agent.logTail());
@@ -262,27 +292,30 @@ class FaultSoakIT {
             }
             tally.converged(k, Duration.ofNanos(System.nanoTime() - liftedAt));
             checkRecords(k);
-            Map<String, String> holdersAfter = exclusiveHolderNames();
-            holdersBefore.forEach((uid, name) -> {
-                if (!holdersAfter.containsKey(uid) && !deletedUids.contains(uid)) {
-                    tally.placementChanged(
-                            k.name().toLowerCase() + ": " + name + " lost CPU 1 (rebuilt or re-admitted)");
-                }
-            });
+            for (Violation v : Placements.acrossFault(k, before, placements(), liveUids(), tally)) {
+                tally.violated(k, v);
+                failures.add(k + " (after convergence): " + v);
+            }
         }
+        Duration loop = Duration.ofNanos(System.nanoTime() - loopStart);
         sampling = false;
         sampler.join(5_000);
         System.out.printf(
-                "FaultSoakIT: %d injections in %s, %d pods created, %d samples (%.0f/s)%n%s",
+                "FaultSoakIT: %d injections in %d s (at least %s, until every kind was injected), %d pods created, %d"
+                        + " samples (%.0f/s)%n%s",
                 tally.injections(),
+                loop.toSeconds(),
                 duration,
                 created,
                 samples.get(),
-                samples.get() / (double) Math.max(1, duration.toSeconds()),
+                samples.get() / Math.max(1.0, loop.toMillis() / 1000.0),
                 tally.render());
         assertThat(failures).as("failures").isEmpty();
         assertThat(tally.violations()).as("invariant violations").isEmpty();
-        assertThat(tally.injections()).isPositive();
+        assertThat(tally.neverInjected(kinds)).as("kinds never injected").isEmpty();
+        assertThat(tally.neverReached())
+                .as("faults that never reached the moment they aim at")
+                .isEmpty();
     }
 
     // ---- the faults ----
@@ -300,7 +333,7 @@ class FaultSoakIT {
                 kill9();
                 agent.start();
                 TimeUnit.MILLISECONDS.sleep(rnd.nextInt(400));
-                kill9();
+                reached = killBeforeReady();
                 startAndAwaitReady();
             }
             case AGENT_KILL9_DURING_SYNC -> {
@@ -310,15 +343,20 @@ class FaultSoakIT {
                 // start is not written before it, so "alive, log shows the checkpoint read, not yet ready" is it.
                 awaitLog("checkpoint", Duration.ofSeconds(20));
                 TimeUnit.MILLISECONDS.sleep(rnd.nextInt(150));
-                kill9();
+                boolean read = agent.lastLog().contains("checkpoint");
+                reached = killBeforeReady() && read;
                 startAndAwaitReady();
             }
             case AGENT_KILL9_AFTER_CHECKPOINT -> killBetweenCheckpointAndCgroupWrite();
             case AGENT_KILL9_DURING_SHUTDOWN -> {
                 writableSince.set(null);
                 ProcessHandle.of(agent.pid()).ifPresent(ProcessHandle::destroy);
-                TimeUnit.MILLISECONDS.sleep(rnd.nextInt(300));
+                // The shutdown hook begins with the Departure question, then stops: aimed at that stop.
+                awaitLog("stopping:", Duration.ofSeconds(10));
+                TimeUnit.MILLISECONDS.sleep(rnd.nextInt(20));
                 agent.kill9();
+                String log = agent.lastLog();
+                reached = log.contains("stopping:") && !log.contains("AgentDaemon - stopped");
                 startAndAwaitReady();
             }
             case AGENT_SIGTERM -> {
@@ -373,6 +411,7 @@ class FaultSoakIT {
                 startAndAwaitReady();
             }
             case NODE_REBOOT -> reboot();
+            case NODE_LABEL_REMOVED -> leaveWithTheRestoreCut();
             default -> throw new IllegalArgumentException("the process driver has no injector for " + k);
         }
     }
@@ -391,9 +430,79 @@ class FaultSoakIT {
         while (System.nanoTime() < until && java.util.Arrays.equals(before, Files.readAllBytes(agent.checkpoint()))) {
             TimeUnit.MILLISECONDS.sleep(5);
         }
+        reached = !java.util.Arrays.equals(before, Files.readAllBytes(agent.checkpoint()));
         agent.kill9();
         Files.writeString(faultControl, "");
         startAndAwaitReady();
+    }
+
+    /**
+     * The node leaves podnuma and the agent's restore is cut: the label removed, SIGTERM (as the kubelet stops a pod
+     * the DaemonSet no longer selects), SIGKILL at a random moment of the restore, whose cgroup writes are slowed
+     * ({@link FaultInjectingCgroupFiles#SLOW}) so that it lasts long enough to be cut. What the design (behaviour.md,
+     * "Shutdown") leaves then: a finished restore, every container on every CPU and no checkpoint; a cut one, each
+     * container on its pinned set or on every CPU (nothing else) and the checkpoint, which the next agent adopts. Then
+     * the label comes back and an agent starts; the pods' placement may differ afterwards (the node left).
+     */
+    private void leaveWithTheRestoreCut() throws Exception {
+        writableSince.set(null);
+        Map<String, CpuList> pinned = new HashMap<>();
+        for (Live l : live.values()) {
+            pinned.put(l.cgroup().containerId(), host.cpusetOf(l.cgroup()));
+        }
+        label(false);
+        Files.writeString(faultControl, FaultInjectingCgroupFiles.SLOW);
+        ProcessHandle.of(agent.pid()).ifPresent(ProcessHandle::destroy);
+        awaitLog("giving every container everything back", Duration.ofSeconds(10));
+        TimeUnit.MILLISECONDS.sleep(
+                rnd.nextInt(1 + (int) FaultInjectingCgroupFiles.SLOW_WRITE.toMillis() * Math.max(1, live.size())));
+        agent.kill9();
+        Files.writeString(faultControl, "");
+        String log = agent.lastLog();
+        boolean finished = log.contains("containers got every CPU and memory node back");
+        reached = log.contains("giving every container everything back") && !finished;
+        for (Live l : live.values()) {
+            CpuList now = host.cpusetOf(l.cgroup());
+            CpuList was = pinned.getOrDefault(l.cgroup().containerId(), ALL);
+            if (!now.equals(ALL) && (finished || !now.equals(was))) {
+                failures.add("node label removed: after a " + (finished ? "finished" : "cut") + " restore container "
+                        + l.podUid() + "/" + l.name() + " runs on " + now + " (pinned to " + was
+                        + " before, every CPU is " + ALL + ")");
+            }
+        }
+        if (finished == Files.exists(agent.checkpoint())) {
+            failures.add("node label removed: the restore " + (finished ? "finished" : "was cut") + " and the"
+                    + " checkpoint is " + (finished ? "still there" : "gone") + "\n" + agent.logTail());
+        }
+        label(true);
+        startAndAwaitReady();
+    }
+
+    /** Puts the node's policy label on or takes it off. */
+    private void label(boolean on) {
+        Edits.retryingConflicts(() -> cp.client().nodes().withName(node).edit(n -> {
+            if (on) {
+                n.getMetadata().getLabels().put("podnuma.io/policy", CrashTestSetup.POLICY);
+            } else {
+                n.getMetadata().getLabels().remove("podnuma.io/policy");
+            }
+            return n;
+        }));
+    }
+
+    /**
+     * Kills the agent aimed at its start, before it is ready; whether it was: /readyz not answering 200 just before
+     * and no ready line in its log after ("ready" answers a moment before the line).
+     */
+    private boolean killBeforeReady() throws Exception {
+        boolean answered;
+        try {
+            answered = agent.health("/readyz") == 200;
+        } catch (IOException notListening) {
+            answered = false;
+        }
+        kill9();
+        return !answered && !agent.lastLog().contains("AgentDaemon - ready: ");
     }
 
     /** Every container recreated with a new ID while the agent is down; the pod status names the new IDs. */
@@ -560,8 +669,9 @@ class FaultSoakIT {
                 state.ifPresent(s -> everHeld.addAll(s.pods().keySet()));
                 everHeld.removeAll(deletedUids);
                 FaultKind k = current.get();
-                if (k == FaultKind.CHECKPOINT_TRUNCATED) {
-                    // the fault itself takes the checkpoint away; the agent rebuilds and may re-admit
+                if (k.mayMovePins()) {
+                    // the fault itself takes the checkpoint away (truncated, or deleted by the restore of a node
+                    // that left); the agent rebuilds and may re-admit
                     everHeld.clear();
                     state.ifPresent(s -> everHeld.addAll(s.pods().keySet()));
                     records.remove(Record.CHECKPOINT);
@@ -592,8 +702,15 @@ class FaultSoakIT {
 
     // ---- convergence and the records ----
 
-    private Map<String, String> exclusiveHolderNames() {
-        return SoakExpectations.exclusiveHolderNames(checkpointIfReadable());
+    /** The placement facts of the checkpoint's pods (none when it cannot be read). */
+    private Map<String, SortedMap<String, String>> placements() {
+        return checkpointIfReadable().map(SoakExpectations::placements).orElse(Map.of());
+    }
+
+    private Set<String> liveUids() {
+        Set<String> out = new TreeSet<>();
+        alive().forEach(p -> out.add(p.uid));
+        return out;
     }
 
     /** Every running container on its wanted set and NumaNodeState naming every pod the checkpoint holds. */
@@ -651,24 +768,16 @@ class FaultSoakIT {
     }
 
     /**
-     * After convergence: every live pod the checkpoint holds is in NumaNodeState and PodResources, within the grace
-     * of {@link AgentRecords#lastingLosses} (the records are written one after the other).
+     * After convergence: every live pod the checkpoint holds is in NumaNodeState and PodResources, each of its
+     * containers placed there as in the checkpoint, within the grace of {@link AgentRecords#lastingLosses} (the records
+     * are written one after the other).
      */
     private void checkRecords(FaultKind k) throws Exception {
         List<Violation> lost = AgentRecords.lastingLosses(
-                () -> {
-                    Optional<NodeState> state = checkpointIfReadable();
-                    if (state.isEmpty()) {
-                        return List.of();
-                    }
-                    Set<String> livePods = new TreeSet<>();
-                    alive().forEach(p -> livePods.add(p.uid));
-                    return AgentRecords.lostAfterConvergence(
-                            SoakExpectations.podNames(state.get()),
-                            AgentRecords.numaNodeStatePods(cp.client(), node),
-                            AgentRecords.podResourcesPods(agent.socket()),
-                            livePods);
-                },
+                () -> checkpointIfReadable()
+                        .map(state ->
+                                SoakExpectations.recordsDisagree(state, cp.client(), node, agent.socket(), liveUids()))
+                        .orElse(List.of()),
                 RECORDS_GRACE);
         for (Violation v : lost) {
             tally.violated(k, v);

@@ -53,6 +53,8 @@ final class Fence {
     private final Map<Port, Integer> counts = new EnumMap<>(Port.class);
     private CrashPoint armed;
     private String diedAt;
+    /** Whether it died at the armed call (not by the driver's kill). */
+    private boolean struck;
 
     synchronized void arm(CrashPoint point) {
         armed = point;
@@ -67,6 +69,11 @@ final class Fence {
         if (diedAt == null) {
             diedAt = why;
         }
+    }
+
+    /** Whether the incarnation died at its armed point: a crash the run reached, not a kill instead of it. */
+    synchronized boolean struck() {
+        return struck;
     }
 
     synchronized boolean dead() {
@@ -84,11 +91,13 @@ final class Fence {
         int n = counts.merge(port, 1, Integer::sum);
         boolean here = armed != null && armed.port() == port && armed.nth() == n;
         if (here && armed.when() == When.BEFORE) {
+            struck = true;
             diedAt = "before " + port + " #" + n;
             throw new Crashed(diedAt);
         }
         T result = call.run();
         if (here) {
+            struck = true;
             diedAt = "after " + port + " #" + n;
             throw new Crashed(diedAt);
         }

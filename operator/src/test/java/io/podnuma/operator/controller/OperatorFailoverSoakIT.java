@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
 import io.podnuma.controlplane.KwokNodes;
+import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.crds.v1alpha1.NumaNodeStateStatus;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.operator.render.AgentRender;
@@ -34,6 +36,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -57,9 +60,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The operator's failover soak: {@value #REPLICAS_DEFAULT} replicas of {@code operator run} (real processes, the
  * operator's ServiceAccount, short Lease timings) on the real API server, a seeded churn of NumaResourcePolicies
- * (create, update, delete) and node labels, and between churn steps a fault drawn at random: the leader killed (-9),
- * the leader stopped (SIGTERM), a standby killed, kube-apiserver stopped and started, kube-apiserver away for longer
- * than the Lease duration. A replica that exits (killed, or after losing the Lease) is started again after
+ * (create, update, delete) and node labels, and between churn steps a fault, every kind once first (in an order
+ * shuffled by the seed; the run goes on past its duration until each was injected, and fails unless each was) and then
+ * drawn at random: the leader killed (-9), the leader stopped (SIGTERM), a standby killed, kube-apiserver stopped and
+ * started, kube-apiserver away for longer than the Lease duration, a node's policy label removed with the leader
+ * killed (-9) before it put it back, a policy deleted while an agent still reports it with the leader killed (-9) in
+ * the cleanup that waits for that agent's restore (both counted as reached only when the leader died mid-way; a miss
+ * is tried again up to {@link #MAX_AGAIN} times, and the run fails if one never reached it). A replica that exits (killed, or after losing the Lease) is started again after
  * {@link #RESTART_DELAY}, as the kubelet restarts a container. The replicas' clocks disagree, as two nodes' clocks may:
  * each stamps the Lease's times with its wall clock shifted by its {@link #CLOCK_OFFSETS offset}.
  *
@@ -121,7 +128,12 @@ class OperatorFailoverSoakIT {
             FaultKind.OPERATOR_SIGTERM,
             FaultKind.OPERATOR_FOLLOWER_KILL9,
             FaultKind.API_SERVER_RESTART,
-            FaultKind.API_SERVER_OUTAGE);
+            FaultKind.API_SERVER_OUTAGE,
+            FaultKind.NODE_LABEL_REMOVED,
+            FaultKind.POLICY_DELETED);
+    /** How often a fault that missed its moment (the leader killed mid-way) is tried again before the run fails. */
+    static final int MAX_AGAIN = 3;
+
     static final String RECONCILES = "operator_sdk_reconciliations_started_total";
     static final String LEADER = "podnuma_operator_leader";
 
@@ -188,6 +200,8 @@ class OperatorFailoverSoakIT {
     record Takeover(FaultKind kind, long fromNanos, Incarnation ended) {}
 
     private volatile Takeover takeover;
+    /** Whether the fault just injected reached the moment it aims at; null for a fault that aims at none. */
+    private Boolean reached;
 
     private volatile Set<String> expectedPolicies = Set.of();
     private final Map<String, Integer> policyGroup = new ConcurrentHashMap<>();
@@ -210,6 +224,10 @@ class OperatorFailoverSoakIT {
             i.process.close();
         }
         if (admin != null) {
+            // A report POLICY_DELETED left (a failed run): the policies' cleanups must not wait for it.
+            for (String n : nodes) {
+                admin.resources(NumaNodeState.class).withName(n).delete();
+            }
             for (int p = 0; p < POLICIES; p++) {
                 admin.resources(NumaResourcePolicy.class).withName(policy(p)).delete();
             }
@@ -282,15 +300,23 @@ class OperatorFailoverSoakIT {
         awaitAllReady();
 
         FaultDraw draw = new FaultDraw(KINDS, rnd);
+        Map<FaultKind, Integer> again = new EnumMap<>(FaultKind.class);
         long t0 = System.nanoTime();
         long deadline = t0 + duration.toNanos();
-        while (System.nanoTime() < deadline && failures.isEmpty()) {
+        while ((System.nanoTime() < deadline || draw.covering()) && failures.isEmpty()) {
             churn();
             FaultKind k = draw.next();
             current = k;
             long injected = System.nanoTime();
+            reached = null;
             inject(k);
             tally.injected(k);
+            if (reached != null) {
+                tally.aimed(k, reached);
+                if (!reached && tally.reached(k) == 0 && again.merge(k, 1, Integer::sum) <= MAX_AGAIN) {
+                    draw.again(k);
+                }
+            }
             // The new leader has work to do: a churn step right after the fault.
             churn();
             if (!awaitConverged(k.name())) {
@@ -322,7 +348,10 @@ class OperatorFailoverSoakIT {
                 tally.render());
         assertThat(failures).as("failures").isEmpty();
         assertThat(tally.violations()).as("invariant violations").isEmpty();
-        assertThat(tally.injections()).isPositive();
+        assertThat(tally.neverInjected(KINDS)).as("kinds never injected").isEmpty();
+        assertThat(tally.neverReached())
+                .as("faults that never reached the moment they aim at")
+                .isEmpty();
     }
 
     // ---- the replicas ----
@@ -454,6 +483,8 @@ class OperatorFailoverSoakIT {
                 sleep(500 + rnd.nextInt(1500));
                 plane.startApiServer();
             }
+            case NODE_LABEL_REMOVED -> removeALabelAndKillTheLeader();
+            case POLICY_DELETED -> deleteAPolicyAndKillTheLeaderMidRestore();
             case API_SERVER_OUTAGE -> {
                 // Every replica's attempt waits through it (the client retries); a write under way when it stopped
                 // lands after it with a renewTime from before the wait (the fence refuses to lead on it).
@@ -463,6 +494,119 @@ class OperatorFailoverSoakIT {
             }
             default -> throw new IllegalArgumentException("the operator soak has no injector for " + k);
         }
+    }
+
+    /**
+     * A node's {@code podnuma.io/policy} label removed by hand while its policy still selects it, and the leader
+     * killed (-9) right away: reached when the label was still off at the kill, so the next leader has to put it back
+     * (convergence checks it is back).
+     */
+    private void removeALabelAndKillTheLeader() throws Exception {
+        String n = aGovernedNode();
+        Slot leader = awaitLeader();
+        Edits.retryingConflicts(() -> admin.nodes().withName(n).edit(o -> {
+            o.getMetadata().getLabels().remove(AgentRender.POLICY_LABEL);
+            return o;
+        }));
+        takeover = new Takeover(FaultKind.NODE_LABEL_REMOVED, System.nanoTime(), leader.current);
+        leader.current.process.close();
+        reached = policyLabel(n).isEmpty();
+    }
+
+    /**
+     * A policy deleted while an agent still reports it (a NumaNodeState naming it, as an agent's does until its restore
+     * is done and it deletes it), and the leader killed (-9) in the cleanup that waits for that restore. What the
+     * design says (operator README, {@code PolicySteps.cleanup}): the labels come off at once; the DaemonSet and the
+     * policy (its finalizer) stay while a NumaNodeState reports the policy, also across the takeover; once none does
+     * (the soak deletes the report after the next leader leads, as the agent would), the dependents go and the
+     * finalizer is released (convergence checks both are gone). Reached when the leader died with the labels off and
+     * the cleanup waiting.
+     */
+    private void deleteAPolicyAndKillTheLeaderMidRestore() throws Exception {
+        String n = aGovernedNode();
+        String name = policyOf(n);
+        int p = indexOf(name);
+        NumaNodeState report = admin.resource(new NumaNodeState(n)).create();
+        report.setStatus(new NumaNodeStateStatus(name, "sha256:soak", null, null, null, 0, List.of(), List.of(), null));
+        admin.resource(report).updateStatus();
+        delete(p);
+        long until = System.nanoTime() + CONVERGE_TIMEOUT.toNanos();
+        while (System.nanoTime() < until
+                && !admin.nodes()
+                        .withLabel(AgentRender.POLICY_LABEL, name)
+                        .list()
+                        .getItems()
+                        .isEmpty()) {
+            sleep(20);
+        }
+        Slot leader = awaitLeader();
+        takeover = new Takeover(FaultKind.POLICY_DELETED, System.nanoTime(), leader.current);
+        leader.current.process.close();
+        reached = admin.nodes()
+                        .withLabel(AgentRender.POLICY_LABEL, name)
+                        .list()
+                        .getItems()
+                        .isEmpty()
+                && policyObject(name).isPresent()
+                && daemonSetOf(name).isPresent();
+        // The next leader waits for the restore too: its first reconciles must leave both in place.
+        awaitLeader();
+        sleep(RETRY_PERIOD.toMillis() * 2);
+        if (daemonSetOf(name).isEmpty() || policyObject(name).isEmpty()) {
+            failures.add("POLICY_DELETED: " + name
+                    + (policyObject(name).isEmpty() ? " was released" : "'s DaemonSet" + " was deleted")
+                    + " while NumaNodeState " + n + " still reported it (an agent restoring)");
+        }
+        admin.resources(NumaNodeState.class).withName(n).delete();
+    }
+
+    /** A node some policy governs (one made so when none is: a policy created, a node moved into its group). */
+    private String aGovernedNode() {
+        for (int tries = 0; tries < 3; tries++) {
+            for (String n : nodes) {
+                if (policyLabel(n).filter(expectedPolicies::contains).isPresent()) {
+                    return n;
+                }
+            }
+            if (expectedPolicies.isEmpty()) {
+                create(rnd.nextInt(POLICIES));
+            }
+            String name = expectedPolicies.iterator().next();
+            relabel(rnd.nextInt(NODES), policyGroup.get(name));
+            awaitConverged("making a node governed");
+        }
+        throw new AssertionError("no node governed by a policy: " + expectedPolicies);
+    }
+
+    private Optional<String> policyLabel(String node) {
+        return Optional.ofNullable(
+                admin.nodes().withName(node).get().getMetadata().getLabels().get(AgentRender.POLICY_LABEL));
+    }
+
+    private String policyOf(String node) {
+        return policyLabel(node).orElseThrow();
+    }
+
+    private int indexOf(String policyName) {
+        for (int p = 0; p < POLICIES; p++) {
+            if (policy(p).equals(policyName)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException(policyName + " is none of this soak's policies");
+    }
+
+    private Optional<NumaResourcePolicy> policyObject(String name) {
+        return Optional.ofNullable(
+                admin.resources(NumaResourcePolicy.class).withName(name).get());
+    }
+
+    private Optional<DaemonSet> daemonSetOf(String policyName) {
+        return Optional.ofNullable(admin.apps()
+                .daemonSets()
+                .inNamespace(OperatorFixture.NAMESPACE)
+                .withName(AgentRender.objectName(policyName))
+                .get());
     }
 
     // ---- the churn ----

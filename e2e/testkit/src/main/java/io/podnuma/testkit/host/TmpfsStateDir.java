@@ -62,11 +62,20 @@ public final class TmpfsStateDir implements AutoCloseable {
         if (readOnlyOnTop) {
             return;
         }
-        require(run("mount", "--bind", dir.toString(), dir.toString()));
-        String failed = run("mount", "-o", "remount,bind,ro", dir.toString());
+        // The remount is refused (EBUSY) while a file opened through the new bind mount is open for writing: the
+        // agent writes its checkpoint (a temp file, then a rename) at any moment, so a try may land in one. Again.
+        String failed = null;
+        for (int attempt = 0; attempt < 20; attempt++) {
+            require(run("mount", "--bind", dir.toString(), dir.toString()));
+            failed = run("mount", "-o", "remount,bind,ro", dir.toString());
+            if (failed == null) {
+                break;
+            }
+            require(run("umount", "--lazy", dir.toString()));
+            sleepMillis(10);
+        }
         if (failed != null) {
-            run("umount", dir.toString());
-            throw new IllegalStateException(failed);
+            throw new IllegalStateException(failed + " (20 tries)");
         }
         readOnlyOnTop = true;
         try {
@@ -163,6 +172,14 @@ public final class TmpfsStateDir implements AutoCloseable {
         for (String t : targets) {
             System.out.println("unmounting " + t + ", left by a killed soak");
             run("umount", "-l", t);
+        }
+    }
+
+    private static void sleepMillis(long ms) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

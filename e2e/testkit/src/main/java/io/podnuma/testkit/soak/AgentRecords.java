@@ -46,18 +46,21 @@ public final class AgentRecords {
     /** {@code namespace/name} of every pod the agent's PodResources {@code List} on {@code socket} answers with. */
     public static Set<String> podResourcesPods(Path socket) {
         Set<String> out = new TreeSet<>();
+        podResources(socket).forEach(r -> out.add(r.getNamespace() + "/" + r.getName()));
+        return out;
+    }
+
+    /** The agent's PodResources {@code List} answer on {@code socket}. */
+    public static List<PodResources> podResources(Path socket) {
         ManagedChannel channel = DomainSocketChannels.open(socket);
         try {
-            for (PodResources r : PodResourcesListerGrpc.newBlockingStub(channel)
+            return PodResourcesListerGrpc.newBlockingStub(channel)
                     .withDeadlineAfter(5, TimeUnit.SECONDS)
                     .list(ListPodResourcesRequest.getDefaultInstance())
-                    .getPodResourcesList()) {
-                out.add(r.getNamespace() + "/" + r.getName());
-            }
+                    .getPodResourcesList();
         } finally {
             channel.shutdownNow();
         }
-        return out;
     }
 
     /**

@@ -1,15 +1,25 @@
 package io.podnuma.testkit.soak;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.ToIntFunction;
 
-/** Seeded weighted choice of the next fault among the kinds a driver offers. */
+/**
+ * Seeded choice of the next fault among the kinds a driver offers: every kind once first, in an order shuffled by the
+ * seed (so that a short run injects each kind it offers), then weighted draws.
+ */
 public final class FaultDraw {
 
     private final List<FaultKind> kinds;
+    /** The kinds still to come before the weighted draws begin. */
+    private final Deque<FaultKind> first = new ArrayDeque<>();
+
     private final Map<FaultKind, Integer> weights;
     private final int total;
     private final Random rnd;
@@ -30,9 +40,28 @@ public final class FaultDraw {
         this.weights = w;
         this.total = w.values().stream().mapToInt(Integer::intValue).sum();
         this.rnd = rnd;
+        List<FaultKind> shuffled = new ArrayList<>(this.kinds);
+        Collections.shuffle(shuffled, rnd);
+        first.addAll(shuffled);
+    }
+
+    /** Whether some kind has not been drawn yet: a short run goes on until it has been (past its deadline too). */
+    public boolean covering() {
+        return !first.isEmpty();
+    }
+
+    /**
+     * Draws {@code k} again next, before the kinds still to come: a crash whose point the run did not reach (up to the
+     * driver to bound how often).
+     */
+    public void again(FaultKind k) {
+        first.addFirst(k);
     }
 
     public FaultKind next() {
+        if (!first.isEmpty()) {
+            return first.removeFirst();
+        }
         int x = rnd.nextInt(total);
         for (FaultKind k : kinds) {
             x -= weights.get(k);

@@ -55,7 +55,18 @@ public enum FaultKind {
     /** Every container recreated with new IDs while the agent is down, the checkpoint kept. */
     NODE_REBOOT(2),
     /** The machine changed between two runs (a CPU offlined or back online): the checkpoint's topology differs. */
-    TOPOLOGY_CHANGE(2);
+    TOPOLOGY_CHANGE(2),
+    /**
+     * The node's {@code podnuma.io/policy} label removed (the node leaves podnuma). The agent's driver: SIGTERM, whose
+     * restore (every container back to every CPU) is cut by SIGKILL, then the label back and a new start. The
+     * operator's: the label removed by hand and the leader killed (-9) while it puts it back.
+     */
+    NODE_LABEL_REMOVED(2),
+    /**
+     * A NumaResourcePolicy deleted while an agent still reports it (its restore under way): the leader killed (-9)
+     * during the cleanup that waits for that restore; the next leader finishes it.
+     */
+    POLICY_DELETED(2);
 
     private final int weight;
 
@@ -65,5 +76,19 @@ public enum FaultKind {
 
     public int weight() {
         return weight;
+    }
+
+    /**
+     * Whether the fault may legitimately change where a pinned pod that outlives it is (its CPUs, memory nodes, or
+     * whether it is pinned at all): a checkpoint set aside (truncated) makes the agent admit its pods afresh, a new
+     * topology may not fit them, and a node that left podnuma had every pin released (or half of them, when the
+     * restore was cut) and re-admits its pods when it comes back. Every other fault keeps them exactly
+     * (node-agent/docs/behaviour.md, "Fault soak").
+     */
+    public boolean mayMovePins() {
+        return switch (this) {
+            case CHECKPOINT_TRUNCATED, TOPOLOGY_CHANGE, NODE_LABEL_REMOVED, POLICY_DELETED -> true;
+            default -> false;
+        };
     }
 }

@@ -87,6 +87,34 @@ public final class Invariants {
     }
 
     /**
+     * A CPU held by two pods as the host alone says it, without the agent's records: containers whose whole cpuset lies
+     * within {@code exclusiveCapable} (the CPUs outside the reserved set, which the node shared pool also covers while
+     * no pod holds them) hold those CPUs; containers of two pods holding one CPU at one instant is a double
+     * assignment. A container on the shared pool spans a reserved CPU, so it holds nothing.
+     */
+    public static List<Violation> heldByTwo(List<ContainerSample> containers, CpuList exclusiveCapable) {
+        Map<Integer, ContainerSample> holder = new TreeMap<>();
+        List<Violation> out = new ArrayList<>();
+        for (ContainerSample c : containers) {
+            if (c.cpuset().isEmpty()
+                    || !exclusiveCapable.ids().containsAll(c.cpuset().ids())) {
+                continue;
+            }
+            for (int cpu : c.cpuset().ids()) {
+                ContainerSample other = holder.putIfAbsent(cpu, c);
+                if (other != null && !other.pod().equals(c.pod())) {
+                    out.add(new Violation(
+                            ViolationKind.CPU_HELD_BY_TWO,
+                            "cpu " + cpu,
+                            "the cgroups of " + other.name() + " and " + c.name() + " both hold only " + other.cpuset()
+                                    + " and " + c.cpuset()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
      * Exclusive containers off their set, and containers of other pods on someone's exclusive CPUs, for longer than
      * {@code window} while the agent could pin.
      */

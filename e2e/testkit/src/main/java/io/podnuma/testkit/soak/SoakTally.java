@@ -14,6 +14,10 @@ import java.util.TreeMap;
 public final class SoakTally {
 
     private final Map<FaultKind, Integer> injections = new EnumMap<>(FaultKind.class);
+    /** Of the injections that aim at a point (a crash at a moment of the agent's run), those that reached it. */
+    private final Map<FaultKind, Integer> aimed = new EnumMap<>(FaultKind.class);
+
+    private final Map<FaultKind, Integer> reached = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, List<Duration>> convergence = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, List<Duration>> takeover = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, List<Violation>> violations = new EnumMap<>(FaultKind.class);
@@ -21,6 +25,31 @@ public final class SoakTally {
 
     public void injected(FaultKind k) {
         injections.merge(k, 1, Integer::sum);
+    }
+
+    /**
+     * An injection that aimed at a point of the agent's run (a crash during its start, its sync, its restore...) and
+     * whether the run was there when it struck; an aimed injection that missed counts as an injection, not as reached.
+     */
+    public void aimed(FaultKind k, boolean wasReached) {
+        aimed.merge(k, 1, Integer::sum);
+        if (wasReached) {
+            reached.merge(k, 1, Integer::sum);
+        }
+    }
+
+    public int reached(FaultKind k) {
+        return reached.getOrDefault(k, 0);
+    }
+
+    /** The kinds of {@code offered} never injected. */
+    public List<FaultKind> neverInjected(List<FaultKind> offered) {
+        return offered.stream().filter(k -> injections(k) == 0).toList();
+    }
+
+    /** The kinds aimed at a point that never reached it. */
+    public List<FaultKind> neverReached() {
+        return aimed.keySet().stream().filter(k -> reached(k) == 0).toList();
     }
 
     public void converged(FaultKind k, Duration d) {
@@ -67,7 +96,8 @@ public final class SoakTally {
     public String render() {
         StringBuilder b = new StringBuilder();
         b.append(String.format(
-                "%-30s %10s %10s %12s %12s%n", "fault", "injections", "violations", "converge p50", "converge p99"));
+                "%-30s %10s %10s %12s %12s %9s%n",
+                "fault", "injections", "violations", "converge p50", "converge p99", "reached"));
         for (FaultKind k : FaultKind.values()) {
             int n = injections(k);
             if (n == 0) {
@@ -75,12 +105,13 @@ public final class SoakTally {
             }
             List<Duration> ds = convergence.getOrDefault(k, List.of());
             b.append(String.format(
-                    "%-30s %10d %10d %12s %12s%n",
+                    "%-30s %10d %10d %12s %12s %9s%n",
                     k.name().toLowerCase(java.util.Locale.ROOT),
                     n,
                     violations.getOrDefault(k, List.of()).size(),
                     millis(quantile(ds, 0.5)),
-                    millis(quantile(ds, 0.99))));
+                    millis(quantile(ds, 0.99)),
+                    aimed.containsKey(k) ? reached(k) + "/" + aimed.get(k) : "-"));
         }
         b.append(String.format(
                 "%-30s %10d %10d%n", "total", injections(), violations().size()));

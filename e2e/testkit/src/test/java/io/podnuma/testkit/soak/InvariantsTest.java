@@ -198,4 +198,17 @@ class InvariantsTest {
                         .distinct())
                 .containsExactlyInAnyOrder(ViolationKind.CPU_EXCLUSIVE_TO_TWO, ViolationKind.ALLOCATION_LOST);
     }
+
+    @Test
+    void aCpuInTheWholeCpusetOfContainersOfTwoPodsIsHeldByTwo() {
+        CpuList capable = CpuList.of(1);
+        // a's two containers share CPU 1 (its bubble), b is on the shared pool with the reserved CPU 0: one holder.
+        assertThat(Invariants.heldByTwo(
+                        List.of(c("a", "engine", "1"), c("a", "proxy", "1"), c("b", "x", "0-1")), capable))
+                .isEmpty();
+        // a handover that gave CPU 1 to b before a's containers left it
+        List<Violation> found = Invariants.heldByTwo(List.of(c("a", "engine", "1"), c("b", "engine", "1")), capable);
+        assertThat(found).extracting(Violation::kind).containsExactly(ViolationKind.CPU_HELD_BY_TWO);
+        assertThat(found.getFirst().detail()).contains("a/engine").contains("b/engine");
+    }
 }

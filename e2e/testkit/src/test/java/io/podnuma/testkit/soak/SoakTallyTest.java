@@ -59,4 +59,32 @@ class SoakTallyTest {
         // weights 10:1
         assertThat(kills).isBetween(900, 1080);
     }
+
+    @Test
+    void theDrawTakesEveryKindOnceBeforeWeightingAndAMissedKindAgain() {
+        List<FaultKind> kinds = List.of(FaultKind.AGENT_KILL9, FaultKind.ETCD_RESTART, FaultKind.NODE_REBOOT);
+        FaultDraw d = new FaultDraw(kinds, new Random(7));
+        assertThat(d.covering()).isTrue();
+        List<FaultKind> first = List.of(d.next(), d.next());
+        d.again(first.getFirst());
+        assertThat(d.next()).isEqualTo(first.getFirst());
+        FaultKind third = d.next();
+        assertThat(d.covering()).isFalse();
+        assertThat(List.of(first.get(0), first.get(1), third)).containsExactlyInAnyOrderElementsOf(kinds);
+    }
+
+    @Test
+    void aimedInjectionsCountAsReachedOnlyWhenTheyWere() {
+        SoakTally t = new SoakTally();
+        t.injected(FaultKind.AGENT_KILL9_DURING_SYNC);
+        t.aimed(FaultKind.AGENT_KILL9_DURING_SYNC, false);
+        t.injected(FaultKind.AGENT_KILL9_AT_START);
+        t.aimed(FaultKind.AGENT_KILL9_AT_START, true);
+        t.injected(FaultKind.ETCD_RESTART);
+        assertThat(t.reached(FaultKind.AGENT_KILL9_DURING_SYNC)).isZero();
+        assertThat(t.neverReached()).containsExactly(FaultKind.AGENT_KILL9_DURING_SYNC);
+        assertThat(t.neverInjected(List.of(FaultKind.ETCD_RESTART, FaultKind.NODE_REBOOT)))
+                .containsExactly(FaultKind.NODE_REBOOT);
+        assertThat(t.render()).contains("0/1").contains("1/1");
+    }
 }
