@@ -228,9 +228,12 @@ public final class GuestNode implements AutoCloseable {
                 plane, namespace, name, "  nodeName: " + nodeName + "\n" + podLines, containerLines);
     }
 
-    /** Waits (90 s at most) until the pod runs with a container ID for every container, sidecars included. */
+    /**
+     * Waits (300 s at most) until the pod runs with a container ID for every container, sidecars included: a sandbox
+     * and its containers take 20–30 s under emulation, and over 90 s while the build's other modules load the host.
+     */
     public Pod awaitRunning(String namespace, String name) {
-        return NodePods.awaitRunning(plane, namespace, name);
+        return NodePods.awaitRunning(plane, namespace, name, Duration.ofSeconds(300));
     }
 
     /**

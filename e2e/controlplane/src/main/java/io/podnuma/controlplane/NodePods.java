@@ -38,15 +38,15 @@ final class NodePods {
                         "-f",
                         "-")
                 .assertSuccess();
-        return awaitRunning(plane, namespace, name);
+        return awaitRunning(plane, namespace, name, Duration.ofSeconds(90));
     }
 
     /**
-     * Waits (90 s at most) until the pod runs with a container ID for every container, native sidecars (init
+     * Waits ({@code bound} at most) until the pod runs with a container ID for every container, native sidecars (init
      * containers with {@code restartPolicy: Always}) included, and returns it.
      */
-    static Pod awaitRunning(LocalControlPlane plane, String namespace, String name) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    static Pod awaitRunning(LocalControlPlane plane, String namespace, String name, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
         while (true) {
             Pod p = plane.client().pods().inNamespace(namespace).withName(name).get();
             if (p != null && "Running".equals(p.getStatus().getPhase()) && everyContainerStarted(p)) {
@@ -54,7 +54,7 @@ final class NodePods {
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("pod " + namespace + "/" + name + " is not running with container IDs"
-                        + " after 90 s: " + (p == null ? "not found" : p.getStatus()));
+                        + " after " + bound.toSeconds() + " s: " + (p == null ? "not found" : p.getStatus()));
             }
             try {
                 Thread.sleep(200);

@@ -500,7 +500,7 @@ public final class RealNode implements AutoCloseable {
 
     /** Waits (90 s at most) until the pod runs with a container ID for every container ({@link NodePods}). */
     public Pod awaitRunning(String namespace, String name) {
-        return NodePods.awaitRunning(plane, namespace, name);
+        return NodePods.awaitRunning(plane, namespace, name, Duration.ofSeconds(90));
     }
 
     /** The control plane the node is registered with. */
