@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Boots one Linux guest under QEMU (software emulation) with 2 sockets × 2 NUMA nodes per socket ×
@@ -41,13 +42,13 @@ class RealNumaGuestIT {
 
     private Map<String, String> guest;
 
+    /** {@code work} is the guest's /work (classpath, script, console, result), removed with the class. */
     @BeforeAll
-    void bootGuest() throws Exception {
+    void bootGuest(@TempDir Path work) throws Exception {
         GuestKernel kernel = prepare();
         Path javaHome = Path.of(System.getProperty("java.home")).toRealPath();
         Assumptions.assumeTrue(
                 javaHome.startsWith("/usr"), "the guest sees the host's /usr only; this JDK lives at " + javaHome);
-        Path work = Files.createTempDirectory("podnuma-qemu-");
         String guestClasspath = copyClasspath(work.resolve("cp"));
         Files.writeString(
                 work.resolve("run.sh"),
