@@ -3,6 +3,7 @@ package io.podnuma.crds.settings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The settings section of {@code node-agent run --help} and {@code operator run --help}: every setting with its flag,
@@ -41,6 +42,17 @@ public final class SettingsHelp {
                     : defaultValue.isEmpty() ? "default: (empty)" : "default: " + defaultValue;
             return INDENT + "--" + flag + " <value>, $" + env + "\n" + TEXT_INDENT + dflt;
         }
+    }
+
+    /**
+     * The section a command's help ends with: a blank line, how the sources rank, the file's row, then each setting.
+     */
+    public static String section(Row file, Stream<Row> settings) {
+        return "\n"
+                + render(
+                        "Settings: a flag wins over its environment variable, the variable over the file, the file over"
+                                + " the default.",
+                        Stream.concat(Stream.of(file), settings).toList());
     }
 
     /** {@code intro} (wrapped), then each row: its headline and its meaning wrapped below it. */

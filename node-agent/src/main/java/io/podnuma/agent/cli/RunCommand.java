@@ -78,19 +78,15 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static String settingsHelp() {
-        Stream<SettingsHelp.Row> file = Stream.of(new SettingsHelp.Row(
-                AgentConfigLoader.CONFIG_FLAG,
-                AgentConfigLoader.CONFIG_ENV,
-                AgentConfigLoader.DEFAULT_FILE,
-                "the configuration file (kind NodeAgentConfig, see node-agent/examples/agent.yaml): the policy, and"
-                        + " any setting below under its key (metricsPort for --metrics-port)"));
-        Stream<SettingsHelp.Row> settings = Stream.of(Setting.values())
-                .map(s -> new SettingsHelp.Row(s.flag(), s.env(), s.defaultValue(), s.description()));
-        return "%n".formatted()
-                + SettingsHelp.render(
-                        "Settings: a flag wins over its environment variable, the variable over the file, the file over"
-                                + " the default.",
-                        Stream.concat(file, settings).toList());
+        return SettingsHelp.section(
+                new SettingsHelp.Row(
+                        AgentConfigLoader.CONFIG_FLAG,
+                        AgentConfigLoader.CONFIG_ENV,
+                        AgentConfigLoader.DEFAULT_FILE,
+                        "the configuration file (kind NodeAgentConfig, see node-agent/examples/agent.yaml): the"
+                                + " policy, and any setting below under its key (metricsPort for --metrics-port)"),
+                Stream.of(Setting.values())
+                        .map(s -> new SettingsHelp.Row(s.flag(), s.env(), s.defaultValue(), s.description())));
     }
 
     /** Starts the agent with {@code settings} and serves until SIGTERM; the exit code (0 stopped, 1 failed, 2 usage). */

@@ -138,25 +138,21 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static String settingsHelp() {
-        Stream<SettingsHelp.Row> file = Stream.of(new SettingsHelp.Row(
-                OperatorSettingsLoader.CONFIG_FLAG,
-                OperatorSettingsLoader.CONFIG_ENV,
-                "",
-                "the settings file, a YAML map of the keys below (agentImage for --agent-image); empty: none, only"
-                        + " flags, variables and defaults count"));
-        Stream<SettingsHelp.Row> settings = Stream.of(OperatorSetting.values())
-                .map(s -> new SettingsHelp.Row(
-                        s.flag(),
-                        s.env(),
-                        s.defaultValue(),
-                        s.structured()
-                                ? s.description() + " (JSON as a flag or variable, YAML in the file)"
-                                : s.description()));
-        return "%n".formatted()
-                + SettingsHelp.render(
-                        "Settings: a flag wins over its environment variable, the variable over the file, the file over"
-                                + " the default.",
-                        Stream.concat(file, settings).toList());
+        return SettingsHelp.section(
+                new SettingsHelp.Row(
+                        OperatorSettingsLoader.CONFIG_FLAG,
+                        OperatorSettingsLoader.CONFIG_ENV,
+                        "",
+                        "the settings file, a YAML map of the keys below (agentImage for --agent-image); empty: none,"
+                                + " only flags, variables and defaults count"),
+                Stream.of(OperatorSetting.values())
+                        .map(s -> new SettingsHelp.Row(
+                                s.flag(),
+                                s.env(),
+                                s.defaultValue(),
+                                s.structured()
+                                        ? s.description() + " (JSON as a flag or variable, YAML in the file)"
+                                        : s.description())));
     }
 
     /**
