@@ -12,6 +12,9 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRule;
+import io.podnuma.crds.schema.PrinterColumnOrder;
+import io.podnuma.crds.v1alpha1.NumaNodeState;
+import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -71,24 +74,64 @@ class CrdSchemaTest {
         assertThat(duplicates).isEmpty();
     }
 
+    /** Inherited fields too (the label selector's, metav1.Condition's): kubectl explain has no other source. */
     @ParameterizedTest
     @ValueSource(strings = {POLICIES, NODE_STATES})
-    void everyOwnFieldIsDescribedForKubectlExplain(String crdName) {
+    void everyPropertyIsDescribedForKubectlExplain(String crdName) {
         List<String> undocumented = new ArrayList<>();
         JSONSchemaProps root = rootSchema(crdName);
-        for (String top : List.of("spec", "status")) {
-            walk(at(root, top), "." + top, (path, schema) -> {
-                // Embedded upstream types (LabelSelector, metav1.Condition) document themselves upstream.
-                boolean upstream = path.contains(".nodeSelector.") || path.contains(".conditions[].");
-                // kubectl explain shows a list's or map's own description for its items and values.
-                boolean itemOrValue = path.endsWith("[]") || path.endsWith("{}");
-                if (!upstream && !itemOrValue && schema.getDescription() == null) {
-                    undocumented.add(path);
-                }
-            });
+        walk(root, "", (path, schema) -> {
+            // kubectl explain shows a list's or map's own description for its items and values.
+            boolean itemOrValue = path.endsWith("[]") || path.endsWith("{}");
+            if (!itemOrValue
+                    && (schema.getDescription() == null
+                            || schema.getDescription().isBlank())) {
+                undocumented.add(path.isEmpty() ? "(the kind)" : path);
+            }
+        });
+        assertThat(undocumented).as("properties without a description").isEmpty();
+        assertThat(at(root, "spec").getDescription()).isNotBlank();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {POLICIES, NODE_STATES})
+    void ageIsTheLastColumnAndTheOthersComeInTheDeclaredOrder(String crdName) {
+        List<CustomResourceColumnDefinition> columns =
+                GeneratedCrds.onlyVersion(crdName).getAdditionalPrinterColumns();
+
+        assertThat(columns.getLast())
+                .extracting(CustomResourceColumnDefinition::getName, CustomResourceColumnDefinition::getJsonPath)
+                .containsExactly("Age", ".metadata.creationTimestamp");
+        Class<?> kind = crdName.equals(POLICIES) ? NumaResourcePolicy.class : NumaNodeState.class;
+        assertThat(columns)
+                .extracting(CustomResourceColumnDefinition::getName)
+                .containsExactlyElementsOf(PrinterColumnOrder.declaredColumns(kind));
+    }
+
+    @Test
+    void readyMeansTheReadyConditionInBothKinds() {
+        CustomResourceColumnDefinition policy = column(POLICIES, "Ready");
+        CustomResourceColumnDefinition node = column(NODE_STATES, "Ready");
+
+        assertThat(policy.getJsonPath()).isEqualTo(".status.conditions[?(@.type==\"Ready\")].status");
+        assertThat(List.of(node.getJsonPath(), node.getType(), node.getPriority()))
+                .isEqualTo(List.of(policy.getJsonPath(), policy.getType(), policy.getPriority()));
+        String meaning = "The READY column of kubectl get is the status of the Ready condition: True when the pins the"
+                + " object describes are in force (a policy: on every node it governs; a node state: on its node),"
+                + " False with the reason in the condition, empty before the first report.";
+        assertThat(column(POLICIES, "Nodes-Ready").getJsonPath()).isEqualTo(".status.nodesReady");
+        for (String crd : List.of(POLICIES, NODE_STATES)) {
+            assertThat(at(rootSchema(crd), "status", "conditions").getDescription())
+                    .as(crd)
+                    .endsWith(meaning);
         }
-        assertThat(undocumented).isEmpty();
-        assertThat(root.getDescription()).as("the kind's own description").isNotBlank();
+    }
+
+    private static CustomResourceColumnDefinition column(String crdName, String name) {
+        return GeneratedCrds.onlyVersion(crdName).getAdditionalPrinterColumns().stream()
+                .filter(c -> c.getName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(crdName + " has no printer column " + name));
     }
 
     @ParameterizedTest
@@ -127,7 +170,8 @@ class CrdSchemaTest {
                         tuple("Scope", ".spec.topologyManager.scope"),
                         tuple("CPU", ".spec.cpuManager.policy"),
                         tuple("Matched", ".status.nodesMatched"),
-                        tuple("Ready", ".status.nodesReady"),
+                        tuple("Nodes-Ready", ".status.nodesReady"),
+                        tuple("Ready", ".status.conditions[?(@.type==\"Ready\")].status"),
                         tuple("Age", ".metadata.creationTimestamp"));
         assertThat(GeneratedCrds.load(POLICIES).getSpec().getNames().getShortNames())
                 .containsExactly("nrp");

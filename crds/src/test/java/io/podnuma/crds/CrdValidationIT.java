@@ -191,7 +191,7 @@ class CrdValidationIT {
                 succeeded(cp.kubectl("get", "nrp")).stdout().lines().toList();
 
         assertThat(lines.getFirst().split("\\s+"))
-                .containsExactly("NAME", "AGE", "CPU", "TOPOLOGY", "SCOPE", "MATCHED", "READY");
+                .containsExactly("NAME", "TOPOLOGY", "SCOPE", "CPU", "MATCHED", "NODES-READY", "READY", "AGE");
         assertThat(lines.get(1).split("\\s+"))
                 .startsWith("pod-scope-hybrid")
                 .contains("static", "single-numa-node", "pod");
@@ -200,7 +200,28 @@ class CrdValidationIT {
                 .stdout()
                 .lines()
                 .toList();
-        assertThat(wide.getFirst()).contains("MEMORY").contains("PINNED");
+        assertThat(wide.getFirst().split("\\s+"))
+                .containsExactly(
+                        "NAME",
+                        "TOPOLOGY",
+                        "SCOPE",
+                        "CPU",
+                        "MEMORY",
+                        "MATCHED",
+                        "NODES-READY",
+                        "PINNED",
+                        "READY",
+                        "AGE");
         assertThat(wide.get(1)).contains("None");
+    }
+
+    @Test
+    void explainDescribesTheUpstreamSelectorAndConditionFields(ControlPlane cp) {
+        assertThat(folded(succeeded(cp.kubectl("explain", "nrp.spec.nodeSelector.matchExpressions.operator"))
+                        .stdout()))
+                .contains("How the label is compared: In (its value is one of values)");
+        assertThat(folded(succeeded(cp.kubectl("explain", "nns.status.conditions.reason"))
+                        .stdout()))
+                .contains("Why the condition has its status, one CamelCase word");
     }
 }

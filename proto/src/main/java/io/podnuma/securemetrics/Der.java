@@ -6,10 +6,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The few DER encodings a self-signed certificate and a key wrapper need (X.690). Each method returns one complete
- * element (tag, length, content). The JDK signs and parses certificates but has no public API to build one.
+ * element (tag, length, content). The JDK signs and parses certificates but has no public API to build one. The
+ * reading side ({@link #children}) is just enough to take an SEC1 key apart.
  */
 final class Der {
 
@@ -106,6 +110,59 @@ final class Der {
             out.writeBytes(p);
         }
         return out.toByteArray();
+    }
+
+    /**
+     * The elements inside one constructed element (a SEQUENCE or an explicit tag), each whole (tag, length, content).
+     *
+     * @throws IllegalArgumentException when {@code element} is not one complete DER element with definite lengths
+     */
+    static List<byte[]> children(byte[] element) {
+        int[] outer = header(element, 0);
+        if (outer[0] + outer[1] != element.length) {
+            throw new IllegalArgumentException("the DER element's length (" + outer[1] + " bytes of content) does not"
+                    + " match its " + element.length + " bytes");
+        }
+        List<byte[]> out = new ArrayList<>();
+        int at = outer[0];
+        while (at < element.length) {
+            int[] h = header(element, at);
+            int end = at + h[0] + h[1];
+            out.add(Arrays.copyOfRange(element, at, end));
+            at = end;
+        }
+        return out;
+    }
+
+    /** The tag byte of a whole element. */
+    static int tag(byte[] element) {
+        return element[0] & 0xff;
+    }
+
+    /** {the header's bytes, the content's bytes} of the element at {@code at}; its content must lie within {@code der}. */
+    private static int[] header(byte[] der, int at) {
+        if (der.length - at < 2) {
+            throw new IllegalArgumentException("the DER ends inside an element's header at byte " + at);
+        }
+        int first = der[at + 1] & 0xff;
+        int headerLength = 2;
+        long length = first;
+        if (first >= 0x80) {
+            int bytes = first & 0x7f;
+            if (bytes == 0 || bytes > 3 || der.length - at < 2 + bytes) {
+                throw new IllegalArgumentException("the DER has an unreadable length at byte " + (at + 1));
+            }
+            length = 0;
+            for (int i = 0; i < bytes; i++) {
+                length = (length << 8) | (der[at + 2 + i] & 0xff);
+            }
+            headerLength += bytes;
+        }
+        if (at + headerLength + length > der.length) {
+            throw new IllegalArgumentException(
+                    "the DER ends inside an element that claims " + length + " bytes of content at byte " + at);
+        }
+        return new int[] {headerLength, (int) length};
     }
 
     private static void base128(ByteArrayOutputStream out, long v) {

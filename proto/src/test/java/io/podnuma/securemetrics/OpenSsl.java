@@ -38,8 +38,11 @@ final class OpenSsl {
                         "ec_paramgen_curve:P-256",
                         "-out",
                         key.toString());
+            // SEC1 "EC PRIVATE KEY", as cert-manager writes ECDSA keys by default
             case "ec-sec1" ->
                 run(dir, "openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key.toString());
+            case "ec-sec1-p384" ->
+                run(dir, "openssl", "ecparam", "-name", "secp384r1", "-genkey", "-noout", "-out", key.toString());
             default -> throw new IllegalArgumentException(keyAlgorithm);
         }
         run(

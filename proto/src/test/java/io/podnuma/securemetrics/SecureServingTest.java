@@ -12,15 +12,18 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -67,6 +70,36 @@ class SecureServingTest {
             return (X509Certificate) s.getSession().getPeerCertificates()[0];
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** cert-manager's ECDSA Secrets hold SEC1 keys: a scrape completes the handshake on either curve it offers. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"ec-sec1", "ec-sec1-p384"})
+    void servesAMountedPairWithAnSec1Key(String kind, @TempDir Path dir) throws Exception {
+        OpenSsl.assumePresent();
+        OpenSsl.pair(dir, "tls", kind);
+        SecureServing fromFiles = SecureServing.create(
+                new SecureMetricsSettings(
+                        Optional.of(dir.resolve("tls.crt")),
+                        Optional.of(dir.resolve("tls.key")),
+                        Duration.ofMinutes(1)),
+                reviews,
+                "podnuma-test",
+                List.of("localhost", "127.0.0.1"),
+                Clock.systemUTC());
+        HttpsServer s = serve(fromFiles);
+        try {
+            X509Certificate served = selfSignedLeaf(s);
+            assertThat(served.getSubjectX500Principal().getName()).isEqualTo("CN=tls");
+            HttpResponse<String> r = TlsClients.get(
+                    TlsClients.trusting(served),
+                    "https://127.0.0.1:" + s.getAddress().getPort() + "/metrics",
+                    "Bearer reader");
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo("podnuma_up 1\n");
+        } finally {
+            s.stop(0);
         }
     }
 

@@ -45,7 +45,8 @@ public record NumaNodeStateStatus(
 
         @JsonPropertyDescription("Agent conditions: Ready (topology discovered, pods synced, pins applied),"
                 + " KubeletConflict (the kubelet's own CPU, memory or topology manager is active, so the agent"
-                + " does not write), Drift (a cpuset was found changed behind the agent's back and repaired).")
+                + " does not write), Drift (a cpuset was found changed behind the agent's back and repaired)."
+                + ApiSchemas.READY_MEANING)
         @Size(max = 16)
         List<Condition> conditions,
 

@@ -35,6 +35,7 @@ import io.podnuma.crds.schema.JsonMergePatch;
                 + " ending with a letter or digit: it is the value of the podnuma.io/policy node label and names the"
                 + " policy's agent Service podnuma-agent-<name>",
         reason = "FieldValueInvalid")
+// kubectl shows the columns in this order (PrinterColumnOrder undoes the generator's sort by JSONPath): AGE last.
 @AdditionalPrinterColumn(
         name = "Topology",
         jsonPath = ".spec.topologyManager.policy",
@@ -53,15 +54,22 @@ import io.podnuma.crds.schema.JsonMergePatch;
         name = "Matched",
         jsonPath = ".status.nodesMatched",
         type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.nodesReady", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+        name = "Nodes-Ready",
+        jsonPath = ".status.nodesReady",
+        type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(
         name = "Pinned",
         jsonPath = ".status.podsPinned",
         type = AdditionalPrinterColumn.Type.INTEGER,
         priority = 1)
 @AdditionalPrinterColumn(
-        name = "Age",
-        jsonPath = ".metadata.creationTimestamp",
+        name = ApiSchemas.READY_COLUMN,
+        jsonPath = ApiSchemas.READY_PATH,
+        type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+        name = ApiSchemas.AGE_COLUMN,
+        jsonPath = ApiSchemas.AGE_PATH,
         type = AdditionalPrinterColumn.Type.DATE)
 @SchemaCustomizer(value = JsonMergePatch.class, input = NumaResourcePolicy.SCHEMA_DOCS)
 public class NumaResourcePolicy extends CustomResource<NumaResourcePolicySpec, NumaResourcePolicyStatus> {

@@ -29,8 +29,15 @@ import java.util.Objects;
         value = JsonMergePatch.class,
         input = "{\"properties\":{\"nodeSelector\":{\"properties\":{"
                 + "\"matchExpressions\":{\"maxItems\":32,\"x-kubernetes-list-type\":\"atomic\","
-                + "\"items\":{\"properties\":{\"values\":{\"maxItems\":256}}}},"
-                + "\"matchLabels\":{\"maxProperties\":64}}}}}")
+                + "\"description\":\"Label requirements a node must all meet, ANDed with matchLabels; at most 32.\","
+                + "\"items\":{\"properties\":{"
+                + "\"key\":{\"description\":\"The node label the requirement is about.\"},"
+                + "\"operator\":{\"description\":\"How the label is compared: In (its value is one of values),"
+                + " NotIn (it is absent or not one of values), Exists, DoesNotExist.\"},"
+                + "\"values\":{\"maxItems\":256,\"description\":\"The label values In and NotIn compare"
+                + " with (at least one, at most 256); Exists and DoesNotExist take none.\"}}}},"
+                + "\"matchLabels\":{\"maxProperties\":64,\"description\":\"Labels a node must carry with"
+                + " exactly these values (label: value), ANDed with matchExpressions; at most 64.\"}}}}}")
 public record NumaResourcePolicySpec(
         @JsonPropertyDescription("Which nodes this policy governs (matchLabels and matchExpressions, as in a"
                 + " Deployment's selector); {} selects every node. A node selected by several policies goes"

@@ -19,7 +19,8 @@ public record NumaResourcePolicyStatus(
 
         @JsonPropertyDescription("Standard conditions: Ready (every matched node applies the policy), Progressing"
                 + " (a rollout is under way), Degraded (some nodes fail, see failingNodes), Conflict (some"
-                + " selected nodes are governed by another policy).")
+                + " selected nodes are governed by another policy)."
+                + ApiSchemas.READY_MEANING)
         @Size(max = 16)
         List<Condition> conditions,
 

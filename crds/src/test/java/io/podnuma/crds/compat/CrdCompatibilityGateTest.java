@@ -15,6 +15,19 @@ class CrdCompatibilityGateTest {
     private static final String HOW = "A breaking change needs a new API version (crds/README.md, \"Upgrades\"):"
             + " keep the released version served as it was and add the new one.";
 
+    /**
+     * Breaking changes against the last release made on purpose, each with its reason. Only what {@code kubectl get}
+     * prints may be here (no stored object or API client reads a printer column); an entry that no longer occurs must
+     * go, so the list empties with the next release copy.
+     */
+    private static final Map<String, String> ACCEPTED = Map.of(
+            "numaresourcepolicies.podnuma.io v1alpha1: printer column Ready: jsonPath changed from"
+                    + " \".status.nodesReady\" to \".status.conditions[?(@.type==\\\"Ready\\\")].status\"",
+            "issue 32: READY is the Ready condition's status in nrp as in nns; the count is NODES-READY",
+            "numaresourcepolicies.podnuma.io v1alpha1: printer column Ready: type changed from \"integer\" to"
+                    + " \"string\"",
+            "issue 32: as above");
+
     @Test
     void everyCurrentCrdIsCompatibleWithTheLastRelease() {
         Path release = ReleasedCrds.latest();
@@ -31,6 +44,10 @@ class CrdCompatibilityGateTest {
                 problems.addAll(CrdCompatibility.breakingChanges(crd, now));
             }
         });
+        assertThat(ACCEPTED.keySet())
+                .as("accepted breaking changes that no longer occur: remove them")
+                .isSubsetOf(problems);
+        problems.removeAll(ACCEPTED.keySet());
         assertThat(problems)
                 .as("breaking changes against release %s. %s", release.getFileName(), HOW)
                 .isEmpty();

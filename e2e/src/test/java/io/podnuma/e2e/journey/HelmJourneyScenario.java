@@ -158,12 +158,13 @@ abstract class HelmJourneyScenario {
                                     .assertSuccess()
                                     .stdout()))
                             .filter(c -> "1".equals(c.get("MATCHED"))
-                                    && "1".equals(c.get("READY"))
+                                    && "1".equals(c.get("NODES-READY"))
+                                    && "True".equals(c.get("READY"))
                                     && "1".equals(c.get("PINNED"))));
             assertThat(columns(cp.kubectl("get", "nrp").assertSuccess().stdout())
                             .keySet())
                     .as("kubectl get nrp's columns (-o wide adds MEMORY and PINNED)")
-                    .containsExactly("NAME", "AGE", "CPU", "TOPOLOGY", "SCOPE", "MATCHED", "READY");
+                    .containsExactly("NAME", "TOPOLOGY", "SCOPE", "CPU", "MATCHED", "NODES-READY", "READY", "AGE");
             assertThat(row)
                     .containsEntry("NAME", POLICY)
                     .containsEntry("CPU", "static")

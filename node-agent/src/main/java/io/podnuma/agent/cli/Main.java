@@ -37,6 +37,7 @@ public final class Main implements Runnable {
             }
         }
         CommandLine cl = new CommandLine(new Main());
+        RunCommand.listSettingsInHelp(cl.getSubcommands().get(RunCommand.NAME));
         cl.setOut(out);
         cl.setErr(err);
         return cl.execute(args);

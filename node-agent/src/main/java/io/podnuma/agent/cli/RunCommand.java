@@ -5,8 +5,10 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.config.AgentConfigException;
 import io.podnuma.agent.config.AgentConfigLoader;
+import io.podnuma.agent.config.Setting;
 import io.podnuma.agent.pods.UnreadPodFields;
 import io.podnuma.agent.runtime.AgentDaemon;
+import io.podnuma.crds.settings.SettingsHelp;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,13 +19,14 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * {@code run}: the DaemonSet's command. Every setting of the configuration file can be given as {@code --<flag>
- * value} or {@code --<flag>=value} (see node-agent/docs/behaviour.md for the list); the API server is found like kubectl
- * finds it (in-cluster service account, else {@code KUBECONFIG}).
+ * value} or {@code --<flag>=value} ({@code run --help} lists them); the API server is found like kubectl finds it
+ * (in-cluster service account, else {@code KUBECONFIG}).
  */
 @Command(
         name = RunCommand.NAME,
@@ -64,6 +67,26 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return true;
+    }
+
+    /**
+     * Puts every setting into {@code run}'s help, after the options. A function, so the list is made only when help is
+     * printed; {@code run} itself never comes here (see {@link Main#execute}).
+     */
+    static void listSettingsInHelp(CommandLine run) {
+        run.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER, help -> settingsHelp());
+    }
+
+    static String settingsHelp() {
+        return SettingsHelp.section(
+                new SettingsHelp.Row(
+                        AgentConfigLoader.CONFIG_FLAG,
+                        AgentConfigLoader.CONFIG_ENV,
+                        AgentConfigLoader.DEFAULT_FILE,
+                        "the configuration file (kind NodeAgentConfig, see node-agent/examples/agent.yaml): the"
+                                + " policy, and any setting below under its key (metricsPort for --metrics-port)"),
+                Stream.of(Setting.values())
+                        .map(s -> new SettingsHelp.Row(s.flag(), s.env(), s.defaultValue(), s.description())));
     }
 
     /** Starts the agent with {@code settings} and serves until SIGTERM; the exit code (0 stopped, 1 failed, 2 usage). */

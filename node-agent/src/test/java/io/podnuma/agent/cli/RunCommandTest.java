@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.checkpoint.LockHolder;
+import io.podnuma.agent.config.Setting;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import io.podnuma.testkit.agent.SampleConfigs;
 import java.io.PrintWriter;
@@ -62,6 +63,39 @@ class RunCommandTest {
 
         assertThat(run("run", "--help")).isZero();
         assertThat(out.toString()).contains("Usage: node-agent run").contains("Run the node agent");
+    }
+
+    @Test
+    void helpListsEverySettingWithItsFlagVariableDefaultAndMeaning() {
+        assertThat(run("run", "--help")).isZero();
+        String help = out.toString();
+        for (Setting s : Setting.values()) {
+            String dflt = s.defaultValue() == null
+                    ? "required"
+                    : s.defaultValue().isEmpty() ? "default: (empty)" : "default: " + s.defaultValue();
+            assertThat(help)
+                    .as(s.key())
+                    .contains("  --" + s.flag() + " <value>, $" + s.env() + "\n      " + dflt + "\n");
+            assertThat(help.replaceAll("\\s+", " ")).as(s.key()).contains(s.description());
+        }
+        assertThat(help)
+                .contains("  --metrics-port <value>, $PODNUMA_METRICS_PORT\n"
+                        + "      default: 9464\n"
+                        + "      TCP port of /metrics\n")
+                .contains("  --node-name <value>, $PODNUMA_NODE_NAME\n      required\n")
+                .contains("  --config <value>, $PODNUMA_CONFIG\n      default: /etc/podnuma/agent.yaml\n");
+        assertThat(help.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void helpStartsNothingEvenWithSettingsThatWouldFail() {
+        Path state = dir.resolve("state");
+        assertThat(run("run", "--config", dir.resolve("nope.yaml").toString(), "--state-dir", state.toString(), "-h"))
+                .isZero();
+        assertThat(out.toString()).startsWith("Usage: node-agent run").contains("--state-dir <value>");
+        assertThat(err.toString()).as("no configuration was read").isEmpty();
+        assertThat(state).doesNotExist();
     }
 
     @Test

@@ -23,6 +23,7 @@ public final class Main implements Runnable {
     /** Runs the command line with the given streams; returns the exit code (0 ok, 1 failure, 2 usage). */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cl = new CommandLine(new Main());
+        RunCommand.listSettingsInHelp(cl.getSubcommands().get(RunCommand.NAME));
         cl.setOut(out);
         cl.setErr(err);
         return cl.execute(args);

@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.podnuma.crds.settings.SettingsHelp;
 import io.podnuma.operator.controller.PodnumaOperator;
+import io.podnuma.operator.settings.OperatorSetting;
 import io.podnuma.operator.settings.OperatorSettings;
 import io.podnuma.operator.settings.OperatorSettingsException;
 import io.podnuma.operator.settings.OperatorSettingsLoader;
@@ -23,20 +25,23 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * {@code run}: the operator Deployment's command. Every setting can be given as {@code --<flag> value} or
- * {@code --<flag>=value} (the list is in the module's README); the API server is found like kubectl finds it
+ * {@code --<flag>=value} ({@code run --help} and the module's README list them); the API server is found like kubectl finds it
  * (in-cluster ServiceAccount, else {@code KUBECONFIG}). SIGTERM stops it gracefully: running reconciles finish, the
  * Lease is given up.
  */
 @Command(
-        name = "run",
+        name = RunCommand.NAME,
         mixinStandardHelpOptions = true,
         description = "Run the operator: reconcile NumaResourcePolicies until SIGTERM.")
 final class RunCommand implements Callable<Integer> {
+
+    static final String NAME = "run";
 
     /** See {@link #leaseClock()}. */
     static final String LEASE_CLOCK_OFFSET = "podnuma.operator.test.leaseClockOffset";
@@ -122,6 +127,32 @@ final class RunCommand implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    /**
+     * Puts every setting into {@code run}'s help, after the options. A function, so the list is made only when help is
+     * printed, not on every start.
+     */
+    static void listSettingsInHelp(CommandLine run) {
+        run.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER, help -> settingsHelp());
+    }
+
+    static String settingsHelp() {
+        return SettingsHelp.section(
+                new SettingsHelp.Row(
+                        OperatorSettingsLoader.CONFIG_FLAG,
+                        OperatorSettingsLoader.CONFIG_ENV,
+                        "",
+                        "the settings file, a YAML map of the keys below (agentImage for --agent-image); empty: none,"
+                                + " only flags, variables and defaults count"),
+                Stream.of(OperatorSetting.values())
+                        .map(s -> new SettingsHelp.Row(
+                                s.flag(),
+                                s.env(),
+                                s.defaultValue(),
+                                s.structured()
+                                        ? s.description() + " (JSON as a flag or variable, YAML in the file)"
+                                        : s.description())));
     }
 
     /**
