@@ -17,12 +17,28 @@
 {{- end }}
 {{- end }}
 
+{{/* The namespace of every namespaced object: namespaceOverride, else the release's. */}}
+{{- define "podnuma.namespace" -}}
+{{- default .Release.Namespace .Values.namespaceOverride }}
+{{- end }}
+
 {{/* Object names; 56 characters leave room for the suffixes. */}}
 {{- define "podnuma.operator.name" -}}
 {{- printf "%s-operator" (include "podnuma.fullname" . | trunc 54 | trimSuffix "-") }}
 {{- end }}
 {{- define "podnuma.agent.name" -}}
 {{- printf "%s-agent" (include "podnuma.fullname" . | trunc 57 | trimSuffix "-") }}
+{{- end }}
+
+{{/*
+The ServiceAccount each component runs as: serviceAccount.name, else the component's object name, whether the chart
+makes it or not (never the namespace's "default", which the chart's rules would then be bound to).
+*/}}
+{{- define "podnuma.operator.serviceAccountName" -}}
+{{- default (include "podnuma.operator.name" .) .Values.operator.serviceAccount.name }}
+{{- end }}
+{{- define "podnuma.agent.serviceAccountName" -}}
+{{- default (include "podnuma.agent.name" .) .Values.agent.serviceAccount.name }}
 {{- end }}
 
 {{/* Labels on every object: the app.kubernetes.io set, then commonLabels. */}}
@@ -53,11 +69,18 @@ app.kubernetes.io/component: {{ index . 1 }}
 app.kubernetes.io/component: {{ index . 1 }}
 {{- end }}
 
-{{/* An image reference from {repository, tag}; an empty tag is the chart's appVersion. */}}
+{{/*
+An image reference from {repository, tag, digest}: repository@digest when a digest is set (the tag is then ignored, as
+the runtime would pull by the digest anyway), else repository:tag, an empty tag being the chart's appVersion.
+*/}}
 {{- define "podnuma.image" -}}
 {{- $root := index . 0 }}
 {{- $image := index . 1 }}
+{{- if $image.digest }}
+{{- printf "%s@%s" $image.repository $image.digest }}
+{{- else }}
 {{- printf "%s:%s" $image.repository (default $root.Chart.AppVersion $image.tag) }}
+{{- end }}
 {{- end }}
 
 {{/* The host and the port of an apiServer value "host:port"; an [IPv6] host loses its brackets. */}}
@@ -74,7 +97,7 @@ its checksum come from the same text.
 */}}
 {{- define "podnuma.operatorSettings" -}}
 {{- $a := .Values.agent -}}
-namespace: {{ .Release.Namespace | quote }}
+namespace: {{ include "podnuma.namespace" . | quote }}
 leaderElection: {{ .Values.operator.leaderElection | quote }}
 leaseName: {{ include "podnuma.operator.name" . | quote }}
 leaseDuration: {{ .Values.operator.leaseDuration | quote }}
@@ -86,7 +109,7 @@ restoreTimeout: {{ .Values.operator.restoreTimeout | quote }}
 errorWindow: {{ .Values.operator.errorWindow | quote }}
 agentImage: {{ include "podnuma.image" (list . $a.image) | quote }}
 agentPullPolicy: {{ $a.image.pullPolicy | quote }}
-agentServiceAccount: {{ include "podnuma.agent.name" . | quote }}
+agentServiceAccount: {{ include "podnuma.agent.serviceAccountName" . | quote }}
 agentPriorityClass: {{ $a.priorityClassName | quote }}
 maxUnavailable: {{ $a.maxUnavailable | quote }}
 agentMetricsPort: {{ $a.metricsPort | quote }}
