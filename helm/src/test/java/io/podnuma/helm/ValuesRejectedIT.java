@@ -30,6 +30,22 @@ class ValuesRejectedIT {
                         "operator.image.pullPolicy=Sometimes",
                         "at '/operator/image/pullPolicy': value must be" + " one of 'Always', 'IfNotPresent', 'Never'"),
                 bad("--set", "operator.image.repository=with space", "at '/operator/image/repository'"),
+                bad("--set", "operator.image.digest=abc123", "at '/operator/image/digest': 'abc123' does not match"),
+                bad(
+                        "--set",
+                        "agent.image.digest=sha256:" + "A".repeat(64),
+                        "at '/agent/image/digest': 'sha256:" + "A".repeat(64) + "' does not match"),
+                bad(
+                        "--set",
+                        "agent.serviceAccount.name=Not_A_Name",
+                        "at '/agent/serviceAccount/name': 'Not_A_Name' does not match"),
+                bad("--set", "rbac.create=no", "at '/rbac/create': got string, want boolean"),
+                bad("--set", "namespaceOverride=Other", "at '/namespaceOverride': 'Other' does not match"),
+                bad(
+                        "--set-json",
+                        "operator.extraEnv=[{\"value\":\"x\"}]",
+                        "at '/operator/extraEnv/0': missing property 'name'"),
+                bad("--set-json", "operator.extraArgs=[1]", "at '/operator/extraArgs/0': got number, want string"),
                 bad(
                         "--set",
                         "operator.healthPort=70000",

@@ -26,6 +26,9 @@ class ValuesSchemaTest {
             "operator.affinity",
             "operator.podLabels",
             "operator.podAnnotations",
+            "operator.podSecurityContext",
+            "operator.securityContext",
+            "operator.extraEnv[]",
             "agent.nodeSelector",
             "agent.podLabels",
             "agent.podAnnotations");
