@@ -146,6 +146,19 @@ agentPodAnnotations: {{- if $a.podAnnotations }}
 {{ toYaml $a.podAnnotations | indent 2 }}
 {{- else }} {}
 {{- end }}
+{{- /* Only when set, so a chart without them writes the file (and its checksum) as before. */}}
+{{- with $a.extraEnv }}
+agentExtraEnv:
+{{ toYaml . | indent 2 }}
+{{- end }}
+{{- with $a.extraArgs }}
+agentExtraArgs:
+{{ toYaml . | indent 2 }}
+{{- end }}
+{{- with $a.affinity }}
+agentAffinity:
+{{ toYaml . | indent 2 }}
+{{- end }}
 {{ include "podnuma.monitoring.operatorSettings" . }}
 {{- end }}
 
@@ -159,6 +172,11 @@ agentPodAnnotations: {{- if $a.podAnnotations }}
 {{- end }}
 {{- if eq (int .Values.agent.healthPort) (int .Values.agent.metricsPort) }}
 {{- fail (printf "agent.healthPort and agent.metricsPort are both %d: they must differ" (int .Values.agent.healthPort)) }}
+{{- end }}
+{{- range .Values.agent.extraEnv }}
+{{- if or (hasPrefix "PODNUMA_" .name) (has .name (list "KUBERNETES_SERVICE_HOST" "KUBERNETES_SERVICE_PORT")) }}
+{{- fail (printf "agent.extraEnv sets %s: the operator sets the agent's PODNUMA_* settings in its config file and KUBERNETES_SERVICE_HOST/PORT from agent.apiServer; set those values instead" .name) }}
+{{- end }}
 {{- end }}
 {{- with .Values.metrics.secure }}
 {{- if and .certSecret (not .enabled) }}

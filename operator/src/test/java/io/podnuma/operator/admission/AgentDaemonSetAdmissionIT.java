@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -203,7 +205,56 @@ class AgentDaemonSetAdmissionIT {
                                 .endTemplate()
                                 .endSpec()
                                 .build(),
-                        "one container, no init or ephemeral containers"));
+                        "one container, no init or ephemeral containers"),
+                c(
+                        "ds-extra-argument",
+                        "an argument the chart did not give the agent",
+                        "containers[0].args: run --config /etc/podnuma/agent.yaml --log-level trace",
+                        ds -> new DaemonSetBuilder(ds)
+                                .editSpec()
+                                .editTemplate()
+                                .editSpec()
+                                .editFirstContainer()
+                                .addToArgs("--log-level", "trace")
+                                .endContainer()
+                                .endSpec()
+                                .endTemplate()
+                                .endSpec()
+                                .build(),
+                        "its arguments are run --config /etc/podnuma/agent.yaml"),
+                c(
+                        "ds-env-from-secret",
+                        "a variable read from a Secret of the namespace",
+                        "containers[0].env: [{name: LOOT, valueFrom: {secretKeyRef: {name: somebody-elses, key: token}}}]",
+                        ds -> withEnv(
+                                ds,
+                                new EnvVarBuilder()
+                                        .withName("LOOT")
+                                        .withNewValueFrom()
+                                        .withNewSecretKeyRef("token", "somebody-elses", null)
+                                        .endValueFrom()
+                                        .build()),
+                        "its environment is PODNUMA_NODE_NAME from spec.nodeName"),
+                c(
+                        "ds-other-api-server",
+                        "the agent sent to another API server (with its token)",
+                        "containers[0].env: [{name: KUBERNETES_SERVICE_HOST, value: api.example.com}]",
+                        ds -> withEnv(ds, new EnvVar("KUBERNETES_SERVICE_HOST", "api.example.com", null)),
+                        "its environment is PODNUMA_NODE_NAME from spec.nodeName"));
+    }
+
+    private static DaemonSet withEnv(DaemonSet ds, EnvVar extra) {
+        return new DaemonSetBuilder(ds)
+                .editSpec()
+                .editTemplate()
+                .editSpec()
+                .editFirstContainer()
+                .addToEnv(extra)
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
     }
 
     private static BadInput c(String id, String wrong, String input, UnaryOperator<DaemonSet> change, String answer) {
@@ -327,6 +378,95 @@ class AgentDaemonSetAdmissionIT {
                         .withName("agent-later")
                         .delete();
             }
+        }
+    }
+
+    /**
+     * The agent's extras and API server from the chart (a second release, its own policies): the DaemonSet the operator
+     * renders from them is accepted, and the same without one of the chart's arguments is refused.
+     */
+    @Test
+    void theAgentsExtrasFromTheChartAreAllowedExactly() throws IOException {
+        String release = "dsextra";
+        String namespace = "podnuma-dsextra-it";
+        String operatorSa = release + "-podnuma-operator";
+        plane.helm(
+                        "install",
+                        release,
+                        PodnumaChart.dir().toString(),
+                        "--namespace",
+                        namespace,
+                        "--create-namespace",
+                        "--set",
+                        "operator.replicas=0,agent.apiServer=10.0.0.1:6443",
+                        "--set-json",
+                        "agent.extraEnv=[{\"name\":\"JAVA_TOOL_OPTIONS\",\"value\":\"-Xlog:gc\"},"
+                                + "{\"name\":\"EMPTY\",\"value\":\"\"}]",
+                        "--set-json",
+                        "agent.extraArgs=[\"--log-level\",\"debug\"]",
+                        "--set-json",
+                        "agent.affinity={\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+                                + "{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"kubernetes.io/arch\","
+                                + "\"operator\":\"In\",\"values\":[\"amd64\"]}]}]}}}")
+                .assertSuccess();
+        try {
+            String settingsText = plane.client()
+                    .configMaps()
+                    .inNamespace(namespace)
+                    .withName(operatorSa)
+                    .get()
+                    .getData()
+                    .get(ChartOperator.SETTINGS_KEY);
+            OperatorSettings settings =
+                    OperatorSettingsLoader.parse(settingsText, ChartOperator.SETTINGS_KEY, Map.of(), Map.of());
+            NumaResourcePolicy quickstart = YAML.readValue(
+                    Files.readString(Repository.resolve("crds/examples/quickstart.yaml")), NumaResourcePolicy.class);
+            DaemonSet withExtras = AgentRender.render("quickstart", quickstart.getSpec(), settings.rollout())
+                    .daemonSet();
+            assertThat(withExtras
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getArgs())
+                    .containsExactly("run", "--config", "/etc/podnuma/agent.yaml", "--log-level", "debug");
+            assertThat(withExtras.getSpec().getTemplate().getSpec().getAffinity())
+                    .isNotNull();
+            try (KubernetesClient operator =
+                    AgentTokens.clientWithToken(plane, AgentTokens.unboundToken(plane, namespace, operatorSa))) {
+                DaemonSet fewerArgs = new DaemonSetBuilder(withExtras)
+                        .editSpec()
+                        .editTemplate()
+                        .editSpec()
+                        .editFirstContainer()
+                        .withArgs("run", "--config", "/etc/podnuma/agent.yaml")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build();
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(500))
+                        .untilAsserted(() -> assertThat(refusal(operator, fewerArgs))
+                                .endsWith("its arguments are run --config /etc/podnuma/agent.yaml --log-level debug"));
+                DaemonSet created = operator.resource(withExtras).dryRun().create();
+                assertThat(created.getSpec()
+                                .getTemplate()
+                                .getSpec()
+                                .getContainers()
+                                .get(0)
+                                .getEnv())
+                        .extracting(e -> e.getName())
+                        .containsExactly(
+                                "PODNUMA_NODE_NAME",
+                                "KUBERNETES_SERVICE_HOST",
+                                "KUBERNETES_SERVICE_PORT",
+                                "JAVA_TOOL_OPTIONS",
+                                "EMPTY");
+            }
+        } finally {
+            plane.helm("uninstall", release, "--namespace", namespace).assertSuccess();
         }
     }
 
