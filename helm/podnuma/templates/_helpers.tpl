@@ -173,6 +173,9 @@ agentAffinity:
 {{- if eq (int .Values.agent.healthPort) (int .Values.agent.metricsPort) }}
 {{- fail (printf "agent.healthPort and agent.metricsPort are both %d: they must differ" (int .Values.agent.healthPort)) }}
 {{- end }}
+{{- range $key, $value := .Values.agent.securityContext }}
+{{- fail (printf "agent.securityContext.%s is set (%v): the agent's securityContext is not a value. The operator fixes it (not privileged, no privilege escalation, read-only root filesystem, every capability dropped, root for the host's root-owned cgroup files, seccomp RuntimeDefault: all it needs, node-agent/docs/behaviour.md) and the DaemonSet admission policy refuses a weaker one; remove agent.securityContext" $key $value) }}
+{{- end }}
 {{- range .Values.agent.extraEnv }}
 {{- if or (hasPrefix "PODNUMA_" .name) (has .name (list "KUBERNETES_SERVICE_HOST" "KUBERNETES_SERVICE_PORT")) }}
 {{- fail (printf "agent.extraEnv sets %s: the operator sets the agent's PODNUMA_* settings in its config file and KUBERNETES_SERVICE_HOST/PORT from agent.apiServer; set those values instead" .name) }}

@@ -6,6 +6,7 @@ import static io.podnuma.helm.ChartTemplateIT.operatorContainer;
 import static io.podnuma.helm.ChartTemplateIT.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -172,6 +173,61 @@ class ChartKnobsIT {
         assertThat(r.all(ValidatingAdmissionPolicy.class))
                 .extracting(p -> p.getSpec().getMatchConditions().getFirst().getExpression())
                 .allSatisfy(e -> assertThat(e).contains("system:serviceaccount:numa:"));
+    }
+
+    @Test
+    void theAgentsExtrasReachTheOperatorAndTheDaemonSetPolicyAllowsExactlyThem(ControlPlane plane) {
+        Rendered r = Helm.render(
+                plane,
+                "--set",
+                "agent.apiServer=10.0.0.1:6443",
+                "--set-json",
+                "agent.extraEnv=[{\"name\":\"JAVA_TOOL_OPTIONS\",\"value\":\"-Xlog:gc\"},"
+                        + "{\"name\":\"EMPTY\",\"value\":\"\"}]",
+                "--set-json",
+                "agent.extraArgs=[\"--log-level\",\"debug\"]",
+                "--set-json",
+                "agent.affinity={\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+                        + "{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"kubernetes.io/arch\","
+                        + "\"operator\":\"In\",\"values\":[\"amd64\"]}]}]}}}");
+        JsonNode settings = settings(r);
+        assertThat(settings.path("agentExtraEnv").toString())
+                .isEqualTo(
+                        "[{\"name\":\"JAVA_TOOL_OPTIONS\",\"value\":\"-Xlog:gc\"},{\"name\":\"EMPTY\",\"value\":\"\"}]");
+        assertThat(settings.path("agentExtraArgs").toString()).isEqualTo("[\"--log-level\",\"debug\"]");
+        assertThat(settings.path("agentAffinity")
+                        .at("/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0"
+                                + "/matchExpressions/0/values/0")
+                        .asText())
+                .isEqualTo("amd64");
+        assertThat(validation(r, DAEMONSETS_POLICY, "c.args"))
+                .isEqualTo("variables.pod.containers.all(c, has(c.args) && c.args =="
+                        + " [\"run\",\"--config\",\"/etc/podnuma/agent.yaml\",\"--log-level\",\"debug\"])");
+        assertThat(variable(r, "allowedEnv"))
+                .as("the API server pair, then the extras; an empty value as none (as the API server stores it)")
+                .isEqualTo("[{\"name\":\"KUBERNETES_SERVICE_HOST\",\"value\":\"10.0.0.1\"},"
+                        + "{\"name\":\"KUBERNETES_SERVICE_PORT\",\"value\":\"6443\"},"
+                        + "{\"name\":\"JAVA_TOOL_OPTIONS\",\"value\":\"-Xlog:gc\"},{\"name\":\"EMPTY\"}]");
+    }
+
+    @Test
+    void withoutExtrasTheSettingsFileAndItsChecksumAreAsBefore(ControlPlane plane) {
+        Rendered defaults = Helm.render(plane);
+        assertThat(settings(defaults).has("agentExtraEnv")).isFalse();
+        assertThat(settings(defaults).has("agentExtraArgs")).isFalse();
+        assertThat(settings(defaults).has("agentAffinity")).isFalse();
+        assertThat(validation(defaults, DAEMONSETS_POLICY, "c.args"))
+                .endsWith("c.args == [\"run\",\"--config\",\"/etc/podnuma/agent.yaml\"])");
+        assertThat(variable(defaults, "allowedEnv")).isEqualTo("[]");
+    }
+
+    /** The expression of one variable of the DaemonSet policy. */
+    private static String variable(Rendered r, String variable) {
+        return r.get(ValidatingAdmissionPolicy.class, DAEMONSETS_POLICY).getSpec().getVariables().stream()
+                .filter(v -> v.getName().equals(variable))
+                .findFirst()
+                .orElseThrow()
+                .getExpression();
     }
 
     private static void assertTheNamesAreUsedEverywhere(Rendered r, String operatorSa, String agentSa) {

@@ -111,7 +111,32 @@ class ValuesRejectedIT {
                         "--set-json",
                         "metrics.secure.readers=[{\"kind\":\"Robot\",\"name\":\"r\"}]",
                         "at '/metrics/secure/readers/0/kind': value must be one of"),
+                bad(
+                        "--set-json",
+                        "agent.extraEnv=[{\"name\":\"X\",\"valueFrom\":{}}]",
+                        "at '/agent/extraEnv/0': missing property 'value'"),
+                bad("--set-json", "agent.affinity={\"nodeAfinity\":{}}", "at '/agent/affinity': additional properties"),
                 // The chart's own checks.
+                bad(
+                        "--set",
+                        "agent.securityContext.privileged=true",
+                        "agent.securityContext.privileged is set (true): the agent's securityContext is not a value."
+                                + " The operator fixes it (not privileged, no privilege escalation, read-only root"
+                                + " filesystem, every capability dropped"),
+                bad(
+                        "--set",
+                        "agent.securityContext.readOnlyRootFilesystem=false",
+                        "agent.securityContext.readOnlyRootFilesystem is set (false): the agent's securityContext is"
+                                + " not a value"),
+                bad(
+                        "--set-json",
+                        "agent.extraEnv=[{\"name\":\"PODNUMA_METRICS_SECURITY\",\"value\":\"http\"}]",
+                        "agent.extraEnv sets PODNUMA_METRICS_SECURITY: the operator sets the agent's PODNUMA_* settings"
+                                + " in its config file"),
+                bad(
+                        "--set-json",
+                        "agent.extraEnv=[{\"name\":\"KUBERNETES_SERVICE_HOST\",\"value\":\"api.example.com\"}]",
+                        "agent.extraEnv sets KUBERNETES_SERVICE_HOST"),
                 bad(
                         "--set",
                         "operator.leaderElection=false",

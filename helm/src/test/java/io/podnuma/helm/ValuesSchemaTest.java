@@ -30,6 +30,10 @@ class ValuesSchemaTest {
             "operator.securityContext",
             "operator.extraEnv[]",
             "agent.nodeSelector",
+            "agent.affinity.nodeAffinity",
+            "agent.affinity.podAffinity",
+            "agent.affinity.podAntiAffinity",
+            "agent.securityContext",
             "agent.podLabels",
             "agent.podAnnotations");
 
