@@ -115,7 +115,7 @@ class ValuesRejectedIT {
                         "--set-json",
                         "agent.extraEnv=[{\"name\":\"X\",\"valueFrom\":{}}]",
                         "at '/agent/extraEnv/0': missing property 'value'"),
-                bad("--set-json", "agent.affinity={\"nodeAfinity\":{}}", "at '/agent/affinity': additional properties"),
+                bad("--set-json", "agent.affinity={\"nodeAfinity\":{}}", "invalid propertyName 'nodeAfinity'"),
                 // The chart's own checks.
                 bad(
                         "--set",

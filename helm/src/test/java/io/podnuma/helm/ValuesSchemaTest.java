@@ -30,9 +30,7 @@ class ValuesSchemaTest {
             "operator.securityContext",
             "operator.extraEnv[]",
             "agent.nodeSelector",
-            "agent.affinity.nodeAffinity",
-            "agent.affinity.podAffinity",
-            "agent.affinity.podAntiAffinity",
+            "agent.affinity",
             "agent.securityContext",
             "agent.podLabels",
             "agent.podAnnotations");
