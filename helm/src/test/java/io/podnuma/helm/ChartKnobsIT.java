@@ -20,6 +20,8 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.podnuma.controlplane.ControlPlane;
 import io.podnuma.controlplane.ControlPlaneExtension;
+import io.podnuma.testkit.chart.PodnumaChart;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -177,19 +179,9 @@ class ChartKnobsIT {
 
     @Test
     void theAgentsExtrasReachTheOperatorAndTheDaemonSetPolicyAllowsExactlyThem(ControlPlane plane) {
-        Rendered r = Helm.render(
-                plane,
-                "--set",
-                "agent.apiServer=10.0.0.1:6443",
-                "--set-json",
-                "agent.extraEnv=[{\"name\":\"JAVA_TOOL_OPTIONS\",\"value\":\"-Xlog:gc\"},"
-                        + "{\"name\":\"EMPTY\",\"value\":\"\"}]",
-                "--set-json",
-                "agent.extraArgs=[\"--log-level\",\"debug\"]",
-                "--set-json",
-                "agent.affinity={\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
-                        + "{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"kubernetes.io/arch\","
-                        + "\"operator\":\"In\",\"values\":[\"amd64\"]}]}]}}}");
+        List<String> args = new ArrayList<>(List.of("--set", "agent.apiServer=10.0.0.1:6443"));
+        args.addAll(PodnumaChart.AGENT_EXTRAS_ARGS);
+        Rendered r = Helm.render(plane, args.toArray(String[]::new));
         JsonNode settings = settings(r);
         assertThat(settings.path("agentExtraEnv").toString())
                 .isEqualTo(

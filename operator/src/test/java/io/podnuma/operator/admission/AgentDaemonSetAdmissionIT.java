@@ -30,6 +30,7 @@ import io.podnuma.testkit.chart.PodnumaChart;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -283,19 +284,7 @@ class AgentDaemonSetAdmissionIT {
                         "--set",
                         "operator.replicas=0")
                 .assertSuccess();
-        String settingsText = plane.client()
-                .configMaps()
-                .inNamespace(NAMESPACE)
-                .withName(OPERATOR_SA)
-                .get()
-                .getData()
-                .get(ChartOperator.SETTINGS_KEY);
-        OperatorSettings settings =
-                OperatorSettingsLoader.parse(settingsText, ChartOperator.SETTINGS_KEY, Map.of(), Map.of());
-        NumaResourcePolicy quickstart = YAML.readValue(
-                Files.readString(Repository.resolve("crds/examples/quickstart.yaml")), NumaResourcePolicy.class);
-        rendered = AgentRender.render("quickstart", quickstart.getSpec(), settings.rollout())
-                .daemonSet();
+        rendered = renderedFromTheChartsSettings(NAMESPACE, OPERATOR_SA);
         try (KubernetesClient operator = operator()) {
             // Policies reach the admission chain through informers: probe until a privileged one is refused.
             await().atMost(Duration.ofSeconds(60))
@@ -390,39 +379,19 @@ class AgentDaemonSetAdmissionIT {
         String release = "dsextra";
         String namespace = "podnuma-dsextra-it";
         String operatorSa = release + "-podnuma-operator";
-        plane.helm(
-                        "install",
-                        release,
-                        PodnumaChart.dir().toString(),
-                        "--namespace",
-                        namespace,
-                        "--create-namespace",
-                        "--set",
-                        "operator.replicas=0,agent.apiServer=10.0.0.1:6443",
-                        "--set-json",
-                        "agent.extraEnv=[{\"name\":\"JAVA_TOOL_OPTIONS\",\"value\":\"-Xlog:gc\"},"
-                                + "{\"name\":\"EMPTY\",\"value\":\"\"}]",
-                        "--set-json",
-                        "agent.extraArgs=[\"--log-level\",\"debug\"]",
-                        "--set-json",
-                        "agent.affinity={\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
-                                + "{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"kubernetes.io/arch\","
-                                + "\"operator\":\"In\",\"values\":[\"amd64\"]}]}]}}}")
-                .assertSuccess();
+        List<String> install = new ArrayList<>(List.of(
+                "install",
+                release,
+                PodnumaChart.dir().toString(),
+                "--namespace",
+                namespace,
+                "--create-namespace",
+                "--set",
+                "operator.replicas=0,agent.apiServer=10.0.0.1:6443"));
+        install.addAll(PodnumaChart.AGENT_EXTRAS_ARGS);
+        plane.helm(install.toArray(String[]::new)).assertSuccess();
         try {
-            String settingsText = plane.client()
-                    .configMaps()
-                    .inNamespace(namespace)
-                    .withName(operatorSa)
-                    .get()
-                    .getData()
-                    .get(ChartOperator.SETTINGS_KEY);
-            OperatorSettings settings =
-                    OperatorSettingsLoader.parse(settingsText, ChartOperator.SETTINGS_KEY, Map.of(), Map.of());
-            NumaResourcePolicy quickstart = YAML.readValue(
-                    Files.readString(Repository.resolve("crds/examples/quickstart.yaml")), NumaResourcePolicy.class);
-            DaemonSet withExtras = AgentRender.render("quickstart", quickstart.getSpec(), settings.rollout())
-                    .daemonSet();
+            DaemonSet withExtras = renderedFromTheChartsSettings(namespace, operatorSa);
             assertThat(withExtras
                             .getSpec()
                             .getTemplate()
@@ -479,6 +448,23 @@ class AgentDaemonSetAdmissionIT {
     void theDocIsUpToDate() {
         assertThat(BadInputDoc.check(KIND, cases(), "operator", getClass().getSimpleName()))
                 .isNull();
+    }
+
+    /** The quickstart policy's DaemonSet as the operator renders it from the settings file the chart installed. */
+    private DaemonSet renderedFromTheChartsSettings(String namespace, String operatorConfigMap) throws IOException {
+        String settingsText = plane.client()
+                .configMaps()
+                .inNamespace(namespace)
+                .withName(operatorConfigMap)
+                .get()
+                .getData()
+                .get(ChartOperator.SETTINGS_KEY);
+        OperatorSettings settings =
+                OperatorSettingsLoader.parse(settingsText, ChartOperator.SETTINGS_KEY, Map.of(), Map.of());
+        NumaResourcePolicy quickstart = YAML.readValue(
+                Files.readString(Repository.resolve("crds/examples/quickstart.yaml")), NumaResourcePolicy.class);
+        return AgentRender.render("quickstart", quickstart.getSpec(), settings.rollout())
+                .daemonSet();
     }
 
     private KubernetesClient operator() {
