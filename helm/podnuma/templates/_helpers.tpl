@@ -17,12 +17,28 @@
 {{- end }}
 {{- end }}
 
+{{/* The namespace of every namespaced object: namespaceOverride, else the release's. */}}
+{{- define "podnuma.namespace" -}}
+{{- default .Release.Namespace .Values.namespaceOverride }}
+{{- end }}
+
 {{/* Object names; 56 characters leave room for the suffixes. */}}
 {{- define "podnuma.operator.name" -}}
 {{- printf "%s-operator" (include "podnuma.fullname" . | trunc 54 | trimSuffix "-") }}
 {{- end }}
 {{- define "podnuma.agent.name" -}}
 {{- printf "%s-agent" (include "podnuma.fullname" . | trunc 57 | trimSuffix "-") }}
+{{- end }}
+
+{{/*
+The ServiceAccount each component runs as: serviceAccount.name, else the component's object name, whether the chart
+makes it or not (never the namespace's "default", which the chart's rules would then be bound to).
+*/}}
+{{- define "podnuma.operator.serviceAccountName" -}}
+{{- default (include "podnuma.operator.name" .) .Values.operator.serviceAccount.name }}
+{{- end }}
+{{- define "podnuma.agent.serviceAccountName" -}}
+{{- default (include "podnuma.agent.name" .) .Values.agent.serviceAccount.name }}
 {{- end }}
 
 {{/* Labels on every object: the app.kubernetes.io set, then commonLabels. */}}
@@ -53,11 +69,18 @@ app.kubernetes.io/component: {{ index . 1 }}
 app.kubernetes.io/component: {{ index . 1 }}
 {{- end }}
 
-{{/* An image reference from {repository, tag}; an empty tag is the chart's appVersion. */}}
+{{/*
+An image reference from {repository, tag, digest}: repository@digest when a digest is set (the tag is then ignored, as
+the runtime would pull by the digest anyway), else repository:tag, an empty tag being the chart's appVersion.
+*/}}
 {{- define "podnuma.image" -}}
 {{- $root := index . 0 }}
 {{- $image := index . 1 }}
+{{- if $image.digest }}
+{{- printf "%s@%s" $image.repository $image.digest }}
+{{- else }}
 {{- printf "%s:%s" $image.repository (default $root.Chart.AppVersion $image.tag) }}
+{{- end }}
 {{- end }}
 
 {{/* The host and the port of an apiServer value "host:port"; an [IPv6] host loses its brackets. */}}
@@ -74,7 +97,7 @@ its checksum come from the same text.
 */}}
 {{- define "podnuma.operatorSettings" -}}
 {{- $a := .Values.agent -}}
-namespace: {{ .Release.Namespace | quote }}
+namespace: {{ include "podnuma.namespace" . | quote }}
 leaderElection: {{ .Values.operator.leaderElection | quote }}
 leaseName: {{ include "podnuma.operator.name" . | quote }}
 leaseDuration: {{ .Values.operator.leaseDuration | quote }}
@@ -86,7 +109,7 @@ restoreTimeout: {{ .Values.operator.restoreTimeout | quote }}
 errorWindow: {{ .Values.operator.errorWindow | quote }}
 agentImage: {{ include "podnuma.image" (list . $a.image) | quote }}
 agentPullPolicy: {{ $a.image.pullPolicy | quote }}
-agentServiceAccount: {{ include "podnuma.agent.name" . | quote }}
+agentServiceAccount: {{ include "podnuma.agent.serviceAccountName" . | quote }}
 agentPriorityClass: {{ $a.priorityClassName | quote }}
 maxUnavailable: {{ $a.maxUnavailable | quote }}
 agentMetricsPort: {{ $a.metricsPort | quote }}
@@ -123,6 +146,19 @@ agentPodAnnotations: {{- if $a.podAnnotations }}
 {{ toYaml $a.podAnnotations | indent 2 }}
 {{- else }} {}
 {{- end }}
+{{- /* Only when set, so a chart without them writes the file (and its checksum) as before. */}}
+{{- with $a.extraEnv }}
+agentExtraEnv:
+{{ toYaml . | indent 2 }}
+{{- end }}
+{{- with $a.extraArgs }}
+agentExtraArgs:
+{{ toYaml . | indent 2 }}
+{{- end }}
+{{- with $a.affinity }}
+agentAffinity:
+{{ toYaml . | indent 2 }}
+{{- end }}
 {{ include "podnuma.monitoring.operatorSettings" . }}
 {{- end }}
 
@@ -136,6 +172,14 @@ agentPodAnnotations: {{- if $a.podAnnotations }}
 {{- end }}
 {{- if eq (int .Values.agent.healthPort) (int .Values.agent.metricsPort) }}
 {{- fail (printf "agent.healthPort and agent.metricsPort are both %d: they must differ" (int .Values.agent.healthPort)) }}
+{{- end }}
+{{- range $key, $value := .Values.agent.securityContext }}
+{{- fail (printf "agent.securityContext.%s is set (%v): the agent's securityContext is not a value. The operator fixes it (not privileged, no privilege escalation, read-only root filesystem, every capability dropped, root for the host's root-owned cgroup files, seccomp RuntimeDefault: all it needs, node-agent/docs/behaviour.md) and the DaemonSet admission policy refuses a weaker one; remove agent.securityContext" $key $value) }}
+{{- end }}
+{{- range .Values.agent.extraEnv }}
+{{- if or (hasPrefix "PODNUMA_" .name) (has .name (list "KUBERNETES_SERVICE_HOST" "KUBERNETES_SERVICE_PORT")) }}
+{{- fail (printf "agent.extraEnv sets %s: the operator sets the agent's PODNUMA_* settings in its config file and KUBERNETES_SERVICE_HOST/PORT from agent.apiServer; set those values instead" .name) }}
+{{- end }}
 {{- end }}
 {{- with .Values.metrics.secure }}
 {{- if and .certSecret (not .enabled) }}

@@ -17,7 +17,7 @@ serviceMonitorLabels: {{- if $m.serviceMonitor.labels }}
 {{/* Where the PrometheusRule and the dashboard ConfigMap go: their own namespace value, else the release's. */}}
 {{- define "podnuma.monitoring.namespace" -}}
 {{- $root := index . 0 -}}
-{{- default $root.Release.Namespace (index . 1) -}}
+{{- default (include "podnuma.namespace" $root) (index . 1) -}}
 {{- end }}
 
 {{/*

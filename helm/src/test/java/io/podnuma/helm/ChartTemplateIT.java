@@ -493,7 +493,7 @@ class ChartTemplateIT {
                 .toList();
     }
 
-    private static JsonNode settings(Rendered r) {
+    static JsonNode settings(Rendered r) {
         return ChartFiles.yaml(r.get(ConfigMap.class, OPERATOR).getData().get("operator.yaml"));
     }
 
@@ -506,7 +506,7 @@ class ChartTemplateIT {
                 .get("podnuma.io/settings-checksum");
     }
 
-    private static Container operatorContainer(Rendered r) {
+    static Container operatorContainer(Rendered r) {
         return r.get(Deployment.class, OPERATOR)
                 .getSpec()
                 .getTemplate()

@@ -30,6 +30,22 @@ class ValuesRejectedIT {
                         "operator.image.pullPolicy=Sometimes",
                         "at '/operator/image/pullPolicy': value must be" + " one of 'Always', 'IfNotPresent', 'Never'"),
                 bad("--set", "operator.image.repository=with space", "at '/operator/image/repository'"),
+                bad("--set", "operator.image.digest=abc123", "at '/operator/image/digest': 'abc123' does not match"),
+                bad(
+                        "--set",
+                        "agent.image.digest=sha256:" + "A".repeat(64),
+                        "at '/agent/image/digest': 'sha256:" + "A".repeat(64) + "' does not match"),
+                bad(
+                        "--set",
+                        "agent.serviceAccount.name=Not_A_Name",
+                        "at '/agent/serviceAccount/name': 'Not_A_Name' does not match"),
+                bad("--set", "rbac.create=no", "at '/rbac/create': got string, want boolean"),
+                bad("--set", "namespaceOverride=Other", "at '/namespaceOverride': 'Other' does not match"),
+                bad(
+                        "--set-json",
+                        "operator.extraEnv=[{\"value\":\"x\"}]",
+                        "at '/operator/extraEnv/0': missing property 'name'"),
+                bad("--set-json", "operator.extraArgs=[1]", "at '/operator/extraArgs/0': got number, want string"),
                 bad(
                         "--set",
                         "operator.healthPort=70000",
@@ -95,7 +111,32 @@ class ValuesRejectedIT {
                         "--set-json",
                         "metrics.secure.readers=[{\"kind\":\"Robot\",\"name\":\"r\"}]",
                         "at '/metrics/secure/readers/0/kind': value must be one of"),
+                bad(
+                        "--set-json",
+                        "agent.extraEnv=[{\"name\":\"X\",\"valueFrom\":{}}]",
+                        "at '/agent/extraEnv/0': missing property 'value'"),
+                bad("--set-json", "agent.affinity={\"nodeAfinity\":{}}", "invalid propertyName 'nodeAfinity'"),
                 // The chart's own checks.
+                bad(
+                        "--set",
+                        "agent.securityContext.privileged=true",
+                        "agent.securityContext.privileged is set (true): the agent's securityContext is not a value."
+                                + " The operator fixes it (not privileged, no privilege escalation, read-only root"
+                                + " filesystem, every capability dropped"),
+                bad(
+                        "--set",
+                        "agent.securityContext.readOnlyRootFilesystem=false",
+                        "agent.securityContext.readOnlyRootFilesystem is set (false): the agent's securityContext is"
+                                + " not a value"),
+                bad(
+                        "--set-json",
+                        "agent.extraEnv=[{\"name\":\"PODNUMA_METRICS_SECURITY\",\"value\":\"http\"}]",
+                        "agent.extraEnv sets PODNUMA_METRICS_SECURITY: the operator sets the agent's PODNUMA_* settings"
+                                + " in its config file"),
+                bad(
+                        "--set-json",
+                        "agent.extraEnv=[{\"name\":\"KUBERNETES_SERVICE_HOST\",\"value\":\"api.example.com\"}]",
+                        "agent.extraEnv sets KUBERNETES_SERVICE_HOST"),
                 bad(
                         "--set",
                         "operator.leaderElection=false",

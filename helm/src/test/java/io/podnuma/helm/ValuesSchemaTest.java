@@ -26,7 +26,12 @@ class ValuesSchemaTest {
             "operator.affinity",
             "operator.podLabels",
             "operator.podAnnotations",
+            "operator.podSecurityContext",
+            "operator.securityContext",
+            "operator.extraEnv[]",
             "agent.nodeSelector",
+            "agent.affinity",
+            "agent.securityContext",
             "agent.podLabels",
             "agent.podAnnotations");
 

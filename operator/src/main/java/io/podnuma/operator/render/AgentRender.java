@@ -211,6 +211,7 @@ public final class AgentRender {
                 .withDnsPolicy(hostNetwork ? "ClusterFirstWithHostNet" : "ClusterFirst")
                 .withNodeSelector(nodeSelector(name, rollout))
                 .withTolerations(tolerations(rollout))
+                .withAffinity(rollout.extras().affinity().orElse(null))
                 .withTerminationGracePeriodSeconds(30L)
                 .withRestartPolicy("Always")
                 .withSchedulerName("default-scheduler")
@@ -262,11 +263,14 @@ public final class AgentRender {
             env.add(new EnvVar("KUBERNETES_SERVICE_HOST", api.host(), null));
             env.add(new EnvVar("KUBERNETES_SERVICE_PORT", Integer.toString(api.port()), null));
         });
+        rollout.extras().env().forEach(e -> env.add(new EnvVar(e.name(), e.value(), null)));
+        List<String> args = new ArrayList<>(List.of("run", "--config", CONFIG_DIR + "/" + CONFIG_KEY));
+        args.addAll(rollout.extras().args());
         return new ContainerBuilder()
                 .withName("agent")
                 .withImage(rollout.image())
                 .withImagePullPolicy(rollout.pullPolicy().wire())
-                .withArgs("run", "--config", CONFIG_DIR + "/" + CONFIG_KEY)
+                .withArgs(args)
                 .withEnv(env)
                 .addNewPort()
                 .withName("metrics")

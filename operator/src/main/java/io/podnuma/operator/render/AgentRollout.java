@@ -34,6 +34,8 @@ import java.util.regex.Pattern;
  * @param podLabels extra labels on the agent pods and on the ConfigMap, DaemonSet and Service
  * @param podAnnotations extra annotations on the agent pods only (the pod template), beside the config hash; e.g. the
  *     toleration annotation of a runtime whose NRI validator requires the agent's plugin of every container
+ * @param extras extra environment variables, arguments and an affinity of the agent pods ({@link AgentExtras#NONE}:
+ *     none)
  * @param serviceMonitor empty: no ServiceMonitor is rendered (the chart may scrape the pods with a PodMonitor)
  * @param secureMetrics empty: the agents serve {@code /metrics} over plain HTTP; present: over HTTPS, each scrape
  *     with a bearer token allowed to get {@code /metrics}
@@ -61,6 +63,7 @@ public record AgentRollout(
         Map<String, String> nodeSelector,
         Map<String, String> podLabels,
         Map<String, String> podAnnotations,
+        AgentExtras extras,
         Optional<AgentServiceMonitor> serviceMonitor,
         Optional<AgentSecureMetrics> secureMetrics) {
 
@@ -95,6 +98,7 @@ public record AgentRollout(
         Objects.requireNonNull(logLevel, "logLevel");
         Objects.requireNonNull(reconcilePeriod, "reconcilePeriod");
         Objects.requireNonNull(statusMinInterval, "statusMinInterval");
+        Objects.requireNonNull(extras, "extras");
         Objects.requireNonNull(serviceMonitor, "serviceMonitor");
         Objects.requireNonNull(secureMetrics, "secureMetrics");
         if (image.isBlank()) {
@@ -155,6 +159,7 @@ public record AgentRollout(
                 Map.of(),
                 Map.of(),
                 Map.of(),
+                AgentExtras.NONE,
                 Optional.of(new AgentServiceMonitor(Map.of())),
                 Optional.empty());
     }
@@ -188,6 +193,7 @@ public record AgentRollout(
         private Map<String, String> nodeSelector;
         private Map<String, String> podLabels;
         private Map<String, String> podAnnotations;
+        private AgentExtras extras;
         private Optional<AgentServiceMonitor> serviceMonitor;
         private Optional<AgentSecureMetrics> secureMetrics;
 
@@ -214,6 +220,7 @@ public record AgentRollout(
             nodeSelector = r.nodeSelector;
             podLabels = r.podLabels;
             podAnnotations = r.podAnnotations;
+            extras = r.extras;
             serviceMonitor = r.serviceMonitor;
             secureMetrics = r.secureMetrics;
         }
@@ -322,6 +329,11 @@ public record AgentRollout(
             return this;
         }
 
+        public Builder extras(AgentExtras value) {
+            extras = value;
+            return this;
+        }
+
         /** Empty: plain HTTP. */
         public Builder secureMetrics(Optional<AgentSecureMetrics> value) {
             secureMetrics = value;
@@ -353,6 +365,7 @@ public record AgentRollout(
                     nodeSelector,
                     podLabels,
                     podAnnotations,
+                    extras,
                     serviceMonitor,
                     secureMetrics);
         }

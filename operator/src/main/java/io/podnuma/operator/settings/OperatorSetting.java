@@ -135,6 +135,23 @@ public enum OperatorSetting {
                     + String.join(", ", AgentAnnotations.RESERVED)
                     + "), e.g. the runtime's NRI toleration annotation when it requires the agent's plugin",
             new SettingType.Structure(JsonNodeType.OBJECT, AnnotationMapReader.RULE, AnnotationMapReader::read)),
+    AGENT_EXTRA_ENV(
+            "agentExtraEnv",
+            "[]",
+            "extra environment variables of the agent containers after the operator's, a list of {name, value} (plain"
+                    + " values; not PODNUMA_NODE_NAME, KUBERNETES_SERVICE_HOST/PORT or any PODNUMA_ name)",
+            new SettingType.Structure(JsonNodeType.ARRAY, AgentExtrasReader.ENV_RULE, AgentExtrasReader::env)),
+    AGENT_EXTRA_ARGS(
+            "agentExtraArgs",
+            "[]",
+            "extra arguments of the agent containers after run --config <file>, a list of text",
+            new SettingType.Structure(JsonNodeType.ARRAY, AgentExtrasReader.ARGS_RULE, AgentExtrasReader::args)),
+    AGENT_AFFINITY(
+            "agentAffinity",
+            "{}",
+            "the agent pods' affinity, a Kubernetes Affinity map (beside the policy's node selector); {} for none",
+            new SettingType.Structure(
+                    JsonNodeType.OBJECT, AgentExtrasReader.AFFINITY_RULE, AgentExtrasReader::affinity)),
     AGENT_SERVICE_MONITOR(
             "agentServiceMonitor",
             "true",

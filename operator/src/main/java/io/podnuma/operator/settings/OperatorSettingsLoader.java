@@ -5,8 +5,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.Affinity;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.crds.yaml.YamlProblems;
+import io.podnuma.operator.render.AgentExtras;
 import io.podnuma.operator.render.AgentHostPaths;
 import io.podnuma.operator.render.AgentPinning;
 import io.podnuma.operator.render.AgentRollout;
@@ -195,6 +197,13 @@ public final class OperatorSettingsLoader {
                 .nodeSelector((Map<String, String>) v.get(OperatorSetting.AGENT_NODE_SELECTOR))
                 .podLabels((Map<String, String>) v.get(OperatorSetting.AGENT_POD_LABELS))
                 .podAnnotations((Map<String, String>) v.get(OperatorSetting.AGENT_POD_ANNOTATIONS))
+                .extras(new AgentExtras(
+                        (List<AgentExtras.Env>) v.get(OperatorSetting.AGENT_EXTRA_ENV),
+                        (List<String>) v.get(OperatorSetting.AGENT_EXTRA_ARGS),
+                        Optional.of((Affinity) v.get(OperatorSetting.AGENT_AFFINITY))
+                                .filter(a -> a.getNodeAffinity() != null
+                                        || a.getPodAffinity() != null
+                                        || a.getPodAntiAffinity() != null)))
                 .serviceMonitor(
                         (Boolean) v.get(OperatorSetting.AGENT_SERVICE_MONITOR)
                                 ? Optional.of(new AgentServiceMonitor(

@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -28,6 +30,7 @@ import io.podnuma.testkit.chart.PodnumaChart;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -203,7 +206,56 @@ class AgentDaemonSetAdmissionIT {
                                 .endTemplate()
                                 .endSpec()
                                 .build(),
-                        "one container, no init or ephemeral containers"));
+                        "one container, no init or ephemeral containers"),
+                c(
+                        "ds-extra-argument",
+                        "an argument the chart did not give the agent",
+                        "containers[0].args: run --config /etc/podnuma/agent.yaml --log-level trace",
+                        ds -> new DaemonSetBuilder(ds)
+                                .editSpec()
+                                .editTemplate()
+                                .editSpec()
+                                .editFirstContainer()
+                                .addToArgs("--log-level", "trace")
+                                .endContainer()
+                                .endSpec()
+                                .endTemplate()
+                                .endSpec()
+                                .build(),
+                        "its arguments are run --config /etc/podnuma/agent.yaml"),
+                c(
+                        "ds-env-from-secret",
+                        "a variable read from a Secret of the namespace",
+                        "containers[0].env: [{name: LOOT, valueFrom: {secretKeyRef: {name: somebody-elses, key: token}}}]",
+                        ds -> withEnv(
+                                ds,
+                                new EnvVarBuilder()
+                                        .withName("LOOT")
+                                        .withNewValueFrom()
+                                        .withNewSecretKeyRef("token", "somebody-elses", null)
+                                        .endValueFrom()
+                                        .build()),
+                        "its environment is PODNUMA_NODE_NAME from spec.nodeName"),
+                c(
+                        "ds-other-api-server",
+                        "the agent sent to another API server (with its token)",
+                        "containers[0].env: [{name: KUBERNETES_SERVICE_HOST, value: api.example.com}]",
+                        ds -> withEnv(ds, new EnvVar("KUBERNETES_SERVICE_HOST", "api.example.com", null)),
+                        "its environment is PODNUMA_NODE_NAME from spec.nodeName"));
+    }
+
+    private static DaemonSet withEnv(DaemonSet ds, EnvVar extra) {
+        return new DaemonSetBuilder(ds)
+                .editSpec()
+                .editTemplate()
+                .editSpec()
+                .editFirstContainer()
+                .addToEnv(extra)
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
     }
 
     private static BadInput c(String id, String wrong, String input, UnaryOperator<DaemonSet> change, String answer) {
@@ -232,19 +284,7 @@ class AgentDaemonSetAdmissionIT {
                         "--set",
                         "operator.replicas=0")
                 .assertSuccess();
-        String settingsText = plane.client()
-                .configMaps()
-                .inNamespace(NAMESPACE)
-                .withName(OPERATOR_SA)
-                .get()
-                .getData()
-                .get(ChartOperator.SETTINGS_KEY);
-        OperatorSettings settings =
-                OperatorSettingsLoader.parse(settingsText, ChartOperator.SETTINGS_KEY, Map.of(), Map.of());
-        NumaResourcePolicy quickstart = YAML.readValue(
-                Files.readString(Repository.resolve("crds/examples/quickstart.yaml")), NumaResourcePolicy.class);
-        rendered = AgentRender.render("quickstart", quickstart.getSpec(), settings.rollout())
-                .daemonSet();
+        rendered = renderedFromTheChartsSettings(NAMESPACE, OPERATOR_SA);
         try (KubernetesClient operator = operator()) {
             // Policies reach the admission chain through informers: probe until a privileged one is refused.
             await().atMost(Duration.ofSeconds(60))
@@ -330,6 +370,75 @@ class AgentDaemonSetAdmissionIT {
         }
     }
 
+    /**
+     * The agent's extras and API server from the chart (a second release, its own policies): the DaemonSet the operator
+     * renders from them is accepted, and the same without one of the chart's arguments is refused.
+     */
+    @Test
+    void theAgentsExtrasFromTheChartAreAllowedExactly() throws IOException {
+        String release = "dsextra";
+        String namespace = "podnuma-dsextra-it";
+        String operatorSa = release + "-podnuma-operator";
+        List<String> install = new ArrayList<>(List.of(
+                "install",
+                release,
+                PodnumaChart.dir().toString(),
+                "--namespace",
+                namespace,
+                "--create-namespace",
+                "--set",
+                "operator.replicas=0,agent.apiServer=10.0.0.1:6443"));
+        install.addAll(PodnumaChart.AGENT_EXTRAS_ARGS);
+        plane.helm(install.toArray(String[]::new)).assertSuccess();
+        try {
+            DaemonSet withExtras = renderedFromTheChartsSettings(namespace, operatorSa);
+            assertThat(withExtras
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getArgs())
+                    .containsExactly("run", "--config", "/etc/podnuma/agent.yaml", "--log-level", "debug");
+            assertThat(withExtras.getSpec().getTemplate().getSpec().getAffinity())
+                    .isNotNull();
+            try (KubernetesClient operator =
+                    AgentTokens.clientWithToken(plane, AgentTokens.unboundToken(plane, namespace, operatorSa))) {
+                DaemonSet fewerArgs = new DaemonSetBuilder(withExtras)
+                        .editSpec()
+                        .editTemplate()
+                        .editSpec()
+                        .editFirstContainer()
+                        .withArgs("run", "--config", "/etc/podnuma/agent.yaml")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build();
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(500))
+                        .untilAsserted(() -> assertThat(refusal(operator, fewerArgs))
+                                .endsWith("its arguments are run --config /etc/podnuma/agent.yaml --log-level debug"));
+                DaemonSet created = operator.resource(withExtras).dryRun().create();
+                assertThat(created.getSpec()
+                                .getTemplate()
+                                .getSpec()
+                                .getContainers()
+                                .get(0)
+                                .getEnv())
+                        .extracting(e -> e.getName())
+                        .containsExactly(
+                                "PODNUMA_NODE_NAME",
+                                "KUBERNETES_SERVICE_HOST",
+                                "KUBERNETES_SERVICE_PORT",
+                                "JAVA_TOOL_OPTIONS",
+                                "EMPTY");
+            }
+        } finally {
+            plane.helm("uninstall", release, "--namespace", namespace).assertSuccess();
+        }
+    }
+
     @Test
     void theClusterAdminIsNotHeldToIt() {
         plane.client().resource(privileged(rendered)).dryRun().create();
@@ -339,6 +448,23 @@ class AgentDaemonSetAdmissionIT {
     void theDocIsUpToDate() {
         assertThat(BadInputDoc.check(KIND, cases(), "operator", getClass().getSimpleName()))
                 .isNull();
+    }
+
+    /** The quickstart policy's DaemonSet as the operator renders it from the settings file the chart installed. */
+    private DaemonSet renderedFromTheChartsSettings(String namespace, String operatorConfigMap) throws IOException {
+        String settingsText = plane.client()
+                .configMaps()
+                .inNamespace(namespace)
+                .withName(operatorConfigMap)
+                .get()
+                .getData()
+                .get(ChartOperator.SETTINGS_KEY);
+        OperatorSettings settings =
+                OperatorSettingsLoader.parse(settingsText, ChartOperator.SETTINGS_KEY, Map.of(), Map.of());
+        NumaResourcePolicy quickstart = YAML.readValue(
+                Files.readString(Repository.resolve("crds/examples/quickstart.yaml")), NumaResourcePolicy.class);
+        return AgentRender.render("quickstart", quickstart.getSpec(), settings.rollout())
+                .daemonSet();
     }
 
     private KubernetesClient operator() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.podnuma.operator.render.AgentExtras;
 import io.podnuma.operator.render.AgentPinning;
 import io.podnuma.operator.render.AgentRollout;
 import io.podnuma.operator.render.AgentServiceMonitor;
@@ -317,6 +318,24 @@ class OperatorSettingsLoaderTest {
                         "agentNriPluginIndex: \"100\"",
                         List.of("operator.yaml: agentNriPluginIndex = \"100\": allowed " + NRI_INDEX_RULE)),
                 Arguments.of(
+                        "agentExtraEnv: [{name: PODNUMA_LOG_LEVEL, value: debug}, {name: A, valueFrom: {}}]",
+                        List.of(
+                                "operator.yaml: agentExtraEnv[0].name = \"PODNUMA_LOG_LEVEL\": allowed "
+                                        + AgentExtras.ENV_NAME_RULE,
+                                "operator.yaml: agentExtraEnv[1] = {\"name\":\"A\",\"valueFrom\":{}}: allowed"
+                                        + " {\"name\": text, \"value\": text} (no valueFrom)")),
+                Arguments.of(
+                        "agentExtraEnv: [{name: A, value: x}, {name: A, value: y}]",
+                        List.of("operator.yaml: agentExtraEnv[1].name = \"A\": set twice")),
+                Arguments.of(
+                        "agentExtraArgs: [--a, 1]",
+                        List.of("operator.yaml: agentExtraArgs[1] = 1: allowed text (quote it in YAML), found a"
+                                + " number")),
+                Arguments.of(
+                        "agentAffinity: {nodeAfinity: {}}",
+                        List.of("operator.yaml: agentAffinity[\"nodeAfinity\"] = {}: allowed a Kubernetes Affinity, a"
+                                + " map of nodeAffinity, podAffinity and podAntiAffinity ({} for none)")),
+                Arguments.of(
                         "agentServiceMonitor: maybe",
                         List.of("operator.yaml: agentServiceMonitor = \"maybe\": allowed true or false")));
     }
@@ -340,6 +359,7 @@ class OperatorSettingsLoaderTest {
         assertThat(s.rollout().nodeSelector()).isEmpty();
         assertThat(s.rollout().podLabels()).isEmpty();
         assertThat(s.rollout().podAnnotations()).isEmpty();
+        assertThat(s.rollout().extras()).isEqualTo(AgentExtras.NONE);
         assertThat(s.rollout().serviceMonitor()).contains(new AgentServiceMonitor(Map.of()));
         assertThat(s.rollout()).isEqualTo(AgentRollout.defaults("registry.example/podnuma/node-agent:1"));
     }
@@ -388,6 +408,40 @@ class OperatorSettingsLoaderTest {
                         .rollout()
                         .pinning())
                 .isEqualTo(AgentPinning.CGROUP);
+    }
+
+    @Test
+    void theAgentsExtraEnvArgsAndAffinityReachTheRollout() {
+        OperatorSettings s = parse(MINIMAL + """
+                        agentExtraEnv:
+                          - {name: JAVA_TOOL_OPTIONS, value: "-Xlog:gc"}
+                          - {name: TZ, value: UTC}
+                        agentExtraArgs: ["--example", "1"]
+                        agentAffinity:
+                          nodeAffinity:
+                            requiredDuringSchedulingIgnoredDuringExecution:
+                              nodeSelectorTerms:
+                                - matchExpressions: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]
+                        """, Map.of(), Map.of());
+        AgentExtras extras = s.rollout().extras();
+        assertThat(extras.env())
+                .containsExactly(
+                        new AgentExtras.Env("JAVA_TOOL_OPTIONS", "-Xlog:gc"), new AgentExtras.Env("TZ", "UTC"));
+        assertThat(extras.args()).containsExactly("--example", "1");
+        assertThat(extras.affinity())
+                .hasValueSatisfying(a -> assertThat(a.getNodeAffinity()
+                                .getRequiredDuringSchedulingIgnoredDuringExecution()
+                                .getNodeSelectorTerms()
+                                .getFirst()
+                                .getMatchExpressions()
+                                .getFirst()
+                                .getValues())
+                        .containsExactly("amd64"));
+        assertThat(parse(MINIMAL + "agentExtraEnv: []\nagentExtraArgs: []\nagentAffinity: {}\n", Map.of(), Map.of())
+                        .rollout()
+                        .extras())
+                .as("the chart's empty values are none")
+                .isEqualTo(AgentExtras.NONE);
     }
 
     @Test
@@ -501,6 +555,9 @@ class OperatorSettingsLoaderTest {
                         "agentNodeSelector",
                         "agentPodLabels",
                         "agentPodAnnotations",
+                        "agentExtraEnv",
+                        "agentExtraArgs",
+                        "agentAffinity",
                         "serviceMonitorLabels");
         assertThat(OperatorSetting.AGENT_TOLERATIONS.flag()).isEqualTo("agent-tolerations");
         assertThat(OperatorSetting.SERVICE_MONITOR_LABELS.env()).isEqualTo("PODNUMA_OPERATOR_SERVICE_MONITOR_LABELS");

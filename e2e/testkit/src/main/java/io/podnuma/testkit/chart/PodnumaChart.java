@@ -40,6 +40,21 @@ public final class PodnumaChart {
         this.workDir = workDir;
     }
 
+    /**
+     * helm arguments setting the agent's extras: {@code JAVA_TOOL_OPTIONS=-Xlog:gc} and {@code EMPTY=""} as extra
+     * variables, {@code --log-level debug} as extra arguments, and a node affinity to {@code kubernetes.io/arch=amd64}.
+     */
+    public static final List<String> AGENT_EXTRAS_ARGS = List.of(
+            "--set-json",
+            "agent.extraEnv=[{\"name\":\"JAVA_TOOL_OPTIONS\",\"value\":\"-Xlog:gc\"},"
+                    + "{\"name\":\"EMPTY\",\"value\":\"\"}]",
+            "--set-json",
+            "agent.extraArgs=[\"--log-level\",\"debug\"]",
+            "--set-json",
+            "agent.affinity={\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+                    + "{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"kubernetes.io/arch\","
+                    + "\"operator\":\"In\",\"values\":[\"amd64\"]}]}]}}}");
+
     /** The chart's directory in this checkout. */
     public static Path dir() {
         return Repository.resolve("helm/podnuma");
