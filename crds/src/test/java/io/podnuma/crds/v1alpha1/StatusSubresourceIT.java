@@ -153,6 +153,6 @@ class StatusSubresourceIT {
                 .lines()
                 .toList();
 
-        assertThat(lines.get(1).split("\\s+")).containsSubsequence("static", "none", "container", "3", "2");
+        assertThat(lines.get(1).split("\\s+")).containsSubsequence("none", "container", "static", "3", "2", "False");
     }
 }
