@@ -59,10 +59,18 @@ public record GuestKernel(Path vmlinuz, Path initramfs) {
 
     /**
      * The emulator and its CPU: software emulation unless {@code -Dpodnuma.qemu.kvm=true} (a stock kernel hangs on
-     * this host's paravirtual KVM), a CPU model that reports SMT siblings as Intel's do.
+     * this host's paravirtual KVM), a CPU model that reports SMT siblings as Intel's do; started at a higher CPU
+     * priority ({@code nice -n -10}, as root; elsewhere {@code nice} says it cannot and runs it as is).
+     *
+     * <p>Why the priority: the guest's one emulation thread is the build's critical path, and at equal priority the
+     * test JVMs beside it took half its CPU (a CI run: the guest journey's node Ready in 109 s instead of 38 s, its
+     * pods section 195 s instead of 125 s). At a higher priority it keeps one host CPU, the others keep the rest.
      */
     public static List<String> emulator() {
         return List.of(
+                "nice",
+                "-n",
+                "-10",
                 "qemu-system-x86_64",
                 "-accel",
                 // One emulation thread for all vCPUs: with a thread each, a busy host deschedules vCPUs that hold guest
