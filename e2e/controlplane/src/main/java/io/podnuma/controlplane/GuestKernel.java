@@ -63,8 +63,8 @@ public record GuestKernel(Path vmlinuz, Path initramfs) {
      * priority ({@code nice -n -10}, as root; elsewhere {@code nice} says it cannot and runs it as is).
      *
      * <p>Why the priority: the guest's one emulation thread is the build's critical path, and at equal priority the
-     * test JVMs beside it took half its CPU (a CI run: the guest journey's node Ready in 109 s instead of 38 s, its
-     * pods section 195 s instead of 125 s). At a higher priority it keeps one host CPU, the others keep the rest.
+     * test JVMs beside it took much of its CPU (in a CI run the guest journey's node was Ready 109 s after the guest
+     * started; 45 s at this priority). It keeps one host CPU, the others keep the rest.
      */
     public static List<String> emulator() {
         return List.of(
