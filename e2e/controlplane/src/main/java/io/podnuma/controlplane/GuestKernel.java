@@ -58,19 +58,36 @@ public record GuestKernel(Path vmlinuz, Path initramfs) {
     }
 
     /**
-     * The emulator and its CPU: software emulation unless {@code -Dpodnuma.qemu.kvm=true} (a stock kernel hangs on
-     * this host's paravirtual KVM), a CPU model that reports SMT siblings as Intel's do; started at a higher CPU
-     * priority ({@code nice -n -10}, as root; elsewhere {@code nice} says it cannot and runs it as is).
-     *
-     * <p>Why the priority: the guest's one emulation thread is the build's critical path, and at equal priority the
-     * test JVMs beside it took much of its CPU (in a CI run the guest journey's node was Ready 109 s after the guest
-     * started; 45 s at this priority). It keeps one host CPU, the others keep the rest.
+     * How much of this machine's CPU an emulator may take: the guest's one emulation thread runs at the priority its
+     * place in the build asks for.
      */
-    public static List<String> emulator() {
+    public enum Priority {
+        /**
+         * {@code nice -n -10} (as root; elsewhere {@code nice} says it cannot and runs it as is): for a guest on the
+         * build's critical path. At equal priority the test JVMs beside it took much of its CPU (in a CI run the guest
+         * journey's node was Ready 109 s after the guest started; 45 s at this priority). It keeps one host CPU, the
+         * others keep the rest.
+         */
+        RAISED("-10"),
+        /** The host's default: a guest beside the critical path must not take a CPU from the modules on it. */
+        NORMAL("0");
+
+        private final String niceness;
+
+        Priority(String niceness) {
+            this.niceness = niceness;
+        }
+    }
+
+    /**
+     * The emulator and its CPU at {@code priority}: software emulation unless {@code -Dpodnuma.qemu.kvm=true} (a
+     * stock kernel hangs on this host's paravirtual KVM), a CPU model that reports SMT siblings as Intel's do.
+     */
+    public static List<String> emulator(Priority priority) {
         return List.of(
                 "nice",
                 "-n",
-                "-10",
+                priority.niceness,
                 "qemu-system-x86_64",
                 "-accel",
                 // One emulation thread for all vCPUs: with a thread each, a busy host deschedules vCPUs that hold guest

@@ -116,7 +116,7 @@ public final class GuestNode implements AutoCloseable {
         // The controller-manager publishes kube-root-ca.crt (a pod with a ServiceAccount token waits for it) and lifts
         // the node's not-ready taint; the scheduler places pods that name no node.
         plane.startControllers();
-        List<String> cmd = new ArrayList<>(GuestKernel.emulator());
+        List<String> cmd = new ArrayList<>(GuestKernel.emulator(options.priority()));
         cmd.addAll(options.topology().qemuArguments());
         cmd.addAll(kernel.qemuArguments());
         StringBuilder netdev = new StringBuilder("user,id=n0");
@@ -310,6 +310,42 @@ public final class GuestNode implements AutoCloseable {
             }
         }
         return byId;
+    }
+
+    /** A line a container wrote to its log, and which run of the container wrote it (0 for the first). */
+    public record LoggedLine(String podUid, String container, int run, String line) {}
+
+    /**
+     * The last line matching {@code regex} (extended, as {@code grep -E} reads it) in each container log of namespace
+     * {@code namespace}, one per container run, read from the kubelet's {@code podLogsDir} in one command: what the
+     * containers print about themselves, without a {@code kubectl exec} (a runc process under emulation, seconds
+     * each) or an API call per container. A run that printed no such line is left out.
+     */
+    public List<LoggedLine> lastLogLines(String namespace, String regex) {
+        if (regex.contains("'") || namespace.contains("'")) {
+            throw new IllegalArgumentException(
+                    "no single quote in a namespace or a log pattern: " + namespace + ", " + regex);
+        }
+        String out = exec("""
+                logs=$(sed -n 's/^podLogsDir: *//p' %s)
+                for f in "$logs"/'%s'_*/*/*.log; do
+                    [ -f "$f" ] || continue
+                    line=$(grep -E '%s' "$f" | tail -n 1)
+                    [ -n "$line" ] || continue
+                    d=${f%%/*}
+                    p=${d%%/*}
+                    f=${f##*/}
+                    echo "${p##*_}|${d##*/}|${f%%.log}|$line"
+                done
+                """.formatted(KUBELET_CONFIG, namespace, regex), Duration.ofSeconds(60));
+        List<LoggedLine> lines = new ArrayList<>();
+        for (String l : out.lines().toList()) {
+            String[] f = l.split("\\|", 4);
+            if (f.length == 4 && f[2].matches("\\d+")) {
+                lines.add(new LoggedLine(f[0], f[1], Integer.parseInt(f[2]), f[3]));
+            }
+        }
+        return lines;
     }
 
     /** The API server's {@code host:port} as the guest and its host-network pods dial it. */

@@ -8,10 +8,15 @@ import java.util.Objects;
  * How a {@link GuestNode} is built: the machine, the kubelet's own resource managers, the OCI image tars its
  * containerd has when it starts (imported on the host beside the pause image, {@code ContainerdPreload}), and the
  * guest's TCP ports the host reaches on its loopback at the same number (e.g. a host-network agent's metrics; the
- * kubelet's port is always forwarded).
+ * kubelet's port is always forwarded), and the emulator's CPU priority (raised only for a guest on the build's
+ * critical path).
  */
 public record GuestNodeOptions(
-        GuestTopology topology, KubeletManagers managers, List<Path> images, List<Integer> forwardedPorts) {
+        GuestTopology topology,
+        KubeletManagers managers,
+        List<Path> images,
+        List<Integer> forwardedPorts,
+        GuestKernel.Priority priority) {
 
     /** The kubelet's CPU, memory and topology managers. */
     public enum KubeletManagers {
@@ -53,19 +58,24 @@ public record GuestNodeOptions(
     public GuestNodeOptions {
         Objects.requireNonNull(topology, "topology");
         Objects.requireNonNull(managers, "managers");
+        Objects.requireNonNull(priority, "priority");
         images = List.copyOf(images);
         forwardedPorts = List.copyOf(forwardedPorts);
     }
 
     public static GuestNodeOptions of(GuestTopology topology, KubeletManagers managers) {
-        return new GuestNodeOptions(topology, managers, List.of(), List.of());
+        return new GuestNodeOptions(topology, managers, List.of(), List.of(), GuestKernel.Priority.NORMAL);
     }
 
     public GuestNodeOptions withImages(List<Path> tars) {
-        return new GuestNodeOptions(topology, managers, tars, forwardedPorts);
+        return new GuestNodeOptions(topology, managers, tars, forwardedPorts, priority);
     }
 
     public GuestNodeOptions withForwardedPorts(List<Integer> ports) {
-        return new GuestNodeOptions(topology, managers, images, ports);
+        return new GuestNodeOptions(topology, managers, images, ports, priority);
+    }
+
+    public GuestNodeOptions withPriority(GuestKernel.Priority emulator) {
+        return new GuestNodeOptions(topology, managers, images, forwardedPorts, emulator);
     }
 }

@@ -3,6 +3,7 @@ package io.podnuma.demo.journey;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.controlplane.FreePorts;
+import io.podnuma.controlplane.GuestKernel;
 import io.podnuma.controlplane.GuestNode;
 import io.podnuma.controlplane.GuestNodeOptions;
 import io.podnuma.controlplane.GuestTopology;
@@ -20,11 +21,13 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -91,7 +94,9 @@ public final class GuestNodeDemo {
                         plane,
                         GuestNodeOptions.of(TOPOLOGY, GuestNodeOptions.KubeletManagers.NONE)
                                 .withImages(images.tars(IMAGES))
-                                .withForwardedPorts(List.of(metricsPort, healthPort)));
+                                .withForwardedPorts(List.of(metricsPort, healthPort))
+                                // The journey is the build's last, longest step.
+                                .withPriority(GuestKernel.Priority.RAISED));
                 ChartOperator operator = new ChartOperator(plane, workDir.resolve("operator"), "operator-host")) {
             Journey journey = new Journey(plane, node, operator);
             Map<Integer, CpuList> numa = journey.machine();
@@ -258,6 +263,17 @@ public final class GuestNodeDemo {
             awaitAgent(Optional.of(agent.getMetadata().getUid()));
             Duration rolled = Duration.ofNanos(System.nanoTime() - roll);
             out.printf("the agent rolled with the policy in %.1f s%n", rolled.toMillis() / 1e3);
+            out.println(plane.kubectl(
+                            "get",
+                            "events",
+                            "-n",
+                            PodnumaChart.NAMESPACE,
+                            "--sort-by=.metadata.creationTimestamp",
+                            "-o",
+                            "custom-columns=TIME:.metadata.creationTimestamp,SOURCE:.source.component,OBJECT:.involvedObject.name,REASON:.reason")
+                    .assertSuccess()
+                    .stdout()
+                    .strip());
             awaitGone("too-big");
             Map<String, Pod> running = new LinkedHashMap<>();
             running.put("trader", node.awaitRunning(NS, "trader"));
@@ -339,32 +355,80 @@ public final class GuestNodeDemo {
             return running;
         }
 
-        /** Each container as it reports itself, its pool, and its cgroup's effective cpuset in the guest. */
-        private List<GuestRow> rows(Map<String, Pod> pods, Map<Integer, CpuList> numa) {
-            Map<String, List<String>> names = new LinkedHashMap<>();
-            Map<String, String> ids = new TreeMap<>();
+        /**
+         * Each container as it reports itself (the last affinity its workload logged: it prints one whenever its
+         * {@code Cpus_allowed_list} or {@code Mems_allowed_list} changes), its pool, and its cgroup's effective cpuset
+         * in the guest; once what each container logged is what the kernel says its process may use (a pin lands
+         * within the workload's next poll, a second).
+         */
+        private List<GuestRow> rows(Map<String, Pod> pods, Map<Integer, CpuList> numa) throws InterruptedException {
+            List<Running> containers = new ArrayList<>();
             pods.forEach((pod, p) -> {
                 List<ContainerStatus> statuses = new ArrayList<>(p.getStatus().getContainerStatuses());
                 Optional.ofNullable(p.getStatus().getInitContainerStatuses()).ifPresent(statuses::addAll);
-                names.put(
-                        pod,
-                        statuses.stream().map(ContainerStatus::getName).sorted().toList());
-                statuses.forEach(
-                        s -> ids.put(pod + "/" + s.getName(), s.getContainerID().replaceFirst("^containerd://", "")));
+                statuses.stream()
+                        .sorted(Comparator.comparing(ContainerStatus::getName))
+                        .forEach(c -> containers.add(new Running(
+                                pod,
+                                p.getMetadata().getUid(),
+                                c.getName(),
+                                c.getContainerID().replaceFirst("^containerd://", ""))));
             });
-            List<ContainerRow> reported = PodsTable.rows(plane, node.nodeName(), NS, names);
-            Map<String, GuestNode.ContainerCgroup> cgroups = node.containerCgroups();
-            return reported.stream()
-                    .map(r -> {
-                        GuestNode.ContainerCgroup cg = cgroups.get(ids.get(r.pod() + "/" + r.container()));
-                        if (cg == null) {
-                            throw new IllegalStateException("no cgroup with a process for " + r.pod() + "/"
-                                    + r.container() + " under /sys/fs/cgroup/kubepods in the guest");
+            AtomicReference<String> lastSeen = new AtomicReference<>("nothing read yet");
+            return Waits.await(
+                    WAIT, () -> "each container's logged affinity to be its process's: " + lastSeen.get(), () -> {
+                        Map<String, WorkloadPods.Affinity> logged = new TreeMap<>();
+                        for (GuestNode.LoggedLine l : node.lastLogLines(NS, "affinity cpus=")) {
+                            // The newest run of a container is the one that runs.
+                            WorkloadPods.affinityIn(l.line())
+                                    .ifPresent(a -> logged.merge(
+                                            l.podUid() + "/" + l.container() + "/" + String.format("%09d", l.run()),
+                                            a,
+                                            (x, y) -> y));
                         }
-                        return new GuestRow(r, numaOf(r.cpus(), numa), cg.cpusEffective(), cg.memsEffective());
-                    })
-                    .toList();
+                        Map<String, GuestNode.ContainerCgroup> cgroups = node.containerCgroups();
+                        Optional<Map<?, ?>> state = NodeStateReads.status(plane.client(), node.nodeName());
+                        List<GuestRow> rows = new ArrayList<>();
+                        for (Running c : containers) {
+                            Optional<WorkloadPods.Affinity> said =
+                                    newest(logged, c.podUid() + "/" + c.container() + "/");
+                            GuestNode.ContainerCgroup cg = cgroups.get(c.id());
+                            if (said.isEmpty()
+                                    || cg == null
+                                    || !said.get().cpus().equals(CpuList.parse(cg.cpusAllowed()))
+                                    || !said.get().mems().equals(cg.memsAllowed())) {
+                                lastSeen.set(c.pod() + "/" + c.container() + " logged "
+                                        + said.map(Object::toString).orElse("no affinity") + ", its process "
+                                        + (cg == null ? "not found under /sys/fs/cgroup/kubepods" : cg.toString()));
+                                return Optional.empty();
+                            }
+                            String pool = state.map(s -> NodeStateReads.container(s, NS, c.pod(), c.container())
+                                            .map(m -> String.valueOf(m.get("assignment")))
+                                            .orElse("NodeShared"))
+                                    .orElse(PodsTable.NOT_GOVERNED);
+                            ContainerRow row = new ContainerRow(
+                                    c.pod(),
+                                    c.container(),
+                                    said.get().cpus(),
+                                    said.get().mems(),
+                                    pool);
+                            rows.add(new GuestRow(
+                                    row, numaOf(row.cpus(), numa), cg.cpusEffective(), cg.memsEffective()));
+                        }
+                        return Optional.of(rows);
+                    });
         }
+    }
+
+    /** A container that runs: its pod, the pod's UID, its name and its ID in containerd. */
+    private record Running(String pod, String podUid, String container, String id) {}
+
+    /** The value of the greatest key that starts with {@code prefix}: keys end in the run number, zero-padded. */
+    private static <V> Optional<V> newest(Map<String, V> sorted, String prefix) {
+        return sorted.entrySet().stream()
+                .filter(e -> e.getKey().startsWith(prefix))
+                .reduce((a, b) -> b)
+                .map(Map.Entry::getValue);
     }
 
     /** The NUMA nodes {@code cpus} are on, as a list ("0", "0-1"). */
@@ -402,7 +466,7 @@ public final class GuestNodeDemo {
                 r.row().mems(),
                 r.row().pool(),
                 r.cgroupCpus() + " / " + r.cgroupMems()));
-        out.println("(CPUS and MEMS as each container reads /proc/self/status: kubectl exec ... /workload report;"
+        out.println("(CPUS and MEMS as each container printed them from /proc/self/status, its log's last report;"
                 + " CGROUP: cpuset.cpus.effective and cpuset.mems.effective of its cgroup v2 directory in the guest)");
     }
 

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -94,10 +95,7 @@ public final class WorkloadPods {
         }
         try {
             for (String line : Files.readAllLines(file)) {
-                Matcher m = REPORT.matcher(line);
-                if (m.find()) {
-                    seen.add(new Affinity(CpuList.parse(m.group(1)), m.group(2)));
-                }
+                affinityIn(line).ifPresent(seen::add);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
@@ -115,10 +113,14 @@ public final class WorkloadPods {
         String out = plane.kubectl("exec", "-n", namespace, pod, "-c", container, "--", "/workload", "report")
                 .assertSuccess()
                 .stdout();
-        Matcher m = REPORT.matcher(out);
-        if (!m.find()) {
-            throw new AssertionError("the workload in " + pod + "/" + container + " reported '" + out.strip() + "'");
-        }
-        return new Affinity(CpuList.parse(m.group(1)), m.group(2));
+        return affinityIn(out)
+                .orElseThrow(() -> new AssertionError(
+                        "the workload in " + pod + "/" + container + " reported '" + out.strip() + "'"));
+    }
+
+    /** The affinity a workload's report ({@code affinity cpus=<list> mems=<list>}) in {@code text} says, if any. */
+    public static Optional<Affinity> affinityIn(String text) {
+        Matcher m = REPORT.matcher(text);
+        return m.find() ? Optional.of(new Affinity(CpuList.parse(m.group(1)), m.group(2))) : Optional.empty();
     }
 }
