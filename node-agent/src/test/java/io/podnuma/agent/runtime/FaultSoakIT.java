@@ -419,9 +419,16 @@ class FaultSoakIT {
     /**
      * Lands a kill between a checkpoint write and the cgroup writes it decides: cgroup writes fail (EBUSY) while a
      * Guaranteed pod is admitted, so once the checkpoint names it the cgroups are provably still unwritten (the
-     * sampler sees them wide), and the agent dies there; a crash in that gap leaves the same files.
+     * sampler sees them wide), and the agent dies there; a crash in that gap leaves the same files. The node's one
+     * exclusive CPU is freed first: a pod the agent refuses changes no checkpoint, so the moment would not come.
      */
     private void killBetweenCheckpointAndCgroupWrite() throws Exception {
+        for (TestPod p : alive()) {
+            if (p.kind.guaranteed()) {
+                delete(p);
+            }
+        }
+        awaitConverged();
         writableSince.set(null);
         Files.writeString(faultControl, "EBUSY");
         byte[] before = Files.readAllBytes(agent.checkpoint());
@@ -445,6 +452,9 @@ class FaultSoakIT {
      * the label comes back and an agent starts; the pods' placement may differ afterwards (the node left).
      */
     private void leaveWithTheRestoreCut() throws Exception {
+        // The churn step just before may still be moving pins (a new exclusive CPU shrinks the shared pool): what a
+        // container was pinned to is what the node settled on.
+        awaitConverged();
         writableSince.set(null);
         Map<String, CpuList> pinned = new HashMap<>();
         for (Live l : live.values()) {
