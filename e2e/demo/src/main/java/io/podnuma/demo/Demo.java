@@ -136,7 +136,12 @@ public final class Demo {
     /** The pods on two NUMA nodes and cgroup v2: a QEMU guest worker node, where this machine can boot one. */
     private void guestNode() throws Exception {
         section("Two NUMA nodes, cgroup v2: a worker node in a QEMU guest (2 sockets × 2 cores × 2 threads)");
-        GuestNodeDemo guest = new GuestNodeDemo(root, root.resolve("e2e/demo/target/guest"), projectVersion(), out);
+        GuestNodeDemo guest = new GuestNodeDemo(
+                root,
+                root.resolve("e2e/demo/target/guest"),
+                projectVersion(),
+                out,
+                GuestNodeDemo.Length.fromProperty(GuestNodeDemo.Length.FULL));
         Optional<String> cannot = guest.unavailable();
         if (cannot.isPresent()) {
             out.println("Skipped: " + cannot.get() + ".");

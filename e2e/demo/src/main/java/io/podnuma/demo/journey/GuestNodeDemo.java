@@ -62,17 +62,44 @@ public final class GuestNodeDemo {
     private static final int NUMA_MAPS_MIB = 64;
     private static final Pattern NODE_PAGES = Pattern.compile(" N(\\d+)=(\\d+)");
 
+    /** How much of the journey runs. */
+    public enum Length {
+        /**
+         * Up to the pod too big for a NUMA node, refused under {@code single-numa-node}: what CI runs (the tier's CI
+         * budget is 8 minutes; the roll alone takes two to three under emulation).
+         */
+        SHORT,
+        /** Then the policy changed to {@code best-effort}: the agent rolls, and the same budget spreads. */
+        FULL;
+
+        /** {@code -Dpodnuma.guestjourney=full} or {@code short}; {@code fallback} when not set. */
+        public static Length fromProperty(Length fallback) {
+            String v = System.getProperty("podnuma.guestjourney");
+            if (v == null || v.isBlank()) {
+                return fallback;
+            }
+            try {
+                return valueOf(v.strip().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "-Dpodnuma.guestjourney=" + v + ": the guest journey is either short or full", e);
+            }
+        }
+    }
+
     private final Path root;
     private final Path workDir;
     private final DemoImages images;
     private final PrintStream out;
+    private final Length length;
     private long started = System.nanoTime();
 
-    public GuestNodeDemo(Path root, Path workDir, String tag, PrintStream out) {
+    public GuestNodeDemo(Path root, Path workDir, String tag, PrintStream out, Length length) {
         this.root = root;
         this.workDir = workDir;
         this.images = new DemoImages(root, tag);
         this.out = out;
+        this.length = length;
     }
 
     /**
@@ -104,7 +131,14 @@ public final class GuestNodeDemo {
             List<GuestRow> rows = journey.pods(numa);
             Map<Integer, Long> pages = journey.memory();
             List<GuestRow> tooBig = journey.tooBig(numa);
-            BestEffort spread = journey.bestEffort(agent, numa);
+            Optional<BestEffort> spread = Optional.empty();
+            if (length == Length.FULL) {
+                spread = Optional.of(journey.bestEffort(agent, numa));
+            } else {
+                out.printf(
+                        "%n(the short journey ends here: -Dpodnuma.guestjourney=full, or scripts/demo, goes on with the"
+                                + " policy changed to best-effort: the agent's roll and the spread budget)%n");
+            }
             String metrics = PlainMetrics.fetch(metricsPort);
             AgentMetrics.excerpt(metrics).forEach(l -> out.println("  " + l));
             return new GuestReport(
@@ -487,7 +521,7 @@ public final class GuestNodeDemo {
             List<GuestRow> rows,
             Map<Integer, Long> traderPages,
             List<GuestRow> tooBig,
-            BestEffort bestEffort,
+            Optional<BestEffort> bestEffort,
             List<String> warnings,
             String describe,
             String metrics,
@@ -499,11 +533,13 @@ public final class GuestNodeDemo {
             return rows.stream().filter(r -> r.row().pod().equals(name)).toList();
         }
 
-        /** The rows of pod {@code name} after the change to best-effort. */
+        /** The rows of pod {@code name} after the change to best-effort (none in the short journey). */
         public List<GuestRow> afterRoll(String name) {
-            return bestEffort.rows().stream()
-                    .filter(r -> r.row().pod().equals(name))
-                    .toList();
+            return bestEffort
+                    .map(b -> b.rows().stream()
+                            .filter(r -> r.row().pod().equals(name))
+                            .toList())
+                    .orElse(List.of());
         }
     }
 }

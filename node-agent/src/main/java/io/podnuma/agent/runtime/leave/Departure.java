@@ -22,9 +22,11 @@ public final class Departure {
 
     /**
      * The client retries a refused call for a long time; the kubelet's grace period (30 s by default) is shorter.
-     * Without an answer in time the pins stay, as for a rolling update.
+     * Without an answer in time the pins stay, as for a rolling update. A third of that grace: a wrong "stays" leaves
+     * a node that left with its pins and reports, so the question gets time enough on a loaded node, and the restore
+     * after it takes milliseconds.
      */
-    public static final Duration QUESTION_TIMEOUT = Duration.ofSeconds(5);
+    public static final Duration QUESTION_TIMEOUT = Duration.ofSeconds(10);
 
     private final NodeMembership membership;
     private final String nodeName;
