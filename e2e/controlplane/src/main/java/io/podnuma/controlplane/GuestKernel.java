@@ -69,7 +69,7 @@ public record GuestKernel(Path vmlinuz, Path initramfs) {
          * others keep the rest.
          */
         RAISED("-10"),
-        /** The host's default: a guest beside the critical path must not take a CPU from the modules on it. */
+        /** The host's default: a guest that does not hold up the build's critical path. */
         NORMAL("0");
 
         private final String niceness;
