@@ -194,17 +194,19 @@ class KubernetesDiscoveryIT {
         List<GrafanaDashboard.Target> targets = dashboard.targets();
         assertThat(targets).hasSizeGreaterThanOrEqualTo(8);
         for (Map<String, String> raw : List.of(all, Map.<String, String>of())) {
-            await().atMost(TIMEOUT).untilAsserted(() -> assertThat(targets)
-                    .allSatisfy(t -> {
+            await().atMost(TIMEOUT)
+                    .untilAsserted(() -> assertThat(targets).allSatisfy(t -> {
                         String query = GrafanaDashboard.interpolate(t.expr(), mine, raw, RATE_INTERVAL);
-                        assertThat(prometheus.query(query)).as("%s as %s", t, query).isNotEmpty();
+                        assertThat(prometheus.query(query))
+                                .as("%s as %s", t, query)
+                                .isNotEmpty();
                     }));
         }
 
         Map<String, List<String>> noAgentThere = Map.of(
                 "job", List.of(JOB), "policy", List.of(podnuma.policy), "node", List.of(podnuma.node + "-elsewhere"));
-        Map<String, List<String>> noPolicy = Map.of(
-                "job", List.of(JOB), "policy", List.of(podnuma.policy + "-gone"), "node", List.of(podnuma.node));
+        Map<String, List<String>> noPolicy =
+                Map.of("job", List.of(JOB), "policy", List.of(podnuma.policy + "-gone"), "node", List.of(podnuma.node));
         assertThat(targets).allSatisfy(t -> {
             boolean operatorOnly = PromQlNames.of(t.expr()).stream().allMatch(n -> n.startsWith("podnuma_operator_"));
             String elsewhere = GrafanaDashboard.interpolate(t.expr(), noAgentThere, Map.of(), RATE_INTERVAL);
