@@ -27,6 +27,7 @@ import io.podnuma.testkit.nri.NriEventResult;
 import io.podnuma.testkit.nri.NriMessages;
 import io.podnuma.testkit.nri.NriRuntimeHarness;
 import io.podnuma.testkit.operator.OperatorProcess;
+import io.podnuma.testkit.prometheus.GrafanaDashboard;
 import io.podnuma.testkit.prometheus.PromQlNames;
 import io.podnuma.testkit.prometheus.PrometheusText;
 import java.io.IOException;
@@ -69,7 +70,6 @@ class ExportedMetricsIT {
     private static final Set<String> SYNTHETIC = Set.of("up");
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static KubeletLikeHost host;
     private static OperatorProcess operator;
@@ -203,17 +203,10 @@ class ExportedMetricsIT {
     }
 
     @Test
-    void everyMetricTheDashboardUsesIsExported() throws IOException {
-        JsonNode dashboard = JSON.readTree(
-                Repository.resolve("helm/podnuma/dashboards/podnuma.json").toFile());
+    void everyMetricTheDashboardUsesIsExported() {
         Map<String, String> expressions = new TreeMap<>();
-        for (JsonNode panel : dashboard.path("panels")) {
-            for (JsonNode target : panel.path("targets")) {
-                expressions.put(
-                        panel.path("title").asText() + " "
-                                + target.path("refId").asText(),
-                        target.path("expr").asText());
-            }
+        for (GrafanaDashboard.Target t : GrafanaDashboard.ofChart().targets()) {
+            expressions.put(t.panel() + " " + t.refId(), t.expr());
         }
         assertThat(expressions).hasSizeGreaterThanOrEqualTo(8);
         assertAllExported(expressions);

@@ -12,12 +12,15 @@ import io.podnuma.controlplane.PrometheusApi.TargetHealth;
 import io.podnuma.controlplane.PrometheusServer;
 import io.podnuma.controlplane.Promtool;
 import io.podnuma.testkit.kwok.StandInPods;
+import io.podnuma.testkit.prometheus.GrafanaDashboard;
+import io.podnuma.testkit.prometheus.PromQlNames;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -29,7 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real Prometheus finds the operator and the agent through Kubernetes service discovery ({@code role: pod}, the
  * kubeconfig of the local control plane) and scrapes them, relabelled the way a user writes it: keep the pods named
- * {@code podnuma-agent} / {@code podnuma-operator} by {@code app.kubernetes.io/name}, and their {@code metrics} port.
+ * {@code podnuma-agent} / {@code podnuma-operator} by {@code app.kubernetes.io/name}, and their {@code metrics} port;
+ * like the chart's PodMonitor, the pod's node becomes {@code node} and its {@code podnuma.io/policy} label
+ * {@code policy}. The chart's Grafana dashboard then finds their series: its variables' values and every panel query
+ * with the variables set.
  *
  * <p>The agent's pod is the one the operator's DaemonSet creates on the kwok node; the node's InternalIP is 127.0.0.1
  * and the pod uses the host network, so its address is where the real agent process listens, on the port the
@@ -42,6 +48,9 @@ class KubernetesDiscoveryIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
     private static final String AGENT_APP = "podnuma-agent";
     private static final String OPERATOR_APP = "podnuma-operator";
+    private static final String JOB = "podnuma";
+    /** What Grafana puts for {@code $__rate_interval}: enough 1 s scrapes for a rate. */
+    private static final String RATE_INTERVAL = "1m";
 
     @TempDir
     static Path dir;
@@ -82,15 +91,15 @@ class KubernetesDiscoveryIT {
                   scrape_interval: 1s
                   scrape_timeout: 1s
                 scrape_configs:
-                - job_name: podnuma
+                - job_name: %5$s
                   kubernetes_sd_configs:
                   - role: pod
-                    kubeconfig_file: %s
+                    kubeconfig_file: %1$s
                     namespaces:
-                      names: [%s]
+                      names: [%2$s]
                   relabel_configs:
                   - source_labels: [__meta_kubernetes_pod_label_app_kubernetes_io_name]
-                    regex: %s|%s
+                    regex: %3$s|%4$s
                     action: keep
                   - source_labels: [__meta_kubernetes_pod_container_port_name]
                     regex: metrics
@@ -103,7 +112,9 @@ class KubernetesDiscoveryIT {
                     target_label: pod
                   - source_labels: [__meta_kubernetes_pod_node_name]
                     target_label: node
-                """.formatted(cp.kubeconfig(), PodnumaOnKwok.NAMESPACE, AGENT_APP, OPERATOR_APP);
+                  - source_labels: [__meta_kubernetes_pod_label_podnuma_io_policy]
+                    target_label: policy
+                """.formatted(cp.kubeconfig(), PodnumaOnKwok.NAMESPACE, AGENT_APP, OPERATOR_APP, JOB);
     }
 
     @Test
@@ -145,10 +156,68 @@ class KubernetesDiscoveryIT {
                             + podnuma.policy + "\", state=\"matched\"}"))
                     .singleElement()
                     .satisfies(s -> assertThat(s.value()).isEqualTo(1.0));
-            assertThat(prometheus.query("up{job=\"podnuma\"}"))
+            assertThat(prometheus.query("up{job=\"" + JOB + "\"}"))
                     .extracting(PrometheusApi.Sample::value)
                     .containsExactly(1.0, 1.0);
+
+            theDashboardsVariablesListThisInstallAndItsPanelsShowItsSeries(prometheus);
         }
+    }
+
+    /**
+     * The chart's dashboard on this Prometheus, its queries sent as Grafana sends them: each variable's values (its
+     * {@code label_values} query as {@code count by (<label>)} of the same selector) hold this install's job, policy
+     * and node, with the variables above it on All and on those values; every panel query returns series with the
+     * variables on All and on those values; and the filters bite: a node with no agent empties every query of agent
+     * series (the operator's queries, not filtered by node, still answer), a policy that does not exist empties every
+     * query.
+     */
+    private static void theDashboardsVariablesListThisInstallAndItsPanelsShowItsSeries(PrometheusServer prometheus) {
+        GrafanaDashboard dashboard = GrafanaDashboard.ofChart();
+        Map<String, List<String>> mine =
+                Map.of("job", List.of(JOB), "policy", List.of(podnuma.policy), "node", List.of(podnuma.node));
+        Map<String, String> all = dashboard.queryVariables().stream()
+                .collect(Collectors.toMap(GrafanaDashboard.Variable::name, GrafanaDashboard.Variable::allValue));
+        assertThat(all).containsOnlyKeys(mine.keySet());
+
+        for (GrafanaDashboard.Variable v : dashboard.queryVariables()) {
+            for (Map<String, String> raw : List.of(all, Map.<String, String>of())) {
+                String query = GrafanaDashboard.interpolate(v.asPromQl(), mine, raw, RATE_INTERVAL);
+                await().atMost(TIMEOUT)
+                        .untilAsserted(() -> assertThat(prometheus.query(query))
+                                .as("the values of $%s: %s", v.name(), query)
+                                .extracting(s -> s.labels().get(v.name()))
+                                .contains(mine.get(v.name()).get(0)));
+            }
+        }
+
+        List<GrafanaDashboard.Target> targets = dashboard.targets();
+        assertThat(targets).hasSizeGreaterThanOrEqualTo(8);
+        for (Map<String, String> raw : List.of(all, Map.<String, String>of())) {
+            await().atMost(TIMEOUT)
+                    .untilAsserted(() -> assertThat(targets).allSatisfy(t -> {
+                        String query = GrafanaDashboard.interpolate(t.expr(), mine, raw, RATE_INTERVAL);
+                        assertThat(prometheus.query(query))
+                                .as("%s as %s", t, query)
+                                .isNotEmpty();
+                    }));
+        }
+
+        Map<String, List<String>> noAgentThere = Map.of(
+                "job", List.of(JOB), "policy", List.of(podnuma.policy), "node", List.of(podnuma.node + "-elsewhere"));
+        Map<String, List<String>> noPolicy =
+                Map.of("job", List.of(JOB), "policy", List.of(podnuma.policy + "-gone"), "node", List.of(podnuma.node));
+        assertThat(targets).allSatisfy(t -> {
+            boolean operatorOnly = PromQlNames.of(t.expr()).stream().allMatch(n -> n.startsWith("podnuma_operator_"));
+            String elsewhere = GrafanaDashboard.interpolate(t.expr(), noAgentThere, Map.of(), RATE_INTERVAL);
+            if (operatorOnly) {
+                assertThat(prometheus.query(elsewhere)).as(elsewhere).isNotEmpty();
+            } else {
+                assertThat(prometheus.query(elsewhere)).as(elsewhere).isEmpty();
+            }
+            String gone = GrafanaDashboard.interpolate(t.expr(), noPolicy, Map.of(), RATE_INTERVAL);
+            assertThat(prometheus.query(gone)).as(gone).isEmpty();
+        });
     }
 
     @Test

@@ -5,8 +5,9 @@ import java.nio.file.Path;
 /**
  * The Prometheus {@code scrape_configs} a user without the Prometheus operator writes for a podnuma install: pods of the
  * release namespace found by Kubernetes service discovery, kept by their labels and the port named {@code metrics};
- * the agents (job {@code podnuma-agent}, the chart's alert rules select that job) with {@code node} and {@code pod}
- * labels, the operator replicas (job {@code podnuma-operator}).
+ * the agents (job {@code podnuma-agent}, the chart's alert rules select that job) with {@code node}, {@code policy}
+ * (the dashboard's variables, as the chart's PodMonitor adds them) and {@code pod} labels, the operator replicas (job
+ * {@code podnuma-operator}).
  */
 public final class PodnumaScrapeConfigs {
 
@@ -28,6 +29,8 @@ public final class PodnumaScrapeConfigs {
                       target_label: pod
                     - source_labels: [__meta_kubernetes_pod_node_name]
                       target_label: node
+                    - source_labels: [__meta_kubernetes_pod_label_podnuma_io_policy]
+                      target_label: policy
                     - source_labels: [__meta_kubernetes_namespace]
                       target_label: namespace
                 - job_name: podnuma-operator

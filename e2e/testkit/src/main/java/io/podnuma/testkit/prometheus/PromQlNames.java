@@ -1,5 +1,9 @@
 package io.podnuma.testkit.prometheus;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -58,7 +62,42 @@ public final class PromQlNames {
             "start",
             "end");
 
+    /** A metric name and what may follow it: its label matchers, whose quoted values may hold braces. */
+    private static final Pattern SELECTOR = Pattern.compile(
+            "(?<![\\w.:$])([a-zA-Z_:][a-zA-Z0-9_:]*)\\s*(?:\\{((?:\"(?:\\\\.|[^\"\\\\])*\"|[^{}\"])*)})?");
+
+    private static final Pattern MATCHER =
+            Pattern.compile("([a-zA-Z_]\\w*)\\s*(=~|!~|!=|=)\\s*(\"(?:\\\\.|[^\"\\\\])*\")");
+
+    /**
+     * One vector selector of an expression.
+     *
+     * @param matchers label → operator and quoted value as written, e.g. {@code job → =~"$job"}
+     */
+    public record Selector(String name, Map<String, String> matchers) {}
+
     private PromQlNames() {}
+
+    /** The vector selectors of {@code expression} that name a metric ({@link #of}), in the order written. */
+    public static List<Selector> selectors(String expression) {
+        Set<String> names = of(expression);
+        List<Selector> selectors = new ArrayList<>();
+        Matcher m = SELECTOR.matcher(expression);
+        while (m.find()) {
+            if (!names.contains(m.group(1))) {
+                continue;
+            }
+            Map<String, String> matchers = new LinkedHashMap<>();
+            if (m.group(2) != null) {
+                Matcher l = MATCHER.matcher(m.group(2));
+                while (l.find()) {
+                    matchers.put(l.group(1), l.group(2) + l.group(3));
+                }
+            }
+            selectors.add(new Selector(m.group(1), matchers));
+        }
+        return selectors;
+    }
 
     /** The metric names {@code expression} selects, sorted. */
     public static SortedSet<String> of(String expression) {

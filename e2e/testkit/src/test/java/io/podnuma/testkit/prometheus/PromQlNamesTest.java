@@ -3,7 +3,9 @@ package io.podnuma.testkit.prometheus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,5 +41,15 @@ class PromQlNamesTest {
     @MethodSource("expressions")
     void namesAreTheSelectedMetricsOnly(String expression, List<String> names) {
         assertThat(PromQlNames.of(expression)).as(expression).containsExactlyElementsOf(names);
+    }
+
+    @Test
+    void selectorsAreEachMetricWithItsMatchersAsWritten() {
+        assertThat(PromQlNames.selectors("sum by (pod) (increase(a_total{job=~\"$job\", x!=\"a,b}\"}[5m]))"
+                        + " / on (pod) b{node=\"n\\\"1\"} + c"))
+                .containsExactly(
+                        new PromQlNames.Selector("a_total", Map.of("job", "=~\"$job\"", "x", "!=\"a,b}\"")),
+                        new PromQlNames.Selector("b", Map.of("node", "=\"n\\\"1\"")),
+                        new PromQlNames.Selector("c", Map.of()));
     }
 }
