@@ -461,6 +461,17 @@ public final class AgentRender {
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("port", "metrics");
         e.put("path", "/metrics");
+        // The agent exports no label naming its node or policy: its target's pod says both, as the chart's PodMonitor
+        // relabels them, so the dashboard's node and policy variables select agents on either path.
+        e.put(
+                "relabelings",
+                List.of(
+                        Map.of("sourceLabels", List.of("__meta_kubernetes_pod_node_name"), "targetLabel", "node"),
+                        Map.of(
+                                "sourceLabels",
+                                List.of("__meta_kubernetes_pod_label_podnuma_io_policy"),
+                                "targetLabel",
+                                "policy")));
         if (rollout.secureMetrics().isPresent()) {
             e.put("scheme", "https");
             rollout.secureMetrics()

@@ -232,6 +232,20 @@ class AgentRenderTest {
             assertThat(sm.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
             assertThat(sm.getMetadata().getLabels())
                     .isEqualTo(r.service().getMetadata().getLabels());
+            // node and policy from the agent pod, as the chart's PodMonitor sets them.
+            Map<?, ?> endpoint = (Map<?, ?>)
+                    ((List<?>) ((Map<?, ?>) sm.getAdditionalProperties().get("spec")).get("endpoints")).getFirst();
+            assertThat(endpoint.get("relabelings"))
+                    .isEqualTo(List.of(
+                            Map.of("sourceLabels", List.of("__meta_kubernetes_pod_node_name"), "targetLabel", "node"),
+                            Map.of(
+                                    "sourceLabels",
+                                    List.of("__meta_kubernetes_pod_label_podnuma_io_policy"),
+                                    "targetLabel",
+                                    "policy")));
+            assertThat(r.daemonSet().getSpec().getTemplate().getMetadata().getLabels())
+                    .as("the label the policy relabeling reads")
+                    .containsKey("podnuma.io/policy");
         });
     }
 
