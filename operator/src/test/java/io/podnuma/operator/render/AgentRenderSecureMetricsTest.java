@@ -63,7 +63,10 @@ class AgentRenderSecureMetricsTest {
         assertThat(c.metricsSecurity()).as("the agent's default, http").isNull();
         assertThat(c.metricsCertFile()).isNull();
         assertThat(r.service().getSpec().getPorts().getFirst().getAppProtocol()).isNull();
-        assertThat(endpoint(r)).isEqualTo(Map.of("port", "metrics", "path", "/metrics"));
+        assertThat(endpoint(r))
+                .containsEntry("port", "metrics")
+                .containsEntry("path", "/metrics")
+                .doesNotContainKeys("scheme", "authorization", "bearerTokenFile", "tlsConfig");
         assertThat(r.daemonSet().getSpec().getTemplate().getSpec().getVolumes())
                 .noneMatch(v -> v.getName().equals("metrics-tls"));
     }
