@@ -44,6 +44,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,8 +56,8 @@ import org.junit.jupiter.api.io.TempDir;
  * What the chart's alerts, the Grafana dashboard and {@code docs/metrics.md} name exists: a real operator process
  * reconciling a policy for a kwok node and a real agent process on a kubelet-like cgroup host of this machine (not
  * the real node) are scraped, and every metric name of every alert expression (the PrometheusRule as {@code helm
- * template} renders it) and of every dashboard panel is among the samples they export; the docs' table lists
- * exactly the podnuma metrics they export, with their types and labels.
+ * template} renders it) and of every dashboard panel is among the samples they export; the docs' tables list
+ * exactly the podnuma, process and JVM metrics they export, with their types and labels.
  */
 @ExtendWith(ControlPlaneExtension.class)
 class ExportedMetricsIT {
@@ -66,6 +67,8 @@ class ExportedMetricsIT {
     private static final String POLICY = "monitoring";
     private static final String NODE = "monitoring-0";
     private static final String GROUP_LABEL = "podnuma.it/group";
+    /** The families docs/metrics.md lists: podnuma's own and those of the process and its JVM. */
+    private static final Pattern DOCUMENTED = Pattern.compile("podnuma_|process_|jvm_");
     /** Series Prometheus makes itself for every target; no component exports them. */
     private static final Set<String> SYNTHETIC = Set.of("up");
 
@@ -219,7 +222,7 @@ class ExportedMetricsIT {
         for (PrometheusText scrape : List.of(agentScrape, operatorScrape)) {
             SortedMap<String, SortedSet<String>> labels = new TreeMap<>();
             for (PrometheusText.Sample s : scrape.samples()) {
-                if (s.name().startsWith("podnuma_")) {
+                if (DOCUMENTED.matcher(s.name()).lookingAt()) {
                     SortedSet<String> names = labels.computeIfAbsent(scrape.familyOf(s), f -> new TreeSet<>());
                     s.labels().keySet().stream().filter(l -> !l.equals("le")).forEach(names::add);
                 }
@@ -227,12 +230,18 @@ class ExportedMetricsIT {
             labels.forEach((family, names) -> exported.put(
                     family, new MetricsTable.Row(family, scrape.type(family).orElseThrow(), names)));
         }
-        assertThat(exported).containsKeys("podnuma_operator_nodes", "podnuma_pin_latency_seconds");
+        assertThat(exported)
+                .containsKeys(
+                        "podnuma_operator_nodes",
+                        "podnuma_pin_latency_seconds",
+                        "process_resident_memory_bytes",
+                        "jvm_gc_collection_seconds");
 
         SortedMap<String, MetricsTable.Row> documented = new TreeMap<>();
         table.rows().forEach(r -> documented.put(r.name(), r));
         assertThat(documented.keySet())
-                .as("docs/metrics.md lists the podnuma metric families the agent and the operator export")
+                .as(
+                        "docs/metrics.md lists the podnuma, process and JVM metric families the agent and the operator export")
                 .containsExactlyElementsOf(exported.keySet());
         assertThat(documented.values()).containsExactlyElementsOf(exported.values());
     }

@@ -9,14 +9,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The metrics tables of {@code docs/metrics.md}: the rows whose first cell is a backticked podnuma metric name, with the
- * type and the backticked label names of the following cells.
+ * The metrics tables of {@code docs/metrics.md}: the rows whose first cell is a backticked metric name of podnuma's
+ * ({@code podnuma_}) or of the process and its JVM ({@code process_}, {@code jvm_}), with the type and the backticked
+ * label names of the following cells.
  */
 record MetricsTable(List<Row> rows) {
 
     record Row(String name, String type, SortedSet<String> labels) {}
 
-    private static final Pattern NAME = Pattern.compile("^`(podnuma_[a-z0-9_]+)`$");
+    private static final Pattern NAME = Pattern.compile("^`((?:podnuma|process|jvm)_[a-z0-9_]+)`$");
     private static final Pattern LABEL = Pattern.compile("`([a-zA-Z_][a-zA-Z0-9_]*)`");
 
     MetricsTable {

@@ -17,7 +17,8 @@ final class AlertRules {
             "PodnumaRepeatedDrift",
             "PodnumaCpusetWriteErrors",
             "PodnumaAdmissionErrorsRising",
-            "PodnumaPinLatencyHigh");
+            "PodnumaPinLatencyHigh",
+            "PodnumaAgentMemoryHigh");
 
     private AlertRules() {}
 

@@ -204,7 +204,9 @@ class MonitoringTemplateIT {
                 "--set",
                 "prometheusRule.alerts.repeatedDrift.window=2h",
                 "--set-json",
-                "prometheusRule.alerts.repeatedDrift.threshold=10");
+                "prometheusRule.alerts.repeatedDrift.threshold=10",
+                "--set-json",
+                "prometheusRule.alerts.agentMemory.thresholdMiB=400");
         JsonNode rule = Monitors.one(r, "PrometheusRule");
         assertThat(rule.at("/metadata/namespace").asText()).isEqualTo("monitoring");
         assertThat(rule.at("/metadata/labels/release").asText()).isEqualTo("kps");
@@ -226,6 +228,8 @@ class MonitoringTemplateIT {
         assertThat(alerts.get("PodnumaPinLatencyHigh").path("expr").asText()).endsWith("[10m]))) > 0.05");
         assertThat(alerts.get("PodnumaRepeatedDrift").path("expr").asText())
                 .isEqualTo("increase(podnuma_drift_repaired_total[2h]) > 10");
+        assertThat(alerts.get("PodnumaAgentMemoryHigh").path("expr").asText())
+                .isEqualTo("process_resident_memory_bytes{job=\"agents\"} > 400 * 1024 * 1024");
     }
 
     @Test
@@ -314,6 +318,10 @@ class MonitoringTemplateIT {
                         "--set-json",
                         "prometheusRule.alerts.repeatedDrift.threshold=-1",
                         "at '/prometheusRule/alerts/repeatedDrift/threshold'"),
+                Arguments.of(
+                        "--set-json",
+                        "prometheusRule.alerts.agentMemory.thresholdMiB=0",
+                        "at '/prometheusRule/alerts/agentMemory/thresholdMiB'"),
                 Arguments.of("--set", "prometheusRule.agentSelector={job=\"x\"}", "at '/prometheusRule/agentSelector'"),
                 Arguments.of(
                         "--set-json",

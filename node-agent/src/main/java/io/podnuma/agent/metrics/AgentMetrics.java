@@ -14,6 +14,7 @@ import io.podnuma.agent.http.Route;
 import io.podnuma.agent.report.ConditionBook;
 import io.podnuma.agent.report.ConditionType;
 import io.podnuma.crds.v1alpha1.ConditionStatus;
+import io.podnuma.jvmmetrics.JvmProcessMetrics;
 import io.prometheus.metrics.core.metrics.Histogram;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -36,6 +37,9 @@ import java.util.regex.Pattern;
  * <p>Gauges that mirror the node state are set only by {@link #observe(NodeState)}; everything else is an
  * intention-named method. Label values come from enums or small fixed sets, never from pods or containers, so
  * the number of series is bounded by the machine (NUMA nodes) and not by the workload.
+ *
+ * <p>The process's and the JVM's series ({@code process_*}, {@code jvm_*}) are the Prometheus Java client's, without
+ * the prefix ({@link JvmProcessMetrics}).
  *
  * <p>The Prometheus client appends {@code _total} to every counter. The two kubelet counters whose names do not
  * end in {@code _total} ({@code container_aligned_compute_resources_count},
@@ -242,6 +246,8 @@ public final class AgentMetrics {
             ASSIGNED_RESOURCES.forEach(resource -> allocations(resource, source));
             allocationErrors(source);
         }
+        // The agent's own memory, CPU and JVM, read when scraped: alerts on its memory need no cAdvisor join.
+        JvmProcessMetrics.register(registry.getPrometheusRegistry());
     }
 
     /** Sets every state-mirroring gauge from one node state; call it after each decision. */

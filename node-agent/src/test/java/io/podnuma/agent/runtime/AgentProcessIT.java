@@ -25,10 +25,13 @@ import io.podnuma.testkit.metrics.MetricsScrapers;
 import io.podnuma.testkit.metrics.SecureScrape;
 import io.podnuma.testkit.pods.RunningPods;
 import io.podnuma.testkit.pods.SamplePods;
+import io.podnuma.testkit.prometheus.JvmProcessSeries;
+import io.podnuma.testkit.prometheus.PrometheusText;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -92,9 +95,18 @@ class AgentProcessIT {
                                 SampleConfigs.reservedCpus("0"), AdmissionAction.WARN, true))
                         .build(),
                 cp.kubeconfig());
+        Instant started = Instant.now();
         agent.start();
         Duration ready = agent.awaitReady(Duration.ofSeconds(60));
         System.out.println("agent process ready after " + ready.toMillis() + " ms");
+        // Its own memory, CPU and JVM as the kernel sees them, under the DaemonSet's flags (node-agent/jvm.flags).
+        PrometheusText own = JvmProcessSeries.check(agent.pid(), started, agent::metrics);
+        assertThat(JvmProcessSeries.labelValues(own, "jvm_gc_collection_seconds_count", "gc"))
+                .as("-XX:+UseSerialGC")
+                .containsExactly("Copy", "MarkSweepCompact");
+        assertThat(own.value("jvm_memory_max_bytes", Map.of("area", "heap")))
+                .as("-Xmx64m")
+                .isBetween(32.0 * 1024 * 1024, 64.0 * 1024 * 1024);
 
         Pod trader = RunningPods.createRunning(cp, ns, SamplePods.budgeted(node, "trader"));
         Pod web = RunningPods.createRunning(cp, ns, SamplePods.burstable(node, "web"));

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.podnuma.crds.settings.SettingsHelp;
+import io.podnuma.jvmmetrics.JvmProcessMetrics;
 import io.podnuma.operator.controller.PodnumaOperator;
 import io.podnuma.operator.settings.OperatorSetting;
 import io.podnuma.operator.settings.OperatorSettings;
@@ -65,6 +66,8 @@ final class RunCommand implements Callable<Integer> {
                 System.getenv("POD_NAME"), Objects.requireNonNullElse(System.getenv("HOSTNAME"), "podnuma-operator"));
         KubernetesClient client = new KubernetesClientBuilder().build();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        // The operator's own memory, CPU and JVM, read when scraped: alerts on its memory need no cAdvisor join.
+        JvmProcessMetrics.register(registry.getPrometheusRegistry());
         AtomicBoolean live = new AtomicBoolean(true);
         AtomicReference<PodnumaOperator> running = new AtomicReference<>();
         Optional<SecureServing> secure;

@@ -16,11 +16,14 @@ import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.metrics.MetricsScrapers;
 import io.podnuma.testkit.metrics.SecureScrape;
 import io.podnuma.testkit.operator.OperatorProcess;
+import io.podnuma.testkit.prometheus.JvmProcessSeries;
+import io.podnuma.testkit.prometheus.PrometheusText;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +67,7 @@ class OperatorProcessIT {
                 "namespace: " + OperatorFixture.NAMESPACE + "\nagentImage: podnuma/node-agent:it\n"
                         + "leaseName: podnuma-operator-it\nrestoreTimeout: 20s\n");
         Path kubeconfig = plane.kubeconfigFor(OperatorFixture.NAMESPACE, OperatorFixture.SERVICE_ACCOUNT);
+        Instant started = Instant.now();
         OperatorProcess a = start("op-a", config, kubeconfig, dir);
         OperatorProcess b = start("op-b", config, kubeconfig, dir);
 
@@ -85,6 +89,12 @@ class OperatorProcessIT {
                     .contains("operator_sdk_");
         });
         assertThat(follower.metrics()).doesNotContain("podnuma_operator_nodes{");
+        // Each replica's own memory, CPU and JVM as the kernel sees them, under operator/jvm.flags (SerialGC).
+        for (OperatorProcess replica : List.of(leader, follower)) {
+            PrometheusText own = JvmProcessSeries.check(replica.pid(), started, replica::metrics);
+            assertThat(JvmProcessSeries.labelValues(own, "jvm_gc_collection_seconds_count", "gc"))
+                    .containsExactly("Copy", "MarkSweepCompact");
+        }
         // Its informers sync on their own time (seconds on a loaded machine), hence a wait, not a look.
         await().atMost(TIMEOUT)
                 .ignoreExceptions()

@@ -117,7 +117,10 @@ public record PrometheusText(Map<String, String> types, List<Sample> samples) {
         return Optional.ofNullable(types.get(family));
     }
 
-    /** The family a sample belongs to: histograms' _bucket/_count/_sum samples belong to the histogram. */
+    /**
+     * The family a sample belongs to: histograms' _bucket/_count/_sum samples belong to the histogram, summaries'
+     * _count/_sum samples to the summary.
+     */
     public String familyOf(Sample s) {
         if (types.containsKey(s.name())) {
             return s.name();
@@ -125,7 +128,8 @@ public record PrometheusText(Map<String, String> types, List<Sample> samples) {
         for (String suffix : List.of("_bucket", "_count", "_sum")) {
             if (s.name().endsWith(suffix)) {
                 String base = s.name().substring(0, s.name().length() - suffix.length());
-                if ("histogram".equals(types.get(base))) {
+                String type = types.get(base);
+                if ("histogram".equals(type) || ("summary".equals(type) && !suffix.equals("_bucket"))) {
                     return base;
                 }
             }

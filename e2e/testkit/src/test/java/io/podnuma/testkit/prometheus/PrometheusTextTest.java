@@ -40,6 +40,20 @@ class PrometheusTextTest {
     }
 
     @Test
+    void aSummarysCountAndSumBelongToTheSummary() {
+        PrometheusText t = PrometheusText.parse("""
+                # TYPE jvm_gc_collection_seconds summary
+                jvm_gc_collection_seconds_count{gc="Copy"} 3
+                jvm_gc_collection_seconds_sum{gc="Copy"} 0.012
+                jvm_gc_collection_seconds_bucket{gc="Copy"} 1
+                """);
+
+        assertThat(t.samples().subList(0, 2)).extracting(t::familyOf).containsOnly("jvm_gc_collection_seconds");
+        // A summary has no buckets: such a sample belongs to no family.
+        assertThatThrownBy(() -> t.familyOf(t.samples().get(2))).isInstanceOf(AssertionError.class);
+    }
+
+    @Test
     void strictParseFailsOnWhatItCannotRead() {
         assertThatThrownBy(() -> PrometheusText.parse("# TYPE a gauge\n# TYPE a gauge\n"))
                 .hasMessageContaining("repeated TYPE");
