@@ -8,9 +8,14 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 class JvmProcessMetricsTest {
@@ -55,6 +60,29 @@ class JvmProcessMetricsTest {
         long after = vmRssBytes();
 
         assertThat(scraped).isBetween(Math.min(before, after) * 0.9, Math.max(before, after) * 1.1);
+    }
+
+    @Test
+    void scrapesRacingForTheFirstOneEachGetEverySeries() throws Exception {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        JvmProcessMetrics.register(registry);
+        CountDownLatch go = new CountDownLatch(1);
+
+        try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+            List<Future<Set<String>>> scrapes = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                scrapes.add(pool.submit(() -> {
+                    go.await();
+                    Set<String> names = new TreeSet<>();
+                    registry.scrape().forEach(s -> names.add(s.getMetadata().getPrometheusName()));
+                    return names;
+                }));
+            }
+            go.countDown();
+            for (Future<Set<String>> names : scrapes) {
+                assertThat(names.get()).contains("process_resident_memory_bytes", "jvm_threads_current");
+            }
+        }
     }
 
     private static double gauge(MetricSnapshots snapshots, String name) {
