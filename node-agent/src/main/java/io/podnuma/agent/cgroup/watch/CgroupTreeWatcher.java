@@ -343,19 +343,17 @@ public final class CgroupTreeWatcher implements AutoCloseable {
 
     /** The directory at {@code path} is gone: so is everything below it. */
     private void gone(CgroupPath path, long seen) {
+        // The view (containers and watches) is settled before any listener hears of it, so a listener (or a test
+        // woken by one) never sees a removed container still watched.
+        Map<CgroupPath, ContainerCgroup> removed = new LinkedHashMap<>();
         ContainerCgroup c = known.remove(path);
         if (c != null) {
-            call(() -> listener.containerRemoved(c, path, seen));
+            removed.put(path, c);
         }
-        List<CgroupPath> below = new ArrayList<>();
-        for (CgroupPath p : known.keySet()) {
+        for (CgroupPath p : new ArrayList<>(known.keySet())) {
             if (isBelow(p, path)) {
-                below.add(p);
+                removed.put(p, known.remove(p));
             }
-        }
-        for (CgroupPath p : below) {
-            ContainerCgroup inner = known.remove(p);
-            call(() -> listener.containerRemoved(inner, p, seen));
         }
         List<CgroupPath> unwatch = new ArrayList<>();
         for (CgroupPath p : keysByPath.keySet()) {
@@ -370,6 +368,7 @@ public final class CgroupTreeWatcher implements AutoCloseable {
         }
         watched.set(keysByPath.size());
         reportedUnrecognised.removeIf(p -> p.equals(path) || isBelow(p, path));
+        removed.forEach((p, inner) -> call(() -> listener.containerRemoved(inner, p, seen)));
         if (path.isRoot()) {
             LOG.warn("the cgroup hierarchy {} disappeared: no container cgroup can be noticed any more", root);
         }
