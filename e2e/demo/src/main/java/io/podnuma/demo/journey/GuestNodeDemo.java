@@ -329,12 +329,14 @@ public final class GuestNodeDemo {
         }
 
         private void awaitGone(String pod) throws InterruptedException {
+            long t0 = System.nanoTime();
             Waits.await(
                     WAIT,
                     pod + " gone",
                     () -> plane.client().pods().inNamespace(NS).withName(pod).get() == null
                             ? Optional.of(true)
                             : Optional.empty());
+            took(pod + " gone", t0);
         }
 
         List<String> warnings() {
@@ -361,7 +363,8 @@ public final class GuestNodeDemo {
         private Pod awaitAgent(Optional<String> notThisUid) throws InterruptedException {
             return Waits.await(
                     AGENT_READY,
-                    "the agent pod Ready on the guest node",
+                    () -> "the agent pod Ready on the guest node (now: "
+                            + PodsTable.agentPodsNow(plane, node.nodeName(), POLICY) + ")",
                     () -> PodsTable.readyAgent(plane, node.nodeName(), POLICY)
                             .filter(p -> notThisUid
                                     .map(uid -> !uid.equals(p.getMetadata().getUid()))
@@ -371,12 +374,14 @@ public final class GuestNodeDemo {
         /** Creates the pod, waits until it runs and the agent decided on it (an allocation or a Warning). */
         private Pod run(Pod pod) throws InterruptedException {
             String name = pod.getMetadata().getName();
+            long t0 = System.nanoTime();
             plane.client()
                     .pods()
                     .inNamespace(NS)
                     .resource(WorkloadPods.ofImage(pod, images.reference(PodnumaImage.WORKLOAD)))
                     .create();
             Pod running = node.awaitRunning(NS, name);
+            took(name + " Running", t0);
             if (!"Guaranteed".equals(running.getStatus().getQosClass())) {
                 return running;
             }
@@ -386,6 +391,7 @@ public final class GuestNodeDemo {
                     () -> NodeStateReads.status(plane.client(), node.nodeName())
                             .filter(s -> NodeStateReads.allocation(s, NS, name).isPresent()
                                     || warnings().stream().anyMatch(w -> w.contains(" on " + name + ": "))));
+            took("the agent's decision on " + name, t0);
             return running;
         }
 
@@ -409,7 +415,8 @@ public final class GuestNodeDemo {
                                 c.getContainerID().replaceFirst("^containerd://", ""))));
             });
             AtomicReference<String> lastSeen = new AtomicReference<>("nothing read yet");
-            return Waits.await(
+            long t0 = System.nanoTime();
+            List<GuestRow> settled = Waits.await(
                     WAIT, () -> "each container's logged affinity to be its process's: " + lastSeen.get(), () -> {
                         Map<String, WorkloadPods.Affinity> logged = new TreeMap<>();
                         for (GuestNode.LoggedLine l : node.lastLogLines(NS, "affinity cpus=")) {
@@ -451,6 +458,8 @@ public final class GuestNodeDemo {
                         }
                         return Optional.of(rows);
                     });
+            took("each container's logged affinity its process's", t0);
+            return settled;
         }
     }
 
@@ -505,6 +514,11 @@ public final class GuestNodeDemo {
     }
 
     /** A step's title, and when it began: where a run's time goes under emulation. */
+    /** Where the journey's minutes go, step by step (emulation makes some steps slow, a loaded host others). */
+    private void took(String step, long sinceNanos) {
+        out.printf("  (%s: %.1f s)%n", step, (System.nanoTime() - sinceNanos) / 1e9);
+    }
+
     private void section(String title) {
         out.printf("%n== %s (at %.0f s) ==%n", title, (System.nanoTime() - started) / 1e9);
     }

@@ -39,6 +39,43 @@ final class PodsTable {
 
     /** Present once the agent pod of {@code policy} on {@code node} is Ready. */
     static Optional<Pod> readyAgent(ControlPlane plane, String node, String policy) {
+        return agentPods(plane, node, policy).stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .filter(p -> p.getStatus().getConditions() != null
+                        && p.getStatus().getConditions().stream()
+                                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+                .findFirst();
+    }
+
+    /**
+     * The agent pods of {@code policy} on {@code node} as a wait that timed out should report them: phase, and each
+     * container's state, readiness and restarts.
+     */
+    static String agentPodsNow(ControlPlane plane, String node, String policy) {
+        List<String> said = new ArrayList<>();
+        for (Pod p : agentPods(plane, node, policy)) {
+            StringBuilder b = new StringBuilder(p.getMetadata().getName())
+                    .append(" ")
+                    .append(p.getStatus().getPhase());
+            if (p.getMetadata().getDeletionTimestamp() != null) {
+                b.append(" (terminating)");
+            }
+            Optional.ofNullable(p.getStatus().getContainerStatuses())
+                    .orElse(List.of())
+                    .forEach(c -> b.append(", ")
+                            .append(c.getName())
+                            .append(": ready=")
+                            .append(c.getReady())
+                            .append(" restarts=")
+                            .append(c.getRestartCount())
+                            .append(" state=")
+                            .append(c.getState()));
+            said.add(b.toString());
+        }
+        return said.isEmpty() ? "no agent pod on " + node : String.join("; ", said);
+    }
+
+    private static List<Pod> agentPods(ControlPlane plane, String node, String policy) {
         return plane
                 .client()
                 .pods()
@@ -49,10 +86,6 @@ final class PodsTable {
                 .getItems()
                 .stream()
                 .filter(p -> node.equals(p.getSpec().getNodeName()))
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-                .filter(p -> p.getStatus().getConditions() != null
-                        && p.getStatus().getConditions().stream()
-                                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
-                .findFirst();
+                .toList();
     }
 }
