@@ -57,8 +57,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class NriConformanceIT {
 
-    private static final Path BASEDIR =
-            Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
+    // node-agent: its ITs run there (module node-agent/it sets that working directory).
+    private static final Path BASEDIR = Path.of("").toAbsolutePath();
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final String NAME = "podnuma";
     private static final String INDEX = "40";

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PodResourcesGoClientIT {
 
-    private static final Path BASEDIR =
-            Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
+    // node-agent: its ITs run there (module node-agent/it sets that working directory).
+    private static final Path BASEDIR = Path.of("").toAbsolutePath();
 
     private static PodResourcesGoClient client;
 

@@ -534,7 +534,7 @@ class AgentCrashIT {
         ManagedChannel channel = DomainSocketChannels.open(agent.socket());
         try {
             for (PodResources r : PodResourcesListerGrpc.newBlockingStub(channel)
-                    .withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .withDeadlineAfter(20, TimeUnit.SECONDS)
                     .list(ListPodResourcesRequest.getDefaultInstance())
                     .getPodResourcesList()) {
                 boolean cpu1 = r.getCpuIdsList().contains(1L)

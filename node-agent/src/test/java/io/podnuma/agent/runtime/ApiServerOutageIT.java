@@ -334,7 +334,7 @@ class ApiServerOutageIT {
         var channel = DomainSocketChannels.open(agent.socket());
         try {
             return PodResourcesListerGrpc.newBlockingStub(channel)
-                    .withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .withDeadlineAfter(20, TimeUnit.SECONDS)
                     .list(ListPodResourcesRequest.getDefaultInstance())
                     .getPodResourcesList()
                     .stream()

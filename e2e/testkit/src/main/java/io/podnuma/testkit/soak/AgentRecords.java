@@ -54,8 +54,10 @@ public final class AgentRecords {
     public static List<PodResources> podResources(Path socket) {
         ManagedChannel channel = DomainSocketChannels.open(socket);
         try {
+            // Generous: on a loaded host (three modules' tests at once) a JVM can stall seconds between setting the
+            // deadline and starting the call, and a slow answer is not a lost allocation.
             return PodResourcesListerGrpc.newBlockingStub(channel)
-                    .withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .withDeadlineAfter(20, TimeUnit.SECONDS)
                     .list(ListPodResourcesRequest.getDefaultInstance())
                     .getPodResourcesList();
         } finally {

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 class KubeletDifferentialIT {
 
-    private static final Path MODULE = Path.of(System.getProperty("basedir", "."));
+    // node-agent: its ITs run there (module node-agent/it sets that working directory).
+    private static final Path MODULE = Path.of("").toAbsolutePath();
     private static final Path SOURCE = MODULE.resolve("src/test/go/kubeletoracle");
     private static final Path WORK = MODULE.resolve("target/kubeletoracle");
 

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
  */
 class TopologyMergeDifferentialIT {
 
-    private static final Path MODULE = Path.of(System.getProperty("basedir", "."));
+    // node-agent: its ITs run there (module node-agent/it sets that working directory).
+    private static final Path MODULE = Path.of("").toAbsolutePath();
     private static final Path SOURCE = MODULE.resolve("src/test/go/kubeletoracle");
     private static final Path BUILD = MODULE.resolve("target/kubeletoracle");
     private static final Path WORK = MODULE.resolve("target/kubeletoracle-merge");
