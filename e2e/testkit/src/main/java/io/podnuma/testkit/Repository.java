@@ -1,7 +1,13 @@
 package io.podnuma.testkit;
 
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -39,6 +45,33 @@ public final class Repository {
     /** A path inside the repository, e.g. {@code crds/generated}. */
     public static Path resolve(String relative) {
         return root().resolve(relative);
+    }
+
+    /**
+     * The checkout's files whose names end with {@code suffix} (e.g. {@code ".md"}), without what builds write
+     * ({@code target}) and hidden directories ({@code .git}, editors' and CI's), which hold copies and no sources.
+     */
+    public static List<Path> files(String suffix) throws IOException {
+        Path root = root();
+        List<Path> found = new ArrayList<>();
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                String name = dir.getFileName().toString();
+                return !dir.equals(root) && (name.equals("target") || name.startsWith("."))
+                        ? FileVisitResult.SKIP_SUBTREE
+                        : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                if (file.getFileName().toString().endsWith(suffix)) {
+                    found.add(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return found;
     }
 
     static Optional<Path> find(Path from) {

@@ -2,6 +2,7 @@ package io.podnuma.agent.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.podnuma.testkit.Repository;
 import io.podnuma.testkit.soak.FaultKind;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +12,8 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -129,6 +132,40 @@ class DocsFiguresTest {
                 .singleElement()
                 .asString()
                 .contains("node label removed");
+    }
+
+    @Test
+    void everyTestTheReadmeSaysHoldsACapabilityExists() throws IOException {
+        // "Where it stands" is a table of what works and the tests that hold it: a renamed or deleted test fails here
+        // until the row names what holds the capability now.
+        String readme = read("README.md");
+        int start = readme.indexOf("\n## Where it stands\n");
+        assertThat(start).as("README.md has its \"Where it stands\"").isNotNegative();
+        int end = readme.indexOf("\n## ", start + 1);
+        Matcher m = Pattern.compile("`(\\w+(?:Test|IT|E2E))`")
+                .matcher(readme.substring(start, end < 0 ? readme.length() : end));
+        Set<String> named = new TreeSet<>();
+        while (m.find()) {
+            named.add(m.group(1));
+        }
+        assertThat(named).as("the tests \"Where it stands\" names").hasSizeGreaterThan(20);
+        Set<String> missing = new TreeSet<>(named);
+        missing.removeAll(testSources());
+        assertThat(missing)
+                .as("tests README.md's \"Where it stands\" names that have no source file")
+                .isEmpty();
+    }
+
+    /** The simple names of the repository's test classes, from their files. */
+    private static Set<String> testSources() throws IOException {
+        Set<String> names = new TreeSet<>();
+        for (Path file : Repository.files(".java")) {
+            if (file.toString().contains("/src/test/")) {
+                String name = file.getFileName().toString();
+                names.add(name.substring(0, name.length() - ".java".length()));
+            }
+        }
+        return names;
     }
 
     /** The fault kinds of a soak's {@code KINDS} list. */
