@@ -2,6 +2,7 @@ package io.podnuma.agent;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The node agent's layers: engine ← adapters ← runtime ← cli. The engine is pure (EnginePurityTest); adapters
- * speak to one outside thing each; the runtime puts them in order; the CLI starts it. The Kubernetes client is used
+ * speak to one outside thing each; the runtime puts them in order; the CLI starts it. Within and across the layers
+ * no two packages need each other. The Kubernetes client is used
  * only where the API is spoken, and the API's {@code Pod} stops at the pod source ({@code pods}).
  */
 class LayerRulesTest {
@@ -70,6 +72,20 @@ class LayerRulesTest {
                 .mayOnlyBeAccessedByLayers("Adapters", "Runtime", "Cli");
     }
 
+    /**
+     * Every package a slice of its own ({@code runtime} apart from {@code runtime.pods}), and no cycle among them, however
+     * long: a package that needs another's types must not be needed by it, so each can be read, tested and changed
+     * below the ones that use it. The runtime's shared values and ports are in {@code runtime.core}, which needs no other
+     * runtime package.
+     */
+    static ArchRule packagesFreeOfCycles() {
+        return slices().matching("io.podnuma.agent.(**)")
+                .namingSlices("$1")
+                .should()
+                .beFreeOfCycles()
+                .because("a two-way package dependency makes two packages one");
+    }
+
     static ArchRule clientOnlyWhereTheApiIsSpoken(String root) {
         String[] allowed =
                 Arrays.stream(CLIENT_PACKAGES).map(p -> root + "." + p + "..").toArray(String[]::new);
@@ -87,6 +103,11 @@ class LayerRulesTest {
     @Test
     void engineAdaptersRuntimeCliDependOnlyDownwards() {
         layers("io.podnuma.agent").check(AGENT);
+    }
+
+    @Test
+    void noTwoPackagesOfTheAgentNeedEachOther() {
+        packagesFreeOfCycles().check(AGENT);
     }
 
     @Test
@@ -113,6 +134,17 @@ class LayerRulesTest {
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("EngineCallingTheRuntime")
                 .hasMessageContaining("FixtureRuntime");
+    }
+
+    @Test
+    void theCycleRuleCatchesTwoPackagesNeedingEachOther() {
+        JavaClasses fixture = new ClassFileImporter().importPackages("io.podnuma.agent.archfixture");
+        assertThatThrownBy(() -> packagesFreeOfCycles().check(fixture))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("archfixture.runtime.pods")
+                .hasMessageContaining("archfixture.runtime.status")
+                .hasMessageContaining("FixturePodBook.summary()")
+                .hasMessageContaining("FixtureStatus.line()");
     }
 
     @Test

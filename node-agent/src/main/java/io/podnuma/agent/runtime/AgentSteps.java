@@ -8,6 +8,7 @@ import io.podnuma.agent.runtime.admission.Admissions;
 import io.podnuma.agent.runtime.admission.Decisions;
 import io.podnuma.agent.runtime.birth.BirthBoard;
 import io.podnuma.agent.runtime.birth.BirthPins;
+import io.podnuma.agent.runtime.core.NodeBook;
 import io.podnuma.agent.runtime.drift.DriftCheck;
 import io.podnuma.agent.runtime.drift.ReconcilePass;
 import io.podnuma.agent.runtime.host.CpusetReads;
@@ -23,13 +24,13 @@ import io.podnuma.agent.runtime.pin.WantedPins;
 import io.podnuma.agent.runtime.pin.WriteGate;
 import io.podnuma.agent.runtime.pin.WriteMode;
 import io.podnuma.agent.runtime.pods.PodBook;
-import io.podnuma.agent.runtime.pods.PodEvents;
 import io.podnuma.agent.runtime.recovery.Recovery;
 import io.podnuma.agent.runtime.status.AgentErrorReason;
 import io.podnuma.agent.runtime.status.AgentStatus;
 import io.podnuma.agent.runtime.sync.Decided;
 import io.podnuma.agent.runtime.sync.FirstList;
 import io.podnuma.agent.runtime.sync.FullSync;
+import io.podnuma.agent.runtime.sync.PodEvents;
 
 /** The steps of a {@link NodeAgent}, built once from its settings and parts; which step runs when is NodeAgent's. */
 record AgentSteps(

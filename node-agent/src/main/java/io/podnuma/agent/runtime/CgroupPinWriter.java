@@ -7,6 +7,8 @@ import io.podnuma.agent.cgroup.CgroupWriteException;
 import io.podnuma.agent.cgroup.CpuQuotaWriter;
 import io.podnuma.agent.cgroup.CpusetWriter;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.runtime.core.Pin;
+import io.podnuma.agent.runtime.core.PinWriter;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;

@@ -7,6 +7,7 @@ import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.events.NodeRef;
 import io.podnuma.agent.events.PodEvictor;
 import io.podnuma.agent.events.PodTarget;
+import io.podnuma.agent.runtime.core.RuntimeEvents;
 
 /** {@link RuntimeEvents} as Kubernetes Events (on the pod or the Node) and evictions through the Eviction API. */
 public final class KubeRuntimeEvents implements RuntimeEvents {

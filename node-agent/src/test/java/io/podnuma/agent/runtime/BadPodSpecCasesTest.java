@@ -15,6 +15,7 @@ import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.config.AgentConfig;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.runtime.core.Pin;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;

@@ -9,6 +9,7 @@ import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.CgroupVersion;
 import io.podnuma.agent.cgroup.HostCgroupFiles;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.runtime.core.Pin;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -6,6 +6,8 @@ import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointFiles;
 import io.podnuma.agent.runtime.Fence.Port;
+import io.podnuma.agent.runtime.core.Pin;
+import io.podnuma.agent.runtime.core.PinWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

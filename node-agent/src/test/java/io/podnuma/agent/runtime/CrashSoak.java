@@ -24,6 +24,8 @@ import io.podnuma.agent.runtime.CrashHost.WriteFailure;
 import io.podnuma.agent.runtime.Fence.CrashPoint;
 import io.podnuma.agent.runtime.Fence.Port;
 import io.podnuma.agent.runtime.Fence.When;
+import io.podnuma.agent.runtime.core.Pin;
+import io.podnuma.agent.runtime.leave.Shutdown;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.soak.ContainerSample;
 import io.podnuma.testkit.soak.FaultDraw;

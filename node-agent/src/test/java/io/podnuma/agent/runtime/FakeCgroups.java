@@ -2,6 +2,8 @@ package io.podnuma.agent.runtime;
 
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.CgroupWriteException;
+import io.podnuma.agent.runtime.core.Pin;
+import io.podnuma.agent.runtime.core.PinWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

@@ -9,6 +9,8 @@ import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.pods.PodSource;
+import io.podnuma.agent.runtime.core.Pin;
+import io.podnuma.agent.runtime.core.PinWriter;
 import io.podnuma.testkit.agent.SampleConfigs;
 import java.nio.file.Path;
 import java.time.Duration;

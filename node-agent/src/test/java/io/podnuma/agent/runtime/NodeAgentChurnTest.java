@@ -24,6 +24,7 @@ import io.podnuma.agent.engine.state.AssignmentKind;
 import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
+import io.podnuma.agent.runtime.core.Pin;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.testkit.agent.SampleConfigs;
 import java.nio.file.Path;

@@ -9,6 +9,8 @@ import io.podnuma.agent.cgroup.CgroupWriteException;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.pods.PodSource;
+import io.podnuma.agent.runtime.core.Pin;
+import io.podnuma.agent.runtime.core.PinWriter;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Path;

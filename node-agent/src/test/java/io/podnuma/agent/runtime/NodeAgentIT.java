@@ -18,6 +18,8 @@ import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.report.NodeStatePublisher;
 import io.podnuma.agent.report.NodeStateRenderer;
 import io.podnuma.agent.report.NodeStateWriter;
+import io.podnuma.agent.runtime.leave.Shutdown;
+import io.podnuma.agent.runtime.status.AgentReport;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.agent.testing.AgentConfigs;
 import io.podnuma.controlplane.ControlPlane;

@@ -12,6 +12,7 @@ import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.runtime.core.Pin;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.prometheus.PrometheusText;

@@ -3,6 +3,7 @@ package io.podnuma.agent.runtime;
 import io.podnuma.agent.engine.pod.PodRef;
 import io.podnuma.agent.events.EventReason;
 import io.podnuma.agent.events.EventType;
+import io.podnuma.agent.runtime.core.RuntimeEvents;
 import java.util.List;
 
 /** The agent's Events and evictions as lines ({@code pod ns/name Warning Reason: message}), in order. */

@@ -2,6 +2,7 @@ package io.podnuma.agent.runtime.admission;
 
 import io.podnuma.agent.engine.pod.PodRef;
 import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.runtime.pods.Refusal;
 import java.util.Objects;
 
 /** What the agent does with one pod it was asked to admit. */

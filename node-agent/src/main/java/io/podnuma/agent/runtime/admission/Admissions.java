@@ -8,6 +8,8 @@ import io.podnuma.agent.engine.pod.Pod;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodRecord;
+import io.podnuma.agent.runtime.pods.Refusal;
+import io.podnuma.agent.runtime.pods.RefusalReason;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import java.time.Duration;
 import java.util.Optional;

@@ -4,8 +4,9 @@ import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.events.EventReason;
 import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.pods.PodRecord;
-import io.podnuma.agent.runtime.RuntimeEvents;
+import io.podnuma.agent.runtime.core.RuntimeEvents;
 import io.podnuma.agent.runtime.pods.PodBook;
+import io.podnuma.agent.runtime.pods.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

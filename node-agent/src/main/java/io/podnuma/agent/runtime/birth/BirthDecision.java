@@ -1,6 +1,6 @@
 package io.podnuma.agent.runtime.birth;
 
-import io.podnuma.agent.runtime.Pin;
+import io.podnuma.agent.runtime.core.Pin;
 import java.util.Objects;
 
 /** The agent's answer for a container about to be created. */

@@ -3,7 +3,7 @@ package io.podnuma.agent.runtime.birth;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.state.AssignmentKind;
 import io.podnuma.agent.engine.state.PodAssignment;
-import io.podnuma.agent.runtime.Pin;
+import io.podnuma.agent.runtime.core.Pin;
 import io.podnuma.agent.runtime.pin.WantedPins;
 
 /**

@@ -2,7 +2,7 @@ package io.podnuma.agent.runtime.drift;
 
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.metrics.AgentMetrics;
-import io.podnuma.agent.runtime.NodeBook;
+import io.podnuma.agent.runtime.core.NodeBook;
 import io.podnuma.agent.runtime.host.CpusetReads;
 import io.podnuma.agent.runtime.host.HostScan;
 import io.podnuma.agent.runtime.pin.KubeletWatch;

@@ -2,7 +2,7 @@ package io.podnuma.agent.runtime.host;
 
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.engine.cpuset.CpuSet;
-import io.podnuma.agent.runtime.Pin;
+import io.podnuma.agent.runtime.core.Pin;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -2,7 +2,6 @@ package io.podnuma.agent.runtime.leave;
 
 import io.podnuma.agent.membership.Membership;
 import io.podnuma.agent.membership.NodeMembership;
-import io.podnuma.agent.runtime.Shutdown;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

@@ -3,7 +3,7 @@ package io.podnuma.agent.runtime.pin;
 import io.podnuma.agent.events.EventReason;
 import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.kubelet.KubeletCheck;
-import io.podnuma.agent.runtime.RuntimeEvents;
+import io.podnuma.agent.runtime.core.RuntimeEvents;
 import io.podnuma.agent.runtime.status.AgentStatus;
 import java.util.function.Supplier;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package io.podnuma.agent.runtime.pin;
 
 import io.podnuma.agent.cgroup.CgroupPath;
-import io.podnuma.agent.runtime.Pin;
+import io.podnuma.agent.runtime.core.Pin;
 import java.util.Objects;
 
 /**

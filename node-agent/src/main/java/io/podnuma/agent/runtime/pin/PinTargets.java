@@ -7,7 +7,7 @@ import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.pods.PodRecord;
-import io.podnuma.agent.runtime.Pin;
+import io.podnuma.agent.runtime.core.Pin;
 import io.podnuma.agent.runtime.host.HostBook;
 import io.podnuma.agent.runtime.host.HostContainer;
 import io.podnuma.agent.runtime.pods.PodBook;

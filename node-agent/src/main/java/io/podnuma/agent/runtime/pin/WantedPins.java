@@ -4,7 +4,7 @@ import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
-import io.podnuma.agent.runtime.Pin;
+import io.podnuma.agent.runtime.core.Pin;
 import java.util.Collection;
 import java.util.Optional;
 

@@ -2,7 +2,6 @@ package io.podnuma.agent.runtime.pods;
 
 import io.podnuma.agent.engine.pod.PodRef;
 import io.podnuma.agent.pods.PodRecord;
-import io.podnuma.agent.runtime.admission.Refusal;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;

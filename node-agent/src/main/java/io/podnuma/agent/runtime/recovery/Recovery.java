@@ -11,7 +11,7 @@ import io.podnuma.agent.events.EventReason;
 import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.report.ConditionReason;
-import io.podnuma.agent.runtime.RuntimeEvents;
+import io.podnuma.agent.runtime.core.RuntimeEvents;
 import io.podnuma.agent.runtime.loop.AgentLoop;
 import io.podnuma.agent.runtime.pin.WriteMode;
 import io.podnuma.agent.runtime.status.AgentErrorReason;

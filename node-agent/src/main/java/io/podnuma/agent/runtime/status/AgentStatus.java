@@ -16,7 +16,6 @@ import io.podnuma.agent.report.ConditionReason;
 import io.podnuma.agent.report.ConditionType;
 import io.podnuma.agent.report.NodeReport;
 import io.podnuma.agent.report.nrt.SharedPoolRequests;
-import io.podnuma.agent.runtime.AgentReport;
 import io.podnuma.agent.runtime.pods.PodBook;
 import io.podnuma.crds.v1alpha1.nodestate.AgentError;
 import java.time.Clock;

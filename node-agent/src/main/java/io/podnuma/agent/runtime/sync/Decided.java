@@ -2,7 +2,7 @@ package io.podnuma.agent.runtime.sync;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.state.NodeState;
-import io.podnuma.agent.runtime.NodeBook;
+import io.podnuma.agent.runtime.core.NodeBook;
 import io.podnuma.agent.runtime.pin.PlanApplier;
 import io.podnuma.agent.runtime.pods.PodBook;
 import io.podnuma.agent.runtime.recovery.Recovery;

@@ -3,7 +3,7 @@ package io.podnuma.agent.runtime.sync;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.pods.PodRecord;
 import io.podnuma.agent.report.ConditionReason;
-import io.podnuma.agent.runtime.NodeBook;
+import io.podnuma.agent.runtime.core.NodeBook;
 import io.podnuma.agent.runtime.host.HostBook;
 import io.podnuma.agent.runtime.pin.KubeletWatch;
 import io.podnuma.agent.runtime.pin.PlanApplier;

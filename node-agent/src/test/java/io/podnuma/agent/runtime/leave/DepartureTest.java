@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.podnuma.agent.membership.Membership;
 import io.podnuma.agent.membership.NodeMembership;
-import io.podnuma.agent.runtime.Shutdown;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;

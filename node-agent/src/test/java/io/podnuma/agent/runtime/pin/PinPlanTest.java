@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.engine.cpuset.CpuSet;
-import io.podnuma.agent.runtime.Pin;
+import io.podnuma.agent.runtime.core.Pin;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

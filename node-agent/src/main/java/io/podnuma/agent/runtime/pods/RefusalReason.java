@@ -1,4 +1,4 @@
-package io.podnuma.agent.runtime.admission;
+package io.podnuma.agent.runtime.pods;
 
 import io.podnuma.agent.engine.node.RejectionReason;
 import io.podnuma.agent.events.EventReason;

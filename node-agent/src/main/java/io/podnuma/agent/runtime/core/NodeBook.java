@@ -1,4 +1,4 @@
-package io.podnuma.agent.runtime;
+package io.podnuma.agent.runtime.core;
 
 import io.podnuma.agent.engine.state.NodeState;
 import java.time.Duration;

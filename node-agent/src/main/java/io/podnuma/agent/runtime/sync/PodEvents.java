@@ -1,16 +1,16 @@
-package io.podnuma.agent.runtime.pods;
+package io.podnuma.agent.runtime.sync;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.pods.PodFeed;
 import io.podnuma.agent.pods.PodRecord;
-import io.podnuma.agent.runtime.NodeBook;
 import io.podnuma.agent.runtime.admission.AdmissionDecision;
 import io.podnuma.agent.runtime.admission.Admissions;
 import io.podnuma.agent.runtime.admission.Decisions;
+import io.podnuma.agent.runtime.core.NodeBook;
 import io.podnuma.agent.runtime.pin.PlanApplier;
+import io.podnuma.agent.runtime.pods.PodBook;
 import io.podnuma.agent.runtime.status.AgentStatus;
-import io.podnuma.agent.runtime.sync.Decided;
 import java.util.Optional;
 
 /**

@@ -1,4 +1,4 @@
-package io.podnuma.agent.runtime;
+package io.podnuma.agent.runtime.pin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -8,6 +8,7 @@ import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.testkit.prometheus.PrometheusText;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,7 @@ class PoolPropagationTest {
 
     private static AgentMetrics metrics() {
         try {
-            CpuTopology topo = new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
+            CpuTopology topo = new SysfsTopologyReader(Path.of("src/test/resources/sysfs/intel-2s-ht")).read();
             return new AgentMetrics(topo);
         } catch (Exception e) {
             throw new IllegalStateException(e);

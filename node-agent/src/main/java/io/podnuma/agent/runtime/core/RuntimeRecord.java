@@ -1,4 +1,4 @@
-package io.podnuma.agent.runtime;
+package io.podnuma.agent.runtime.core;
 
 import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.engine.cpuset.CpuSet;
@@ -8,7 +8,7 @@ import java.util.Map;
  * A container runtime that keeps its own record of each container's cpuset (through NRI) and is told of the agent's
  * writes. Its updates are applied by the runtime later, after writes of ours that may already have replaced them, so
  * the CPUs an update carries count as possibly held by its container until the runtime has answered
- * ({@link NodeAgent#runtimeApplied}).
+ * ({@code NodeAgent.runtimeApplied}).
  */
 public interface RuntimeRecord {
 

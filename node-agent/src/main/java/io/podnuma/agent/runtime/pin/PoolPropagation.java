@@ -1,4 +1,4 @@
-package io.podnuma.agent.runtime;
+package io.podnuma.agent.runtime.pin;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.metrics.AgentMetrics;

@@ -1,4 +1,4 @@
-package io.podnuma.agent.runtime;
+package io.podnuma.agent.runtime.core;
 
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.CgroupWriteException;

@@ -1,4 +1,4 @@
-package io.podnuma.agent.runtime;
+package io.podnuma.agent.runtime.status;
 
 import io.podnuma.agent.report.NodeReport;
 import io.podnuma.agent.report.nrt.SharedPoolRequests;

@@ -1,4 +1,4 @@
-package io.podnuma.agent.runtime;
+package io.podnuma.agent.runtime.leave;
 
 /** How the agent stops. */
 public enum Shutdown {
