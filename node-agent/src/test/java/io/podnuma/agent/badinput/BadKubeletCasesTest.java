@@ -37,7 +37,14 @@ class BadKubeletCasesTest {
     private static final InputKind KIND = InputKind.KUBELET;
     private static final String SOCKET_DIR = "/host/kubelet-pod-resources";
     private static final String CONFIG_DIR = "/host/kubelet-config";
+    /** The hung kubelet's case waits this long: its answer names it. */
     private static final Duration TIMEOUT = Duration.ofMillis(300);
+    /**
+     * Every other case: an answer comes (or the connection is refused) at once, but a loaded host can take longer
+     * than {@link #TIMEOUT} to set the first gRPC channel up, and then the case would read as a hung kubelet.
+     */
+    private static final Duration PROMPT = Duration.ofSeconds(20);
+
     private static final String NO_WRITES = "the pins as they are: no cpuset is written while it lasts; the agent runs"
             + " on, serves PodResources and asks the kubelet again every reconcile period";
 
@@ -117,7 +124,7 @@ class BadKubeletCasesTest {
             case "kubelet-hung" -> {
                 try (FakeKubelet kubelet = FakeKubelet.start(socket)) {
                     kubelet.hold();
-                    check = once(files);
+                    check = once(files, TIMEOUT);
                 }
             }
             case "kubelet-no-allocatable" -> {
@@ -146,7 +153,11 @@ class BadKubeletCasesTest {
     }
 
     private static KubeletCheck once(KubeletFiles files) {
-        try (KubeletCheckCache cache = new KubeletCheckCache(files, TIMEOUT)) {
+        return once(files, PROMPT);
+    }
+
+    private static KubeletCheck once(KubeletFiles files, Duration timeout) {
+        try (KubeletCheckCache cache = new KubeletCheckCache(files, timeout)) {
             return cache.get();
         }
     }
