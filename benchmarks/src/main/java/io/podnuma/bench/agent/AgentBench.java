@@ -835,7 +835,7 @@ public final class AgentBench {
 
     /**
      * {@code AgentBench [--quick] [--starts N] [--pods N] [--calls N] [--warmup N] [--idle-seconds N]
-     * [--jvm-flags "..."] [--out FILE]}: starts the local control plane ({@code PODNUMA_CONTROLPLANE_BIN}), runs,
+     * [--jvm-flags "..."] [--out FILE] [--figures FILE] [--pins FILE]}: starts the local control plane ({@code PODNUMA_CONTROLPLANE_BIN}), runs,
      * prints the table and writes it to {@code --out}. Exit 2 on a usage error, 3 when this machine cannot run it.
      */
     public static void main(String[] args) throws Exception {
@@ -845,6 +845,7 @@ public final class AgentBench {
                 : List.of(args).contains("--cds") ? ClassArchive.DYNAMIC_CDS : null;
         Path out = null;
         Path figures = null;
+        Path pins = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -859,6 +860,8 @@ public final class AgentBench {
                     out = Path.of(v);
                 } else if (a.equals("--figures")) {
                     figures = Path.of(v);
+                } else if (a.equals("--pins")) {
+                    pins = Path.of(v);
                 } else {
                     settings = settings.withOption(a, v);
                 }
@@ -885,6 +888,9 @@ public final class AgentBench {
         io.podnuma.bench.ResultFiles.printAndKeep(BenchTable.render(result), out);
         if (figures != null) {
             BudgetFigures.of(result).write(figures);
+        }
+        if (pins != null && result.pins().polled() != null) {
+            new PinFigures(Map.of(PinFigures.CGROUP, result.pins().polled())).write(pins);
         }
         System.exit(0);
     }

@@ -22,6 +22,7 @@ import io.podnuma.bench.FigureTable.Row;
 import io.podnuma.bench.NodeLoad;
 import io.podnuma.bench.SimulateWorkload;
 import io.podnuma.bench.agent.LatencySummary;
+import io.podnuma.bench.agent.PinFigures;
 import io.podnuma.nri.v1alpha1.Container;
 import io.podnuma.nri.v1alpha1.ContainerUpdate;
 import io.podnuma.nri.v1alpha1.CreateContainerResponse;
@@ -37,6 +38,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -245,12 +247,14 @@ public final class NriBench {
     }
 
     /**
-     * {@code NriBench [--quick] [--calls N] [--out FILE]}: prints the table and writes it to {@code --out}. Exit 2 on a
+     * {@code NriBench [--quick] [--calls N] [--out FILE] [--pins FILE]}: prints the table and writes it to {@code --out},
+     * the latencies for the plots to {@code --pins}. Exit 2 on a
      * usage error, 3 when this machine cannot run it (no Go).
      */
     public static void main(String[] args) throws Exception {
         Settings settings = List.of(args).contains("--quick") ? Settings.quick() : Settings.full();
         Path out = null;
+        Path pins = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -263,9 +267,11 @@ public final class NriBench {
                 String v = args[++i];
                 switch (a) {
                     case "--out" -> out = Path.of(v);
+                    case "--pins" -> pins = Path.of(v);
                     case "--calls" -> settings = new Settings(Integer.parseInt(v), settings.warmup());
                     default ->
-                        throw new IllegalArgumentException("unknown option " + a + ": allowed --quick, --calls, --out");
+                        throw new IllegalArgumentException(
+                                "unknown option " + a + ": allowed --quick, --calls, --out, --pins");
                 }
             }
         } catch (IllegalArgumentException e) {
@@ -280,6 +286,16 @@ public final class NriBench {
         Path work = Files.createTempDirectory("podnuma-nri-bench");
         Result result = new NriBench(settings, work).run();
         io.podnuma.bench.ResultFiles.printAndKeep(render(result, settings), out);
+        if (pins != null) {
+            new PinFigures(Map.of(
+                            PinFigures.NRI,
+                            result.plugin().roundTrip(),
+                            PinFigures.NRI_STUB,
+                            result.stub().roundTrip(),
+                            PinFigures.NRI_HANDLER,
+                            result.inHandler()))
+                    .write(pins);
+        }
         System.exit(0);
     }
 }

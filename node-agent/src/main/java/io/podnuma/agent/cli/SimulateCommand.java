@@ -49,6 +49,9 @@ final class SimulateCommand implements Callable<Integer> {
     @Mixin
     private OutputOption output;
 
+    @Mixin
+    private SvgOption svg;
+
     /** What happened to one manifest. */
     record Step(String file, String action, String namespace, String name, String outcome) {}
 
@@ -78,6 +81,9 @@ final class SimulateCommand implements Callable<Integer> {
             return 1;
         }
         Result printed = result;
+        if (!svg.write(() -> SimulateView.toSvg(printed, sysfs.root.toString()), err)) {
+            return 1;
+        }
         output.print(
                 spec.commandLine().getOut(), () -> SimulateView.toJson(printed), () -> SimulateView.toTable(printed));
         return 0;

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.memory.MemoryBlock;
 import io.podnuma.agent.engine.memory.MemoryQuantity;
+import io.podnuma.agent.engine.picture.CpuMarks;
+import io.podnuma.agent.engine.picture.MachinePicture;
 import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
@@ -95,6 +97,15 @@ final class SimulateView {
             n.put("bytes", b.size());
             ids(n.putArray("numaNodes"), b.nodes().toArray());
         }
+    }
+
+    /** The machine with every CPU marked by the simulation's allocation ({@link MachinePicture}). */
+    static String toSvg(SimulateCommand.Result r, String machine) {
+        NodeState s = r.state();
+        String title = "simulate: policy " + r.policy() + " on " + machine + ": "
+                + s.pods().size() + " pod(s) admitted, " + r.rejections().size() + " rejected";
+        return MachinePicture.svg(
+                title, r.topology(), CpuMarks.of(r.topology(), s, r.allocator().reservedCpus()));
     }
 
     static String toTable(SimulateCommand.Result r) {

@@ -2,6 +2,8 @@ package io.podnuma.agent.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.picture.CpuMarks;
+import io.podnuma.agent.engine.picture.MachinePicture;
 import io.podnuma.agent.sysfs.SysfsException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -24,6 +26,9 @@ final class TopologyCommand implements Callable<Integer> {
     @Mixin
     private OutputOption output;
 
+    @Mixin
+    private SvgOption svg;
+
     @Override
     public Integer call() throws JsonProcessingException {
         CpuTopology topo;
@@ -31,6 +36,11 @@ final class TopologyCommand implements Callable<Integer> {
             topo = sysfs.read();
         } catch (SysfsException e) {
             spec.commandLine().getErr().println("error: cannot read the machine topology: " + e.getMessage());
+            return 1;
+        }
+        if (!svg.write(
+                () -> MachinePicture.svg("Machine " + sysfs.root, topo, CpuMarks.none(topo)),
+                spec.commandLine().getErr())) {
             return 1;
         }
         output.print(spec.commandLine().getOut(), () -> TopologyView.toJson(topo), () -> TopologyView.toTable(topo));

@@ -4,15 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.sysfs.FakeMachine;
 import io.podnuma.agent.sysfs.Fixtures;
+import io.podnuma.testkit.svg.SvgDocument;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Element;
 
 /** Runs {@code simulate} on the shipped examples and fixtures and checks the results the README documents. */
 class SimulateCommandTest {
@@ -35,17 +39,22 @@ class SimulateCommandTest {
     }
 
     private static Run example(String name, String output) {
+        return exampleWith(name, INTEL, "--output", output);
+    }
+
+    /** The example on {@code sysfs}, with more options. */
+    private static Run exampleWith(String name, String sysfs, String... options) {
         Path dir = EXAMPLES.resolve(name);
-        return run(
+        List<String> args = new java.util.ArrayList<>(List.of(
                 "simulate",
                 "--sysfs",
-                INTEL,
+                sysfs,
                 "--policy",
                 dir.resolve("policy.yaml").toString(),
                 "--pods",
-                dir.resolve("pods").toString(),
-                "--output",
-                output);
+                dir.resolve("pods").toString()));
+        args.addAll(List.of(options));
+        return run(args.toArray(String[]::new));
     }
 
     private static JsonNode pod(JsonNode j, String name) {
@@ -237,6 +246,97 @@ class SimulateCommandTest {
         assertThat(steps.get(2).get("outcome").asText()).isEqualTo("already-admitted");
         assertThat(steps.get(3).get("outcome").asText()).isEqualTo("not-found");
     }
+
+    @Test
+    void svgDrawsTheWorkedExampleWithEachCpuMarkedByTheAllocation(@TempDir Path tmp) throws Exception {
+        Path picture = tmp.resolve("worked.svg");
+        Run r = exampleWith("worked-example", INTEL, "--output", "json", "--svg", picture.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.json().get("node").get("exclusive").asText()).isEqualTo("1-4,65-68");
+        SvgDocument svg = SvgDocument.parse(picture);
+        assertThat(svg.title())
+                .isEqualTo("simulate: policy worked-example on " + INTEL + ": 1 pod(s) admitted, 1 rejected");
+        List<Element> cells = svg.withClass("g", "cpu");
+        assertThat(cells).hasSize(128);
+        assertThat(cpus(cells, "data-pool", "exclusive")).isEqualTo(CpuSet.parse("1-4,66-68"));
+        assertThat(cpus(cells, "data-pool", "pod-shared")).isEqualTo(CpuSet.parse("65"));
+        assertThat(cpus(cells, "data-pool", "reserved")).isEqualTo(CpuSet.parse("0,64"));
+        assertThat(cpus(cells, "data-pool", "shared")).isEqualTo(CpuSet.parse("5-63,69-127"));
+        assertThat(cpus(cells, "data-pod", "trading/worked")).isEqualTo(CpuSet.parse("1-4,65-68"));
+        // the containers as the JSON output gives them: a 1, i 2-4,65-68, m 2-4,66-68, b 65
+        assertThat(cpusOf(cells, "a")).isEqualTo(CpuSet.parse("1"));
+        assertThat(cpusOf(cells, "i")).isEqualTo(CpuSet.parse("2-4,65-68"));
+        assertThat(cpusOf(cells, "m")).isEqualTo(CpuSet.parse("2-4,66-68"));
+        assertThat(cpusOf(cells, "b")).isEqualTo(CpuSet.parse("65"));
+        assertThat(svg.texts()).contains("p1  trading/worked", "Socket 1  (CPUs 32-63,96-127)");
+    }
+
+    /** The picture in node-agent/docs is what the documented command draws today. */
+    @Test
+    void theDocumentedPictureIsUpToDate(@TempDir Path tmp) throws Exception {
+        Path picture = tmp.resolve("worked.svg");
+        Run r = exampleWith("worked-example", "src/test/resources/sysfs/intel-2s-ht", "--svg", picture.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        String committed = Files.readString(Path.of("docs/pictures/simulate-worked-example.svg"));
+        assertThat(Files.readString(picture))
+                .as("docs/pictures/simulate-worked-example.svg is out of date: make it again with the command in"
+                        + " docs/behaviour.md (Pictures)")
+                .isEqualTo(committed);
+    }
+
+    @Test
+    void svgOfTheClassicExampleListsTheNodeSharedContainers(@TempDir Path tmp) throws Exception {
+        Path picture = tmp.resolve("classic.svg");
+        Run r = exampleWith("classic-guaranteed", INTEL, "--svg", picture.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("node shared pool: 0,3-64,67-127");
+        SvgDocument svg = SvgDocument.parse(picture);
+        List<Element> cells = svg.withClass("g", "cpu");
+        assertThat(cpusOf(cells, "app")).isEqualTo(CpuSet.parse("1-2,65-66"));
+        assertThat(cpusOf(cells, "migrate")).isEqualTo(CpuSet.parse("1,65"));
+        assertThat(cpus(cells, "data-pool", "exclusive")).isEqualTo(CpuSet.parse("1-2,65-66"));
+        assertThat(String.join("\n", svg.texts()))
+                .contains("On the node shared pool: ")
+                .contains("/db/metrics");
+    }
+
+    @Test
+    void badSvgValuesAreUsageErrorsThatSayWhatToGive(@TempDir Path tmp) {
+        Run r = exampleWith("worked-example", INTEL, "--svg", tmp.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("Invalid value for option '--svg'").contains("is a directory");
+        r = exampleWith(
+                "worked-example", INTEL, "--svg", tmp.resolve("machine.png").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("does not end in .svg");
+        r = exampleWith(
+                "worked-example",
+                INTEL,
+                "--svg",
+                tmp.resolve("nope/machine.svg").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("the directory " + tmp.resolve("nope") + " does not exist");
+        assertThat(tmp.resolve("nope")).doesNotExist();
+        assertThat(run("simulate", "--help").out()).contains("--svg=FILE");
+    }
+
+    private static CpuSet cpus(List<Element> cells, String attribute, String value) {
+        CpuSet.Builder b = CpuSet.builder();
+        cells.stream()
+                .filter(e -> e.getAttribute(attribute).equals(value))
+                .forEach(e -> b.add(Integer.parseInt(e.getAttribute("data-cpu"))));
+        return b.build();
+    }
+
+    private static CpuSet cpusOf(List<Element> cells, String container) {
+        CpuSet.Builder b = CpuSet.builder();
+        cells.stream()
+                .filter(e ->
+                        List.of(e.getAttribute("data-containers").split(",")).contains(container))
+                .forEach(e -> b.add(Integer.parseInt(e.getAttribute("data-cpu"))));
+        return b.build();
+    }
+
     /** The count-reserved example on every fixture: the output adds up whatever the machine. */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.FieldSource("io.podnuma.agent.sysfs.FakeMachine#ALL")

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.podnuma.agent.sysfs.FakeMachine;
 import io.podnuma.agent.sysfs.Fixtures;
+import io.podnuma.testkit.svg.SvgDocument;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -82,6 +83,50 @@ class TopologyCommandTest {
         Run r = run("topology", "--sysfs", empty.toString());
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err()).contains("error: cannot read the machine topology").contains("sysfs root");
+    }
+
+    @Test
+    void svgDrawsEverySocketNodeCoreAndThread(@TempDir Path tmp) throws Exception {
+        Path sysfs = Fixtures.path(FakeMachine.EPYC_2S_NPS4.name());
+        Path picture = tmp.resolve("epyc.svg");
+        Run r = run("topology", "--sysfs", sysfs.toString(), "--svg", picture.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("256 online CPUs (0-255)");
+        SvgDocument svg = SvgDocument.parse(picture);
+        assertThat(svg.title()).isEqualTo("Machine " + sysfs);
+        assertThat(svg.withClass("g", "socket")).hasSize(2);
+        assertThat(svg.withClass("g", "numa")).hasSize(8);
+        assertThat(svg.withClass("g", "core")).hasSize(128);
+        var cells = svg.withClass("g", "cpu");
+        assertThat(cells).hasSize(256);
+        assertThat(cells)
+                .allSatisfy(c -> assertThat(c.getAttribute("data-pool")).isEqualTo("unallocated"));
+        assertThat(svg.texts()).contains("NUMA node 5  (32 CPUs, 64.0 GiB)");
+    }
+
+    @Test
+    void svgThatCannotBeWrittenFailsWithTheReasonAndNoOutput(@TempDir Path tmp) {
+        // /proc takes no new files, not even from root: the option is valid, the write fails
+        Path picture = Path.of("/proc/podnuma-machine.svg");
+        Run r = run(
+                "topology",
+                "--sysfs",
+                Fixtures.path(FakeMachine.LAPTOP.name()).toString(),
+                "--svg",
+                picture.toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("error: --svg " + picture + ": cannot write the picture");
+        assertThat(r.out()).isEmpty();
+
+        r = run(
+                "topology",
+                "--sysfs",
+                "/nonexistent",
+                "--svg",
+                tmp.resolve("machine.svgx").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("does not end in .svg");
+        assertThat(run("topology", "--help").out()).contains("--svg=FILE");
     }
 
     @Test
