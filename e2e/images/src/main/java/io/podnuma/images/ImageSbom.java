@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,7 +61,6 @@ final class ImageSbom {
      */
     static final LayerPath IN_IMAGE = BuildJavaImage.HOME.resolve("sbom.cdx.json");
 
-    private static final String POM_PROPERTIES = "pom.properties";
     private static final Pattern MAVEN_METADATA = Pattern.compile("META-INF/maven/([^/]+)/([^/]+)/pom\\.properties");
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -131,7 +131,7 @@ final class ImageSbom {
         List<String> direct = new ArrayList<>();
         dependsOn.put(imageRef, direct);
         Map<HostPackage, List<LayerPath>> packages =
-                new TreeMap<>(java.util.Comparator.comparing(HostPackage::name).thenComparing(HostPackage::version));
+                new TreeMap<>(Comparator.comparing(HostPackage::name).thenComparing(HostPackage::version));
         boolean runtimeSeen = false;
         for (LayerEntry entry : entries) {
             if (!(entry instanceof LayerEntry.HostFile file)) {
@@ -194,7 +194,7 @@ final class ImageSbom {
         out.put("bomFormat", "CycloneDX");
         out.put("specVersion", SPEC_VERSION);
         out.put("serialNumber", "urn:uuid:" + UUID.nameUUIDFromBytes(withoutSerial.getBytes(StandardCharsets.UTF_8)));
-        bom.fields().forEachRemaining(f -> out.putIfAbsent(f.getKey(), f.getValue()));
+        bom.properties().forEach(f -> out.putIfAbsent(f.getKey(), f.getValue()));
         return text(out);
     }
 
