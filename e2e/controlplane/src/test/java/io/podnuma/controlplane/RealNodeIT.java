@@ -10,10 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -129,7 +126,8 @@ class RealNodeIT {
         assertThat(after.mountsOfNode()).isEmpty();
         assertThat(HostChanges.mountsBelow(runDir)).isEmpty();
         assertThat(runDir).doesNotExist();
-        assertThat(processesMentioning(runDir.toString())).isEmpty();
+        assertThat(HostSnapshot.processesMentioning(runDir.toString())).isEmpty();
+        assertThat(after.leftoversOf(runDir, before)).isEmpty();
     }
 
     private static String containerId(Pod pod) {
@@ -160,60 +158,5 @@ class RealNodeIT {
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
-    }
-
-    private static List<Long> processesMentioning(String marker) {
-        try (Stream<Path> entries = Files.list(Path.of("/proc"))) {
-            return entries.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
-                    .filter(p -> {
-                        try {
-                            return new String(Files.readAllBytes(p.resolve("cmdline"))).contains(marker);
-                        } catch (IOException gone) {
-                            return false;
-                        }
-                    })
-                    .map(p -> Long.parseLong(p.getFileName().toString()))
-                    .filter(pid -> pid != ProcessHandle.current().pid())
-                    .toList();
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    /** What the real node may change on the host, as one comparable value. */
-    record HostSnapshot(
-            Map<String, String> sysctls,
-            Map<Path, Boolean> fixedPaths,
-            Map<Path, Boolean> kubepods,
-            boolean bridge,
-            List<String> mountsOfNode) {
-
-        static HostSnapshot take() {
-            Map<String, String> sysctls = new LinkedHashMap<>();
-            for (String name : RealNode.SYSCTLS) {
-                try {
-                    sysctls.put(name, HostChanges.read(HostChanges.HostRoots.REAL.sysctl(name)));
-                } catch (java.io.UncheckedIOException e) {
-                    sysctls.put(name, "(unreadable)");
-                }
-            }
-            Map<Path, Boolean> paths = new LinkedHashMap<>();
-            RealNode.FIXED_PATHS.forEach(p -> paths.put(p, Files.exists(p)));
-            Map<Path, Boolean> kubepods = new LinkedHashMap<>();
-            new HostChanges(Path.of("/nonexistent"), HostChanges.HostRoots.REAL)
-                    .hierarchies()
-                    .forEach(h -> kubepods.put(h, Files.exists(h.resolve("kubepods"))));
-            List<String> mounts;
-            try {
-                mounts = Files.readAllLines(Path.of("/proc/self/mountinfo")).stream()
-                        .map(line -> line.split(" ")[4])
-                        .filter(m -> m.contains("kubelet") || m.contains("containerd") || m.contains("realnode"))
-                        .toList();
-            } catch (IOException e) {
-                throw new AssertionError(e);
-            }
-            return new HostSnapshot(
-                    sysctls, paths, kubepods, Files.exists(Path.of("/sys/class/net", RealNode.BRIDGE)), mounts);
-        }
     }
 }

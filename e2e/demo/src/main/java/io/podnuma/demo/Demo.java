@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 
 /**
@@ -23,6 +22,11 @@ import java.util.stream.Stream;
  * ({@link HelmJourneyDemo}, or where there is none the node agent pinning real processes, {@link PinningDemo}); then
  * the journey on a multi-NUMA cgroup v2 worker node in a QEMU guest ({@link GuestNodeDemo}). Each part that this
  * machine cannot run is skipped with the reason.
+ *
+ * <p>With {@code --keep-running} ({@link DemoOptions}) the real-node journey stops before its uninstall and becomes a
+ * {@link Playground}: the node, the chart and the quickstart policy stay up until SIGINT or SIGTERM, then everything
+ * is torn down and the host checked (the guest part is not run). Where there is no real node, the demo's control plane
+ * with the sample policies is kept instead.
  */
 public final class Demo {
 
@@ -35,33 +39,61 @@ public final class Demo {
 
     private final Path root;
     private final PrintStream out;
+    private final DemoOptions options;
 
-    private Demo(Path root, PrintStream out) {
+    private Demo(Path root, PrintStream out, DemoOptions options) {
         this.root = root;
         this.out = out;
+        this.options = options;
     }
 
     public static void main(String[] args) throws Exception {
-        boolean keep = List.of(args).contains("--keep-running");
+        DemoOptions options;
+        try {
+            options = DemoOptions.parse(List.of(args));
+        } catch (IllegalArgumentException e) {
+            System.err.println("podnuma demo: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         Path root = Path.of(System.getProperty("podnuma.root", "../.."))
                 .toAbsolutePath()
                 .normalize();
         if (!Files.isDirectory(root.resolve("crds/generated"))) {
             throw new IllegalStateException("podnuma.root=" + root + " is not the repository root (no crds/generated)");
         }
+        boolean hostClean = true;
         try (LocalControlPlane plane = LocalControlPlane.start()) {
-            new Demo(root, System.out).run(plane);
-            if (keep) {
-                System.out.printf(
-                        "%nThe control plane keeps running. Try:%n  export KUBECONFIG=%s%n  %s/kubectl get nrp%n"
-                                + "Press Ctrl-C to stop it.%n",
-                        plane.kubeconfig(), plane.binDir());
-                new CountDownLatch(1).await();
+            Demo demo = new Demo(root, System.out, options);
+            Kept kept = demo.run(plane);
+            if (kept instanceof Kept.OnRealNode onNode) {
+                hostClean = onNode.leftovers().isEmpty();
+            } else if (options.keepRunning()) {
+                // No real node here: the control plane with the CRDs and the sample policies is what there is to try.
+                new Playground(
+                                plane.kubeconfig(),
+                                plane.binDir(),
+                                Optional.empty(),
+                                List.of(
+                                        "kubectl get nrp; kubectl describe nrp pod-scope-hybrid",
+                                        "kubectl explain nrp.spec"))
+                        .hold(System.out, StopSignal.install(System.out));
             }
+        }
+        if (!hostClean) {
+            System.exit(1);
         }
     }
 
-    private void run(LocalControlPlane plane) throws Exception {
+    /** What {@link #run} kept running for the user, if anything. */
+    private sealed interface Kept {
+        record Nothing() implements Kept {}
+
+        /** The playground on the real node ran and was torn down; what the node left on the host (empty: clean). */
+        record OnRealNode(List<String> leftovers) implements Kept {}
+    }
+
+    private Kept run(LocalControlPlane plane) throws Exception {
         section("Local control plane");
         out.println(plane.kubectl("version").assertSuccess().stdout().strip());
         out.println("API server: " + plane.server());
@@ -114,6 +146,12 @@ public final class Demo {
         HelmJourneyDemo journey =
                 new HelmJourneyDemo(root, root.resolve("e2e/demo/target/journey"), projectVersion(), out);
         Optional<String> noRealNode = journey.unavailable();
+        if (noRealNode.isEmpty() && options.keepRunning()) {
+            section("The user journey: helm install, a policy, pinned pods, Prometheus; then a playground");
+            List<String> leftovers = journey.runAndKeep(() -> StopSignal.install(out));
+            section("The journey on a QEMU guest node: skipped with --keep-running (the playground was the end)");
+            return new Kept.OnRealNode(leftovers);
+        }
         if (noRealNode.isEmpty()) {
             section("The user journey: helm install, a policy, pinned pods, Prometheus, helm uninstall");
             journey.run();
@@ -131,6 +169,7 @@ public final class Demo {
         }
         guestNode();
         section("Done");
+        return new Kept.Nothing();
     }
 
     /** The pods on two NUMA nodes and cgroup v2: a QEMU guest worker node, where this machine can boot one. */

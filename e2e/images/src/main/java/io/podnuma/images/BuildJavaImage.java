@@ -79,6 +79,11 @@ public final class BuildJavaImage {
             return HOME.resolve(id + ".jar");
         }
 
+        /** The program's Maven {@code group:artifact}: the SBOM's application among the jar's artifacts. */
+        String mavenCoordinates() {
+            return "io.podnuma:podnuma-" + id;
+        }
+
         public ImageUser user() {
             return user;
         }
@@ -156,6 +161,19 @@ public final class BuildJavaImage {
         entries.add(new LayerEntry.Text(LayerPath.of("/etc/group"), "root:x:0:\nnonroot:x:65532:\n", FileMode.REGULAR));
         entries.add(new LayerEntry.Text(LayerPath.of("/etc/nsswitch.conf"), "hosts: files dns\n", FileMode.REGULAR));
 
+        // Last, from everything above: what the image carries, beside the tar and inside the image.
+        String sbom = ImageSbom.of(
+                new ImageSbom.Subject(
+                        name,
+                        component.mavenCoordinates(),
+                        runtime,
+                        JAVA_HOME,
+                        Path.of(System.getProperty("java.home")),
+                        ImageSbom.Dpkg.ofHost()),
+                entries);
+        Files.writeString(component.image.sbomIn(out), sbom);
+        entries.add(new LayerEntry.Text(ImageSbom.IN_IMAGE, sbom, FileMode.REGULAR));
+
         List<String> entrypoint = new ArrayList<>();
         entrypoint.add(JAVA_HOME.resolve("bin/java").absolute());
         entrypoint.addAll(flags);
@@ -178,7 +196,7 @@ public final class BuildJavaImage {
                 component.user());
         OciArchive archive = new OciLayoutWriter().write(spec, component.image.tarIn(out));
         System.out.printf(
-                "podnuma images: %s → %s (%,d bytes; modules %s; class archive %s, %,d bytes; %s; %d s)%n",
+                "podnuma images: %s → %s (%,d bytes; modules %s; class archive %s, %,d bytes; %s; SBOM %s; %d s)%n",
                 archive.name(),
                 archive.file(),
                 archive.size(),
@@ -186,6 +204,7 @@ public final class BuildJavaImage {
                 classArchive.getFileName(),
                 Files.size(classArchive),
                 describe(cache),
+                component.image.sbomIn(out).getFileName(),
                 (System.nanoTime() - start) / 1_000_000_000L);
     }
 

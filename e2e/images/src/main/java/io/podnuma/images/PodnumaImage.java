@@ -52,4 +52,12 @@ public enum PodnumaImage {
     public Path tarIn(Path imagesDir) {
         return imagesDir.resolve(tarFileName);
     }
+
+    /**
+     * The image's CycloneDX SBOM beside its tar ({@code node-agent-image.cdx.json}), written by the build for the Java
+     * images; the same file is in the image at {@code /opt/podnuma/sbom.cdx.json}.
+     */
+    public Path sbomIn(Path imagesDir) {
+        return imagesDir.resolve(tarFileName.replaceAll("\\.tar$", "") + ".cdx.json");
+    }
 }

@@ -1,12 +1,16 @@
 package io.podnuma.demo.journey;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.podnuma.controlplane.FreePorts;
+import io.podnuma.controlplane.HostSnapshot;
 import io.podnuma.controlplane.LocalControlPlane;
 import io.podnuma.controlplane.PrometheusApi;
 import io.podnuma.controlplane.PrometheusServer;
 import io.podnuma.controlplane.RealNode;
 import io.podnuma.controlplane.RealNodeOptions;
+import io.podnuma.demo.Playground;
+import io.podnuma.demo.StopSignal;
 import io.podnuma.images.PodnumaImage;
 import io.podnuma.testkit.Waits;
 import io.podnuma.testkit.chart.PodnumaChart;
@@ -17,12 +21,14 @@ import io.podnuma.testkit.pods.SamplePods;
 import io.podnuma.testkit.prometheus.PodnumaScrapeConfigs;
 import io.podnuma.testkit.realnode.WorkloadPods;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The user journey on a real worker node of this machine (kubelet v1.37.2 + containerd v2.4.2, registered to a local
@@ -34,6 +40,9 @@ public final class HelmJourneyDemo {
 
     private static final String POLICY = "quickstart";
     private static final String NS = "demo";
+    /** Where the playground's example pod goes. */
+    private static final String PLAYGROUND_NS = "playground";
+
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final List<PodnumaImage> IMAGES =
             List.of(PodnumaImage.OPERATOR, PodnumaImage.NODE_AGENT, PodnumaImage.WORKLOAD);
@@ -68,11 +77,76 @@ public final class HelmJourneyDemo {
                     .assertSuccess()
                     .stdout()
                     .strip());
-            return journey(plane, node);
+            return journey(plane, node, false);
         }
     }
 
-    private JourneyReport journey(LocalControlPlane plane, RealNode node) throws Exception {
+    /**
+     * The journey up to the metrics and Prometheus, then a playground: the node, the chart and the quickstart policy
+     * stay up (the journey's pods are deleted, so their CPUs are the user's) until {@code stop} is requested; then the
+     * node is closed (every host change undone, its control plane stopped) and the host checked. Returns what the
+     * node left on the host: empty when it is clean.
+     */
+    public List<String> runAndKeep(Supplier<StopSignal> stop) throws Exception {
+        section("A real worker node on this machine");
+        HostSnapshot before = HostSnapshot.take();
+        Path runDir;
+        long stopped;
+        try (RealNode node = RealNode.startWithPlane(RealNodeOptions.defaults().withImages(images.tars(IMAGES)))) {
+            runDir = node.runDir();
+            LocalControlPlane plane = node.plane();
+            out.println(plane.kubectl("get", "nodes", "-o", "wide")
+                    .assertSuccess()
+                    .stdout()
+                    .strip());
+            journey(plane, node, true);
+            playground(plane, node).hold(out, stop.get());
+            stopped = System.nanoTime();
+        }
+        List<String> left = HostSnapshot.take().leftoversOf(runDir, before);
+        out.printf(
+                "torn down in %.1f s: the node's processes stopped, its containers, mounts, cgroups, bridge and sysctls"
+                        + " undone, its control plane stopped%n",
+                (System.nanoTime() - stopped) / 1e9);
+        out.println(
+                left.isEmpty()
+                        ? "host check: nothing of the node is left (no process, mount, kubepods cgroup, bridge, sysctl or path)"
+                        : "host check: LEFT ON THE HOST: " + left);
+        return left;
+    }
+
+    /** Frees the journey's CPUs and writes an example pod for the user; what to try and where. */
+    private Playground playground(LocalControlPlane plane, RealNode node) throws Exception {
+        out.println();
+        out.println("$ kubectl delete namespace " + NS + "   (the journey's pods: their CPUs are yours now)");
+        plane.kubectl("delete", "namespace", NS, "--wait=true", "--timeout=120s")
+                .assertSuccess();
+        plane.ensureNamespace(PLAYGROUND_NS);
+        Pod example = SamplePods.inNamespace(
+                PLAYGROUND_NS,
+                WorkloadPods.ofImage(
+                        SamplePods.budgeted(node.nodeName(), "my-trader", 1), images.reference(PodnumaImage.WORKLOAD)));
+        Path pod = workDir.resolve("playground/my-trader.yaml");
+        Files.createDirectories(pod.getParent());
+        Files.writeString(pod, Serialization.asYaml(example));
+        return new Playground(
+                plane.kubeconfig(),
+                plane.binDir(),
+                Optional.of(pod),
+                List.of(
+                        "kubectl get pods -n " + PLAYGROUND_NS + " -o wide",
+                        "kubectl logs -n " + PLAYGROUND_NS + " my-trader -c engine     # affinity cpus=<its CPU>"
+                                + " mems=<its NUMA node>, as the container reads it",
+                        "kubectl get nrp; kubectl describe nrp " + POLICY + "; kubectl get nns " + node.nodeName()
+                                + " -o yaml",
+                        "grep -r . /sys/fs/cgroup/cpuset/kubepods --include=cpuset.cpus     # the cgroup files the"
+                                + " agent writes",
+                        "helm list -A; kubectl get pods -n " + PodnumaChart.NAMESPACE + " -o wide",
+                        "pods run podnuma.local/workload:" + images.tag() + " (imagePullPolicy: Never), the node is "
+                                + node.nodeName() + " (labelled podnuma.io/pinning=enabled)"));
+    }
+
+    private JourneyReport journey(LocalControlPlane plane, RealNode node, boolean keep) throws Exception {
         PodnumaChart chart = new PodnumaChart(plane, workDir.resolve("helm"));
         Map<String, Object> values = PodnumaChart.realNodeValues(
                 node,
@@ -157,6 +231,9 @@ public final class HelmJourneyDemo {
         section("The agent's /metrics (excerpt) and Prometheus (Kubernetes service discovery)");
         metricsExcerpt(metricsPort);
         prometheus(plane);
+        if (keep) {
+            return new JourneyReport(pinned, List.of(), install, Duration.ZERO);
+        }
 
         section("kubectl delete nrp " + POLICY + "; helm uninstall podnuma");
         plane.kubectl("delete", "nrp", POLICY, "--wait=true", "--timeout=120s").assertSuccess();
