@@ -9,6 +9,8 @@ import io.podnuma.agent.config.Setting;
 import io.podnuma.agent.pods.UnreadPodFields;
 import io.podnuma.agent.runtime.AgentDaemon;
 import io.podnuma.crds.settings.SettingsHelp;
+import io.podnuma.logging.Level;
+import io.podnuma.logging.Logs;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -105,6 +108,13 @@ final class RunCommand implements Callable<Integer> {
             err.println("error: invalid configuration:\n" + e.getMessage());
             return 2;
         }
+        // Before the client and the daemon log anything: every logger made so far reads the new threshold too.
+        Logs.configure(Level.valueOf(config.logLevel().name()), config.logFormat());
+        LoggerFactory.getLogger(RunCommand.class)
+                .debug(
+                        "logging at {} as {}",
+                        config.logLevel().wireName(),
+                        config.logFormat().wireName());
         KubernetesClient client = new KubernetesClientBuilder()
                 .withKubernetesSerialization(UnreadPodFields.serialization())
                 .build();

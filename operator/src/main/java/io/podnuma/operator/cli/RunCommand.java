@@ -6,6 +6,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.podnuma.crds.settings.SettingsHelp;
 import io.podnuma.jvmmetrics.JvmProcessMetrics;
+import io.podnuma.logging.Level;
+import io.podnuma.logging.Logs;
 import io.podnuma.operator.controller.PodnumaOperator;
 import io.podnuma.operator.settings.OperatorSetting;
 import io.podnuma.operator.settings.OperatorSettings;
@@ -27,6 +29,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -62,6 +65,13 @@ final class RunCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 2;
         }
+        // Before the client and the operator log anything: loggers made so far read the new threshold too.
+        Logs.configure(Level.valueOf(config.logLevel().name()), config.logFormat());
+        LoggerFactory.getLogger(RunCommand.class)
+                .debug(
+                        "logging at {} as {}",
+                        config.logLevel().wireName(),
+                        config.logFormat().wireName());
         String identity = Objects.requireNonNullElse(
                 System.getenv("POD_NAME"), Objects.requireNonNullElse(System.getenv("HOSTNAME"), "podnuma-operator"));
         KubernetesClient client = new KubernetesClientBuilder().build();
