@@ -248,7 +248,9 @@ class ChartTemplateIT {
         assertThat(j.path("logFormat").asText()).isEqualTo("json");
         assertThat(j.path("agentLogLevel").asText()).isEqualTo("warn");
         assertThat(j.path("agentLogFormat").asText()).isEqualTo("json");
-        assertThat(checksum(json)).as("the operator restarts with its new settings").isNotEqualTo(checksum(defaults));
+        assertThat(checksum(json))
+                .as("the operator restarts with its new settings")
+                .isNotEqualTo(checksum(defaults));
     }
 
     @Test

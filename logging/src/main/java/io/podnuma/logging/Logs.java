@@ -23,11 +23,19 @@ public final class Logs {
 
     /**
      * From now on every logger of the process writes records at {@code threshold} and above in {@code format}, and
-     * java.util.logging's (gRPC's, the JDK HTTP client's) are sent here too.
+     * java.util.logging's (gRPC's, the JDK HTTP client's) are sent here too. At debug and below it says so, the
+     * first debug line of the process.
      */
     public static void configure(Level threshold, LogFormat format) {
         settings = new Settings(threshold, format);
         JulBridge.install(threshold);
+        write(new LogRecord(
+                System.currentTimeMillis(),
+                Level.DEBUG,
+                Logs.class.getName(),
+                Thread.currentThread().getName(),
+                "logging at " + threshold.name().toLowerCase(java.util.Locale.ROOT) + " as " + format.wireName(),
+                null));
     }
 
     /** The threshold in force. */

@@ -54,7 +54,9 @@ class LoggersTest {
 
         assertThat(early.isDebugEnabled()).isTrue();
         assertThat(early.isTraceEnabled()).isFalse();
-        assertThat(lines).singleElement().asString().endsWith("DEBUG io.podnuma.early - debug 2\n");
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).endsWith(" [main] DEBUG io.podnuma.logging.Logs - logging at debug as text\n");
+        assertThat(lines.get(1)).endsWith("DEBUG io.podnuma.early - debug 2\n");
     }
 
     @Test
@@ -82,8 +84,9 @@ class LoggersTest {
         Logs.configure(Level.TRACE, LogFormat.TEXT);
         log.trace("kept too");
 
-        assertThat(lines).hasSize(2);
-        assertThat(lines.get(1)).contains(" TRACE io.podnuma.e - kept too");
+        assertThat(lines).hasSize(3);
+        assertThat(lines.get(1)).contains(" DEBUG io.podnuma.logging.Logs - logging at trace as text");
+        assertThat(lines.get(2)).contains(" TRACE io.podnuma.e - kept too");
     }
 
     @Test
@@ -122,6 +125,6 @@ class LoggersTest {
 
         Logs.configure(Level.DEBUG, LogFormat.TEXT);
         jul.fine("fine is debug");
-        assertThat(lines.get(2)).contains(" DEBUG io.grpc.Example - fine is debug");
+        assertThat(lines.get(3)).contains(" DEBUG io.grpc.Example - fine is debug");
     }
 }

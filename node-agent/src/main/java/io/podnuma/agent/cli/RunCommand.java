@@ -22,7 +22,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -110,11 +109,6 @@ final class RunCommand implements Callable<Integer> {
         }
         // Before the client and the daemon log anything: every logger made so far reads the new threshold too.
         Logs.configure(Level.valueOf(config.logLevel().name()), config.logFormat());
-        LoggerFactory.getLogger(RunCommand.class)
-                .debug(
-                        "logging at {} as {}",
-                        config.logLevel().wireName(),
-                        config.logFormat().wireName());
         KubernetesClient client = new KubernetesClientBuilder()
                 .withKubernetesSerialization(UnreadPodFields.serialization())
                 .build();

@@ -286,7 +286,7 @@ class AgentProcessIT {
         assertThat(json)
                 .anySatisfy(o -> {
                     assertThat(o.path("level").asText()).isEqualTo("DEBUG");
-                    assertThat(o.path("logger").asText()).isEqualTo("io.podnuma.agent.cli.RunCommand");
+                    assertThat(o.path("logger").asText()).isEqualTo("io.podnuma.logging.Logs");
                     assertThat(o.path("message").asText()).isEqualTo("logging at debug as json");
                     assertThat(o.path("thread").asText()).isEqualTo("main");
                 })

@@ -29,7 +29,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -67,11 +66,6 @@ final class RunCommand implements Callable<Integer> {
         }
         // Before the client and the operator log anything: loggers made so far read the new threshold too.
         Logs.configure(Level.valueOf(config.logLevel().name()), config.logFormat());
-        LoggerFactory.getLogger(RunCommand.class)
-                .debug(
-                        "logging at {} as {}",
-                        config.logLevel().wireName(),
-                        config.logFormat().wireName());
         String identity = Objects.requireNonNullElse(
                 System.getenv("POD_NAME"), Objects.requireNonNullElse(System.getenv("HOSTNAME"), "podnuma-operator"));
         KubernetesClient client = new KubernetesClientBuilder().build();

@@ -147,7 +147,7 @@ class OperatorProcessIT {
         assertThat(lines)
                 .anySatisfy(o -> {
                     assertThat(o.path("level").asText()).isEqualTo("DEBUG");
-                    assertThat(o.path("logger").asText()).isEqualTo("io.podnuma.operator.cli.RunCommand");
+                    assertThat(o.path("logger").asText()).isEqualTo("io.podnuma.logging.Logs");
                     assertThat(o.path("message").asText()).isEqualTo("logging at debug as json");
                 })
                 .anySatisfy(o -> assertThat(o.path("level").asText()).isEqualTo("INFO"));

@@ -18,7 +18,7 @@ public final class LogLines {
     public static final Pattern TIME = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
 
     private static final Pattern TEXT_RECORD =
-            Pattern.compile("(" + TIME.pattern() + ") \\[([^\\]]*)] (TRACE|DEBUG|INFO|WARN|ERROR) (\\S+) - (.*)");
+            Pattern.compile("(" + TIME.pattern() + ") \\[(.*?)] (TRACE|DEBUG|INFO|WARN|ERROR) (.+?) - (.*)");
     /** The lines of a stack trace below a text record: frames, causes, suppressed, elisions and the first line. */
     private static final Pattern STACK =
             Pattern.compile("(\\s+at .*|\\s*\\.\\.\\. \\d+ (more|common frames omitted)|\\s*(Caused by|Suppressed): .*"
@@ -28,7 +28,12 @@ public final class LogLines {
 
     private LogLines() {}
 
-    /** One record: its level, logger and message (the first line of it in text). */
+    /**
+     * One record: its level, logger and message (the first line of it in text). A logger's name may hold spaces (the
+     * Java Operator SDK has "Default ConfigurationService implementation") and a thread's brackets (fabric8's
+     * "InformerWrapper [numanodestates.podnuma.io/v1alpha1] 34"): in text the level after "] " ends the thread, the
+     * first " - " after it the logger.
+     */
     public record Entry(String time, String level, String logger, String thread, String message) {}
 
     /**
