@@ -107,6 +107,8 @@ healthPort: {{ .Values.operator.healthPort | quote }}
 metricsPort: {{ .Values.operator.metricsPort | quote }}
 restoreTimeout: {{ .Values.operator.restoreTimeout | quote }}
 errorWindow: {{ .Values.operator.errorWindow | quote }}
+logLevel: {{ .Values.operator.logLevel | quote }}
+logFormat: {{ .Values.operator.logFormat | quote }}
 agentImage: {{ include "podnuma.image" (list . $a.image) | quote }}
 agentPullPolicy: {{ $a.image.pullPolicy | quote }}
 agentServiceAccount: {{ include "podnuma.agent.serviceAccountName" . | quote }}
@@ -116,6 +118,7 @@ agentMetricsPort: {{ $a.metricsPort | quote }}
 agentHealthPort: {{ $a.healthPort | quote }}
 agentNetwork: {{ $a.network | quote }}
 agentLogLevel: {{ $a.logLevel | quote }}
+agentLogFormat: {{ $a.logFormat | quote }}
 agentCpuRequest: {{ dig "requests" "cpu" "" $a.resources | quote }}
 agentMemoryRequest: {{ dig "requests" "memory" "" $a.resources | quote }}
 agentMemoryLimit: {{ dig "limits" "memory" "" $a.resources | quote }}

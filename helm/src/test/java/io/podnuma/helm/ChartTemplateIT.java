@@ -231,6 +231,29 @@ class ChartTemplateIT {
     }
 
     @Test
+    void theLogValuesOfBothComponentsReachTheSettingsFileAndRollTheOperator(ControlPlane plane) {
+        Rendered defaults = Helm.render(plane);
+        JsonNode d = settings(defaults);
+        assertThat(d.path("logLevel").asText()).isEqualTo("info");
+        assertThat(d.path("logFormat").asText()).isEqualTo("text");
+        assertThat(d.path("agentLogLevel").asText()).isEqualTo("info");
+        assertThat(d.path("agentLogFormat").asText()).isEqualTo("text");
+
+        Rendered json = Helm.render(
+                plane,
+                "--set",
+                "operator.logLevel=debug,operator.logFormat=json,agent.logLevel=warn,agent.logFormat=json");
+        JsonNode j = settings(json);
+        assertThat(j.path("logLevel").asText()).isEqualTo("debug");
+        assertThat(j.path("logFormat").asText()).isEqualTo("json");
+        assertThat(j.path("agentLogLevel").asText()).isEqualTo("warn");
+        assertThat(j.path("agentLogFormat").asText()).isEqualTo("json");
+        assertThat(checksum(json))
+                .as("the operator restarts with its new settings")
+                .isNotEqualTo(checksum(defaults));
+    }
+
+    @Test
     void theAgentPodAnnotationsReachTheSettingsFileAsTextAndRollTheOperator(ControlPlane plane) {
         Rendered rendered = Helm.render(
                 plane,

@@ -55,6 +55,12 @@ class ValuesRejectedIT {
                 bad("--set", "operator.hostNetwork=yes", "at '/operator/hostNetwork': got string, want boolean"),
                 bad("--set", "agent.network=bridge", "at '/agent/network': value must be one of 'host', 'pod'"),
                 bad("--set", "agent.logLevel=verbose", "at '/agent/logLevel': value must be one of"),
+                bad("--set", "agent.logFormat=JSON", "at '/agent/logFormat': value must be one of 'text', 'json'"),
+                bad("--set", "operator.logLevel=all", "at '/operator/logLevel': value must be one of"),
+                bad(
+                        "--set",
+                        "operator.logFormat=logfmt",
+                        "at '/operator/logFormat': value must be one of 'text', 'json'"),
                 bad("--set", "agent.maxUnavailable=0%", "at '/agent/maxUnavailable': '0%' does not match"),
                 bad("--set", "agent.maxUnavailable=0", "at '/agent/maxUnavailable': minimum: got 0, want 1"),
                 bad("--set", "agent.reconcilePeriod=10x", "at '/agent/reconcilePeriod': '10x' does not match"),

@@ -9,6 +9,8 @@ import io.podnuma.agent.config.Setting;
 import io.podnuma.agent.pods.UnreadPodFields;
 import io.podnuma.agent.runtime.AgentDaemon;
 import io.podnuma.crds.settings.SettingsHelp;
+import io.podnuma.logging.Level;
+import io.podnuma.logging.Logs;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,6 +107,8 @@ final class RunCommand implements Callable<Integer> {
             err.println("error: invalid configuration:\n" + e.getMessage());
             return 2;
         }
+        // Before the client and the daemon log anything: every logger made so far reads the new threshold too.
+        Logs.configure(Level.valueOf(config.logLevel().name()), config.logFormat());
         KubernetesClient client = new KubernetesClientBuilder()
                 .withKubernetesSerialization(UnreadPodFields.serialization())
                 .build();

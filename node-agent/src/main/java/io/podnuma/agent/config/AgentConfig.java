@@ -6,6 +6,7 @@ import io.podnuma.agent.engine.node.NodeConfig;
 import io.podnuma.agent.kubelet.KubeletFiles;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.logging.LogFormat;
 import io.podnuma.securemetrics.MetricsSecurity;
 import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.nio.file.Path;
@@ -16,6 +17,8 @@ import java.util.Optional;
 /**
  * The node agent's validated configuration (see {@link AgentConfigLoader} for the sources and their order).
  *
+ * @param logLevel the threshold of every logger of the process
+ * @param logFormat text or JSON lines on stderr
  * @param podResourcesSocketMode POSIX permission bits, e.g. {@code 0600}
  * @param metricsBindAddress an IP literal or host name, checked but not resolved
  * @param podResourcesQps with {@code podResourcesBurst}, the PodResources server's token bucket
@@ -42,6 +45,7 @@ public record AgentConfig(
         int metricsPort,
         int healthPort,
         LogLevel logLevel,
+        LogFormat logFormat,
         Duration reconcilePeriod,
         Optional<Path> kubeletCheckSocket,
         Optional<Path> kubeletConfigFile,
@@ -72,6 +76,7 @@ public record AgentConfig(
         Objects.requireNonNull(podResourcesSocket, "podResourcesSocket");
         Objects.requireNonNull(kubeletPodResourcesSocket, "kubeletPodResourcesSocket");
         Objects.requireNonNull(logLevel, "logLevel");
+        Objects.requireNonNull(logFormat, "logFormat");
         Objects.requireNonNull(reconcilePeriod, "reconcilePeriod");
         Objects.requireNonNull(kubeletCheckSocket, "kubeletCheckSocket");
         Objects.requireNonNull(kubeletConfigFile, "kubeletConfigFile");

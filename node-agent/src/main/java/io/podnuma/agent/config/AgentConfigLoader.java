@@ -8,6 +8,7 @@ import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.crds.v1alpha1.policy.PolicyHash;
 import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
+import io.podnuma.logging.LogFormat;
 import io.podnuma.securemetrics.MetricsSecurity;
 import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.io.IOException;
@@ -128,6 +129,7 @@ public final class AgentConfigLoader {
                 (Integer) values.get(Setting.METRICS_PORT),
                 (Integer) values.get(Setting.HEALTH_PORT),
                 (LogLevel) values.get(Setting.LOG_LEVEL),
+                (LogFormat) values.get(Setting.LOG_FORMAT),
                 (Duration) values.get(Setting.RECONCILE_PERIOD),
                 Optional.ofNullable((Path) values.get(Setting.KUBELET_CHECK_SOCKET)),
                 Optional.ofNullable((Path) values.get(Setting.KUBELET_CONFIG_FILE)),
@@ -227,6 +229,7 @@ public final class AgentConfigLoader {
             case METRICS_PORT -> c.metricsPort();
             case HEALTH_PORT -> c.healthPort();
             case LOG_LEVEL -> c.logLevel();
+            case LOG_FORMAT -> c.logFormat();
             case RECONCILE_PERIOD -> c.reconcilePeriod();
             case KUBELET_CHECK_SOCKET -> c.kubeletCheckSocket();
             case KUBELET_CONFIG_FILE -> c.kubeletConfigFile();

@@ -3,6 +3,7 @@ package io.podnuma.agent.config;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.logging.LogFormat;
 import io.podnuma.securemetrics.MetricsSecurity;
 import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.nio.file.Path;
@@ -45,7 +46,17 @@ public enum Setting {
             Setting::optionalAbsolutePath),
     METRICS_PORT("metricsPort", "9464", "TCP port of /metrics", Setting::port),
     HEALTH_PORT("healthPort", "8081", "TCP port of /healthz, /startupz and /readyz", Setting::port),
-    LOG_LEVEL("logLevel", "info", "trace, debug, info, warn or error", LogLevel::parse),
+    LOG_LEVEL(
+            "logLevel",
+            "info",
+            "the least severe records written, for every logger of the process: trace, debug, info, warn or error",
+            LogLevel::parse),
+    LOG_FORMAT(
+            "logFormat",
+            "text",
+            "how records are written to stderr: text (a line each: ISO-8601 UTC time, thread, level, logger,"
+                    + " message) or json (an object a line: time, level, logger, thread, message, exception)",
+            LogFormat::parse),
     RECONCILE_PERIOD(
             "reconcilePeriod",
             "10s",

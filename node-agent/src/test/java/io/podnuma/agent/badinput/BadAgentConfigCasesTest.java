@@ -78,7 +78,7 @@ class BadAgentConfigCasesTest {
                         "cfg-unknown-key",
                         "a key the agent does not have",
                         OK + "metricPort: 9000\n",
-                        "agent.yaml: unknown key \"metricPort\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, reconcilePeriod, kubeletCheckSocket, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy"),
+                        "agent.yaml: unknown key \"metricPort\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, logFormat, reconcilePeriod, kubeletCheckSocket, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy"),
                 file(
                         "cfg-missing-node",
                         "no node name anywhere",
@@ -140,6 +140,16 @@ class BadAgentConfigCasesTest {
                         OK + "logLevel: verbose\n",
                         "agent.yaml: logLevel \"verbose\": allowed trace, debug, info, warn, error"),
                 file(
+                        "cfg-log-format",
+                        "a log format the agent does not write",
+                        OK + "logFormat: logfmt\n",
+                        "agent.yaml: logFormat \"logfmt\": allowed text, json"),
+                start(
+                        "cfg-env-log-format",
+                        "a log format in the environment, in upper case",
+                        new Start(OK, Map.of(), Map.of("PODNUMA_LOG_FORMAT", "JSON")),
+                        "environment PODNUMA_LOG_FORMAT \"JSON\": allowed text, json"),
+                file(
                         "cfg-reconcile-too-short",
                         "reconcilePeriod below 1s",
                         OK + "reconcilePeriod: 100ms\n",
@@ -193,7 +203,7 @@ class BadAgentConfigCasesTest {
                         "cfg-unknown-flag",
                         "a flag the agent does not have",
                         new Start(OK, Map.of("metric-port", "9000"), Map.of()),
-                        "unknown flag --metric-port: allowed --config, --node-name, --sysfs-root, --cgroup-root, --state-dir, --pod-resources-socket, --pod-resources-socket-mode, --kubelet-pod-resources-socket, --metrics-port, --health-port, --log-level, --reconcile-period, --kubelet-check-socket, --kubelet-config-file, --metrics-bind-address, --health-bind-address, --pod-resources-qps, --pod-resources-burst, --kubelet-call-timeout, --cgroup-driver, --exclusive-cpu-quota, --pinning, --nri-socket, --nri-plugin-name, --nri-plugin-index, --status-min-interval, --kubelet-cgroup-root, --policy-name, --metrics-security, --metrics-cert-file, --metrics-key-file, --metrics-auth-cache-ttl"),
+                        "unknown flag --metric-port: allowed --config, --node-name, --sysfs-root, --cgroup-root, --state-dir, --pod-resources-socket, --pod-resources-socket-mode, --kubelet-pod-resources-socket, --metrics-port, --health-port, --log-level, --log-format, --reconcile-period, --kubelet-check-socket, --kubelet-config-file, --metrics-bind-address, --health-bind-address, --pod-resources-qps, --pod-resources-burst, --kubelet-call-timeout, --cgroup-driver, --exclusive-cpu-quota, --pinning, --nri-socket, --nri-plugin-name, --nri-plugin-index, --status-min-interval, --kubelet-cgroup-root, --policy-name, --metrics-security, --metrics-cert-file, --metrics-key-file, --metrics-auth-cache-ttl"),
                 start(
                         "cfg-flag-bad-port",
                         "a flag with a bad port",
@@ -243,7 +253,7 @@ class BadAgentConfigCasesTest {
                         ConfigRunner.HEADER.replace("NodeAgentConfig", "Config") + ConfigRunner.POLICY
                                 + "metricsPort: 0\nlogLevel: loud\nfoo: bar\n",
                         "agent.yaml: kind \"Config\": allowed NodeAgentConfig",
-                        "agent.yaml: unknown key \"foo\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, reconcilePeriod, kubeletCheckSocket, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy",
+                        "agent.yaml: unknown key \"foo\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, logFormat, reconcilePeriod, kubeletCheckSocket, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy",
                         "nodeName is required: set it in the file, with --node-name or with PODNUMA_NODE_NAME",
                         "agent.yaml: metricsPort \"0\": allowed a TCP port 1..65535",
                         "agent.yaml: logLevel \"loud\": allowed trace, debug, info, warn, error"));

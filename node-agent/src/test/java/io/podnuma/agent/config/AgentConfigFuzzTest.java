@@ -317,6 +317,7 @@ class AgentConfigFuzzTest {
             case METRICS_PORT -> c.metricsPort();
             case HEALTH_PORT -> c.healthPort();
             case LOG_LEVEL -> c.logLevel();
+            case LOG_FORMAT -> c.logFormat();
             case RECONCILE_PERIOD -> c.reconcilePeriod();
             case KUBELET_CHECK_SOCKET -> c.kubeletCheckSocket().orElse(null);
             case KUBELET_CONFIG_FILE -> c.kubeletConfigFile().orElse(null);

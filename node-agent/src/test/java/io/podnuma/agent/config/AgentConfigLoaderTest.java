@@ -12,6 +12,7 @@ import io.podnuma.agent.kubelet.KubeletFiles;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
+import io.podnuma.logging.LogFormat;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
@@ -57,6 +58,7 @@ class AgentConfigLoaderTest {
         assertThat(c.metricsPort()).isEqualTo(9464);
         assertThat(c.healthPort()).isEqualTo(8081);
         assertThat(c.logLevel()).isEqualTo(LogLevel.INFO);
+        assertThat(c.logFormat()).isEqualTo(LogFormat.TEXT);
         assertThat(c.reconcilePeriod()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.kubeletCheckSocket()).isEmpty();
         assertThat(c.kubeletConfigFile()).isEmpty();
@@ -89,6 +91,7 @@ class AgentConfigLoaderTest {
                 metricsPort: 9100
                 healthPort: "9101"
                 logLevel: DEBUG
+                logFormat: json
                 reconcilePeriod: 1m30s
                 kubeletCheckSocket: /var/lib/kubelet/pod-resources/kubelet.sock
                 kubeletConfigFile: /etc/kubernetes/kubelet.yaml
@@ -125,6 +128,7 @@ class AgentConfigLoaderTest {
         assertThat(c.metricsPort()).isEqualTo(9100);
         assertThat(c.healthPort()).isEqualTo(9101);
         assertThat(c.logLevel()).isEqualTo(LogLevel.DEBUG);
+        assertThat(c.logFormat()).isEqualTo(LogFormat.JSON);
         assertThat(c.reconcilePeriod()).isEqualTo(Duration.ofSeconds(90));
         assertThat(c.kubeletCheckSocket()).contains(Path.of("/var/lib/kubelet/pod-resources/kubelet.sock"));
         assertThat(c.kubeletConfigFile()).contains(Path.of("/etc/kubernetes/kubelet.yaml"));
@@ -386,7 +390,7 @@ class AgentConfigLoaderTest {
     static Stream<Arguments> badConfigs() {
         String all = "apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket,"
                 + " podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel,"
-                + " reconcilePeriod, kubeletCheckSocket, kubeletConfigFile, metricsBindAddress, healthBindAddress,"
+                + " logFormat, reconcilePeriod, kubeletCheckSocket, kubeletConfigFile, metricsBindAddress, healthBindAddress,"
                 + " podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota,"
                 + " pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot,"
                 + " policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy";
@@ -421,6 +425,8 @@ class AgentConfigLoaderTest {
                 bad(
                         MINIMAL + "logLevel: verbose\n",
                         "agent.yaml: logLevel \"verbose\": allowed trace, debug, info, warn, error"),
+                bad(MINIMAL + "logFormat: logfmt\n", "agent.yaml: logFormat \"logfmt\": allowed text, json"),
+                bad(MINIMAL + "logFormat: JSON\n", "agent.yaml: logFormat \"JSON\": allowed text, json"),
                 bad(
                         MINIMAL + "reconcilePeriod: 10\n",
                         "agent.yaml: reconcilePeriod \"10\": not a duration: write it like 500ms, 10s, 1m30s or 1h"),

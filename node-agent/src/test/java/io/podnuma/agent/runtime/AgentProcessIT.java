@@ -3,6 +3,7 @@ package io.podnuma.agent.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.grpc.ManagedChannel;
 import io.podnuma.controlplane.ControlPlane;
@@ -21,6 +22,7 @@ import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.cpu.CpuList;
 import io.podnuma.testkit.host.CgroupDriverName;
 import io.podnuma.testkit.host.KubeletLikeHost;
+import io.podnuma.testkit.logs.LogLines;
 import io.podnuma.testkit.metrics.MetricsScrapers;
 import io.podnuma.testkit.metrics.SecureScrape;
 import io.podnuma.testkit.pods.RunningPods;
@@ -251,6 +253,66 @@ class AgentProcessIT {
                     .doesNotContain("podnuma_")
                     .doesNotStartWith("HTTP/1.1 200");
         }
+    }
+
+    /**
+     * The process follows its logLevel and logFormat: every line a timestamped record (text) or a JSON object, debug
+     * lines shown at debug, info lines hidden at warn.
+     */
+    @Test
+    void logsTimestampedTextOrJsonAtItsLevel(ControlPlane cp) throws Exception {
+        host = KubeletLikeHost.create(CgroupDriverName.SYSTEMD);
+        String node = cp.ensureNode(
+                "agent-log-" + UUID.randomUUID().toString().substring(0, 8),
+                Map.of("podnuma.io/policy", "it-log"),
+                Map.of("cpu", "2", "memory", "8Gi", "pods", "110"));
+        var config = SampleConfigs.podScope(node, SampleConfigs.reservedCpus("0"))
+                .policyName("it-log")
+                .kubeletCgroupRoot("/" + host.root().getFileName());
+        agent = AgentProcess.withConfig(dir, config.build(), cp.kubeconfig());
+        agent.start();
+        agent.awaitReady(Duration.ofSeconds(60));
+        List<LogLines.Entry> text = LogLines.text(awaitLog("AgentDaemon - ready: "));
+        assertThat(text).extracting(LogLines.Entry::level).doesNotContain("DEBUG", "TRACE");
+        assertThat(text)
+                .anySatisfy(e -> assertThat(e.logger()).isEqualTo("io.podnuma.agent.runtime.AgentDaemon"))
+                .anySatisfy(e -> assertThat(e.message()).startsWith("ready: "));
+        assertThat(agent.terminate(Duration.ofSeconds(30))).isEqualTo(143);
+
+        agent.configure(config.logLevel("debug").logFormat("json").build());
+        agent.start();
+        agent.awaitReady(Duration.ofSeconds(60));
+        List<JsonNode> json = LogLines.json(awaitLog("\"message\":\"ready: "));
+        assertThat(json)
+                .anySatisfy(o -> {
+                    assertThat(o.path("level").asText()).isEqualTo("DEBUG");
+                    assertThat(o.path("logger").asText()).isEqualTo("io.podnuma.logging.Logs");
+                    assertThat(o.path("message").asText()).isEqualTo("logging at debug as json");
+                    assertThat(o.path("thread").asText()).isEqualTo("main");
+                })
+                .anySatisfy(o -> assertThat(o.path("message").asText()).startsWith("ready: "));
+        assertThat(agent.terminate(Duration.ofSeconds(30))).isEqualTo(143);
+
+        agent.configure(config.logLevel("warn").logFormat("text").build());
+        agent.start();
+        agent.awaitReady(Duration.ofSeconds(60));
+        assertThat(agent.terminate(Duration.ofSeconds(30))).isEqualTo(143);
+        String warn = agent.lastLog();
+        assertThat(LogLines.text(warn))
+                .as("warn hides the info lines of a whole start and stop")
+                .allSatisfy(e -> assertThat(e.level()).isIn("WARN", "ERROR"));
+        assertThat(warn).doesNotContain("ready: ", "stopped");
+    }
+
+    /** The latest start's log once it holds {@code text}: /readyz may answer a moment before the line is written. */
+    private String awaitLog(String text) throws InterruptedException {
+        return Waits.await(Duration.ofSeconds(10), "\"" + text + "\" in the agent's log", () -> {
+            try {
+                return Optional.of(agent.lastLog()).filter(l -> l.contains(text));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
     }
 
     /** Starts the pod's containers the way containerd would; the agent is not told. */

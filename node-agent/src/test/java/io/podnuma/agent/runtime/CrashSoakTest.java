@@ -7,6 +7,9 @@ import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.sysfs.FakeMachine;
 import io.podnuma.agent.sysfs.FakeSysfsWriter;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.logging.Level;
+import io.podnuma.logging.LogFormat;
+import io.podnuma.logging.Logs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,8 +31,8 @@ class CrashSoakTest {
     static {
         // The full soak restarts the agent thousands of times, a few log lines each: scripts/soak passes "error".
         String level = System.getProperty("podnuma.soak.agentLog");
-        if (level != null && System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
+        if (level != null) {
+            Logs.configure(Level.valueOf(level.toUpperCase(java.util.Locale.ROOT)), LogFormat.TEXT);
         }
     }
 

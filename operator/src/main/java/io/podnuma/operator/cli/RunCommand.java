@@ -6,6 +6,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.podnuma.crds.settings.SettingsHelp;
 import io.podnuma.jvmmetrics.JvmProcessMetrics;
+import io.podnuma.logging.Level;
+import io.podnuma.logging.Logs;
 import io.podnuma.operator.controller.PodnumaOperator;
 import io.podnuma.operator.settings.OperatorSetting;
 import io.podnuma.operator.settings.OperatorSettings;
@@ -62,6 +64,8 @@ final class RunCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 2;
         }
+        // Before the client and the operator log anything: loggers made so far read the new threshold too.
+        Logs.configure(Level.valueOf(config.logLevel().name()), config.logFormat());
         String identity = Objects.requireNonNullElse(
                 System.getenv("POD_NAME"), Objects.requireNonNullElse(System.getenv("HOSTNAME"), "podnuma-operator"));
         KubernetesClient client = new KubernetesClientBuilder().build();

@@ -29,6 +29,7 @@ import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.crds.v1alpha1.policy.PolicyHash;
 import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
+import io.podnuma.logging.LogFormat;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -167,6 +168,11 @@ public final class AgentRender {
         }
         host.kubeletRootDir().ifPresent(d -> b.kubeletCheckSocket(KUBELET_POD_RESOURCES + "/" + KUBELET_SOCKET));
         host.kubeletConfigFile().ifPresent(f -> b.kubeletConfigFile(KUBELET_CONFIG));
+        if (rollout.logFormat() != LogFormat.TEXT) {
+            // Like the NRI keys: an agent's default left out of the file, so an operator upgrade that brings the key
+            // does not roll every agent of the cluster.
+            b.logFormat(rollout.logFormat().wireName());
+        }
         rollout.reconcilePeriod().ifPresent(d -> b.reconcilePeriod(duration(d)));
         rollout.statusMinInterval().ifPresent(d -> b.statusMinInterval(duration(d)));
         rollout.secureMetrics().ifPresent(secure -> {

@@ -2,6 +2,7 @@ package io.podnuma.operator.render;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.logging.LogFormat;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -27,6 +28,7 @@ import java.util.regex.Pattern;
  * @param requests the agent container's requests (empty: none, the pod is then BestEffort unless limits are set)
  * @param limits the agent container's limits
  * @param reconcilePeriod empty: the agent's default
+ * @param logFormat the agents' log lines: text or JSON
  * @param statusMinInterval empty: the agent's default
  * @param tolerations the agent pods' tolerations (by default every taint: an agent runs wherever its policy put a
  *     node)
@@ -59,6 +61,7 @@ public record AgentRollout(
         Optional<Duration> reconcilePeriod,
         Optional<Duration> statusMinInterval,
         LogLevel logLevel,
+        LogFormat logFormat,
         List<AgentToleration> tolerations,
         Map<String, String> nodeSelector,
         Map<String, String> podLabels,
@@ -96,6 +99,7 @@ public record AgentRollout(
                     "nriPluginIndex '" + nriPluginIndex + "': allowed " + NRI_PLUGIN_INDEX_RULE);
         }
         Objects.requireNonNull(logLevel, "logLevel");
+        Objects.requireNonNull(logFormat, "logFormat");
         Objects.requireNonNull(reconcilePeriod, "reconcilePeriod");
         Objects.requireNonNull(statusMinInterval, "statusMinInterval");
         Objects.requireNonNull(extras, "extras");
@@ -155,6 +159,7 @@ public record AgentRollout(
                 Optional.empty(),
                 Optional.empty(),
                 LogLevel.INFO,
+                LogFormat.TEXT,
                 List.of(AgentToleration.EVERY_TAINT),
                 Map.of(),
                 Map.of(),
@@ -189,6 +194,7 @@ public record AgentRollout(
         private Optional<Duration> reconcilePeriod;
         private Optional<Duration> statusMinInterval;
         private LogLevel logLevel;
+        private LogFormat logFormat;
         private List<AgentToleration> tolerations;
         private Map<String, String> nodeSelector;
         private Map<String, String> podLabels;
@@ -216,6 +222,7 @@ public record AgentRollout(
             reconcilePeriod = r.reconcilePeriod;
             statusMinInterval = r.statusMinInterval;
             logLevel = r.logLevel;
+            logFormat = r.logFormat;
             tolerations = r.tolerations;
             nodeSelector = r.nodeSelector;
             podLabels = r.podLabels;
@@ -304,6 +311,11 @@ public record AgentRollout(
             return this;
         }
 
+        public Builder logFormat(LogFormat value) {
+            logFormat = value;
+            return this;
+        }
+
         public Builder tolerations(List<AgentToleration> value) {
             tolerations = value;
             return this;
@@ -361,6 +373,7 @@ public record AgentRollout(
                     reconcilePeriod,
                     statusMinInterval,
                     logLevel,
+                    logFormat,
                     tolerations,
                     nodeSelector,
                     podLabels,

@@ -2,6 +2,7 @@ package io.podnuma.operator.settings;
 
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.logging.LogFormat;
 import io.podnuma.operator.render.AgentAnnotations;
 import io.podnuma.operator.render.AgentHostPaths;
 import io.podnuma.operator.render.AgentLabels;
@@ -59,6 +60,12 @@ public enum OperatorSetting {
             "info",
             "the agents' log level: trace, debug, info, warn or error",
             OperatorSetting::logLevel),
+    AGENT_LOG_FORMAT(
+            "agentLogFormat",
+            "text",
+            "the agents' log lines: text (ISO-8601 UTC time, thread, level, logger, message) or json (an object a"
+                    + " line)",
+            LogFormat::parse),
     AGENT_CPU_REQUEST(
             "agentCpuRequest",
             "50m",
@@ -227,6 +234,17 @@ public enum OperatorSetting {
             "how often a replica tries to take or renew the Lease (" + LeaseTimings.RANGE
                     + "; less than renewDeadline)",
             v -> duration(v, LeaseTimings.MIN, LeaseTimings.MAX)),
+    LOG_LEVEL(
+            "logLevel",
+            "info",
+            "the operator's log level, for every logger of the process: trace, debug, info, warn or error",
+            OperatorSetting::logLevel),
+    LOG_FORMAT(
+            "logFormat",
+            "text",
+            "how the operator writes records to stderr: text (a line each: ISO-8601 UTC time, thread, level, logger,"
+                    + " message) or json (an object a line: time, level, logger, thread, message, exception)",
+            LogFormat::parse),
     HEALTH_PORT("healthPort", "8080", "the operator's /healthz and /readyz port", OperatorSetting::port),
     METRICS_PORT("metricsPort", "9090", "the operator's /metrics port", OperatorSetting::port),
     METRICS_SECURITY(

@@ -1,5 +1,7 @@
 package io.podnuma.operator.settings;
 
+import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.logging.LogFormat;
 import io.podnuma.operator.reconcile.ReconcileSettings;
 import io.podnuma.operator.render.AgentRollout;
 import io.podnuma.operator.status.StatusSettings;
@@ -17,6 +19,8 @@ import java.util.Optional;
  * @param errorWindow how long an agent's last error marks its node failing
  * @param leaseName empty: no leader election (a single replica)
  * @param leaseTimings the leader election's lease duration, renew deadline and retry period
+ * @param logLevel the threshold of every logger of the operator's process
+ * @param logFormat text or JSON lines on stderr
  * @param metricsSecurity the operator's own {@code /metrics}: plain HTTP, or HTTPS with a token check
  * @param metricsTls the certificate and decision cache of {@link MetricsSecurity#HTTPS}; unused with HTTP
  */
@@ -27,6 +31,8 @@ public record OperatorSettings(
         Optional<String> leaseName,
         String leaseNamespace,
         LeaseTimings leaseTimings,
+        LogLevel logLevel,
+        LogFormat logFormat,
         int healthPort,
         int metricsPort,
         MetricsSecurity metricsSecurity,
@@ -39,6 +45,8 @@ public record OperatorSettings(
         Objects.requireNonNull(leaseName, "leaseName");
         Objects.requireNonNull(leaseNamespace, "leaseNamespace");
         Objects.requireNonNull(leaseTimings, "leaseTimings");
+        Objects.requireNonNull(logLevel, "logLevel");
+        Objects.requireNonNull(logFormat, "logFormat");
         Objects.requireNonNull(metricsSecurity, "metricsSecurity");
         Objects.requireNonNull(metricsTls, "metricsTls");
     }

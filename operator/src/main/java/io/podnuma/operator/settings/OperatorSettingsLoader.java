@@ -8,6 +8,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.crds.yaml.YamlProblems;
+import io.podnuma.logging.LogFormat;
 import io.podnuma.operator.render.AgentExtras;
 import io.podnuma.operator.render.AgentHostPaths;
 import io.podnuma.operator.render.AgentPinning;
@@ -192,6 +193,7 @@ public final class OperatorSettingsLoader {
                 .pinning((AgentPinning) v.get(OperatorSetting.AGENT_PINNING))
                 .nriPluginIndex((String) v.get(OperatorSetting.AGENT_NRI_PLUGIN_INDEX))
                 .logLevel((LogLevel) v.get(OperatorSetting.AGENT_LOG_LEVEL))
+                .logFormat((LogFormat) v.get(OperatorSetting.AGENT_LOG_FORMAT))
                 .reconcilePeriod((Optional<Duration>) v.get(OperatorSetting.AGENT_RECONCILE_PERIOD))
                 .tolerations((List<AgentToleration>) v.get(OperatorSetting.AGENT_TOLERATIONS))
                 .nodeSelector((Map<String, String>) v.get(OperatorSetting.AGENT_NODE_SELECTOR))
@@ -236,6 +238,8 @@ public final class OperatorSettingsLoader {
                         (Duration) v.get(OperatorSetting.LEASE_DURATION),
                         (Duration) v.get(OperatorSetting.RENEW_DEADLINE),
                         (Duration) v.get(OperatorSetting.RETRY_PERIOD)),
+                (LogLevel) v.get(OperatorSetting.LOG_LEVEL),
+                (LogFormat) v.get(OperatorSetting.LOG_FORMAT),
                 (Integer) v.get(OperatorSetting.HEALTH_PORT),
                 (Integer) v.get(OperatorSetting.METRICS_PORT),
                 (MetricsSecurity) v.get(OperatorSetting.METRICS_SECURITY),

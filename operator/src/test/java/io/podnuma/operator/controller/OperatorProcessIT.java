@@ -3,6 +3,7 @@ package io.podnuma.operator.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.controlplane.ControlPlane;
@@ -13,6 +14,7 @@ import io.podnuma.controlplane.PrometheusServer;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicy;
 import io.podnuma.operator.render.AgentRender;
 import io.podnuma.testkit.agent.SampleConfigs;
+import io.podnuma.testkit.logs.LogLines;
 import io.podnuma.testkit.metrics.MetricsScrapers;
 import io.podnuma.testkit.metrics.SecureScrape;
 import io.podnuma.testkit.operator.OperatorProcess;
@@ -107,6 +109,10 @@ class OperatorProcessIT {
         // terminate fails with the log when it does not stop within 30 s.
         leader.terminate(Duration.ofSeconds(30));
         assertThat(leader.isAlive()).isFalse();
+        // The default logFormat: every line a record with its UTC time, or a stack trace line below one.
+        assertThat(LogLines.text(Files.readString(leader.log())))
+                .isNotEmpty()
+                .allSatisfy(e -> assertThat(e.level()).isIn("INFO", "WARN", "ERROR"));
         policy("cli2", "cli2");
         await().atMost(TIMEOUT.plus(Duration.ofSeconds(30)))
                 .untilAsserted(() -> assertThat(label("cli-1")).isEqualTo("cli2"));
@@ -119,6 +125,32 @@ class OperatorProcessIT {
                                 .withName("cli2")
                                 .get()
                         == null);
+    }
+
+    /** {@code --log-level debug --log-format json}: one JSON object a line, the debug lines among them. */
+    @Test
+    void logsJsonLinesAtDebug(ControlPlane plane, @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        OperatorProcess op = OperatorProcess.start(
+                dir,
+                "op-json",
+                plane.kubeconfigFor(OperatorFixture.NAMESPACE, OperatorFixture.SERVICE_ACCOUNT),
+                Map.of(
+                        "namespace", OperatorFixture.NAMESPACE,
+                        "agent-image", "podnuma/node-agent:it",
+                        "leader-election", "false",
+                        "log-level", "debug",
+                        "log-format", "json"));
+        replicas.add(op);
+        op.awaitReady(TIMEOUT);
+        op.terminate(Duration.ofSeconds(30));
+        List<JsonNode> lines = LogLines.json(Files.readString(op.log()));
+        assertThat(lines)
+                .anySatisfy(o -> {
+                    assertThat(o.path("level").asText()).isEqualTo("DEBUG");
+                    assertThat(o.path("logger").asText()).isEqualTo("io.podnuma.logging.Logs");
+                    assertThat(o.path("message").asText()).isEqualTo("logging at debug as json");
+                })
+                .anySatisfy(o -> assertThat(o.path("level").asText()).isEqualTo("INFO"));
     }
 
     /**

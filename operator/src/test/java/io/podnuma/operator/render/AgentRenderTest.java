@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
@@ -25,6 +26,7 @@ import io.podnuma.crds.v1alpha1.policy.TopologyManager;
 import io.podnuma.crds.v1alpha1.policy.TopologyManagerPolicy;
 import io.podnuma.crds.v1alpha1.policy.TopologyManagerScope;
 import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
+import io.podnuma.logging.LogFormat;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -310,6 +312,27 @@ class AgentRenderTest {
                         .build());
         assertThat(otherPeriod.configHash()).as("the file changed").isNotEqualTo(a.configHash());
         assertThat(otherPeriod.policyHash()).as("the policy did not").isEqualTo(a.policyHash());
+    }
+
+    @Test
+    void theAgentsLogSettingsReachItsFileAndTextStaysOutSoAnUpgradeRollsNoAgent() {
+        RenderedAgent text = AgentRender.render("low-latency", SPEC, ROLLOUT);
+        String textFile = text.configMap().getData().get(AgentRender.CONFIG_KEY);
+        assertThat(NodeAgentConfigYaml.read(textFile).logLevel()).isEqualTo("info");
+        assertThat(textFile).doesNotContain("logFormat");
+
+        RenderedAgent json = AgentRender.render(
+                "low-latency",
+                SPEC,
+                ROLLOUT.toBuilder()
+                        .logLevel(LogLevel.DEBUG)
+                        .logFormat(LogFormat.JSON)
+                        .build());
+        NodeAgentConfig config =
+                NodeAgentConfigYaml.read(json.configMap().getData().get(AgentRender.CONFIG_KEY));
+        assertThat(config.logLevel()).isEqualTo("debug");
+        assertThat(config.logFormat()).isEqualTo("json");
+        assertThat(json.configHash()).as("the agents restart with it").isNotEqualTo(text.configHash());
     }
 
     @Test

@@ -63,7 +63,7 @@ class BadOperatorSettingsCasesTest {
                         "op-unknown-key",
                         "a key the operator does not have",
                         OK + "agentImagee: x\n",
-                        "operator.yaml: unknown key agentImagee: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentExtraEnv, agentExtraArgs, agentAffinity, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, leaseDuration, renewDeadline, retryPeriod, healthPort, metricsPort, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, agentMetricsSecurity, agentMetricsCertSecret, agentMetricsScrapeTokenSecret, agentMetricsAuthCacheTtl"),
+                        "operator.yaml: unknown key agentImagee: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentLogFormat, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentExtraEnv, agentExtraArgs, agentAffinity, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, leaseDuration, renewDeadline, retryPeriod, logLevel, logFormat, healthPort, metricsPort, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, agentMetricsSecurity, agentMetricsCertSecret, agentMetricsScrapeTokenSecret, agentMetricsAuthCacheTtl"),
                 file(
                         "op-namespace",
                         "a namespace that is no DNS label",
@@ -89,6 +89,21 @@ class BadOperatorSettingsCasesTest {
                         "the agents' metrics and health on one port",
                         OK + "agentHealthPort: 9464\n",
                         "agentMetricsPort and agentHealthPort are both 9464: allowed two different ports"),
+                file(
+                        "op-log-format",
+                        "a log format the operator does not write",
+                        OK + "logFormat: logfmt\n",
+                        "operator.yaml: logFormat = \"logfmt\": allowed text, json"),
+                start(
+                        "op-env-agent-log-format",
+                        "the agents' log format in upper case, in the environment",
+                        new Start(OK, Map.of(), Map.of("PODNUMA_OPERATOR_AGENT_LOG_FORMAT", "JSON")),
+                        "environment PODNUMA_OPERATOR_AGENT_LOG_FORMAT = \"JSON\": allowed text, json"),
+                file(
+                        "op-log-level",
+                        "an unknown log level of the operator",
+                        OK + "logLevel: verbose\n",
+                        "operator.yaml: logLevel = \"verbose\": allowed trace, debug, info, warn, error"),
                 file(
                         "op-network",
                         "an unknown pod network",
@@ -184,7 +199,7 @@ class BadOperatorSettingsCasesTest {
                         "op-many-mistakes",
                         "four mistakes in one file",
                         "namespace: Podnuma\nagentMetricsPort: 0\nfoo: bar\n",
-                        "operator.yaml: unknown key foo: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentExtraEnv, agentExtraArgs, agentAffinity, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, leaseDuration, renewDeadline, retryPeriod, healthPort, metricsPort, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, agentMetricsSecurity, agentMetricsCertSecret, agentMetricsScrapeTokenSecret, agentMetricsAuthCacheTtl",
+                        "operator.yaml: unknown key foo: allowed namespace, agentImage, agentPullPolicy, agentServiceAccount, agentPriorityClass, maxUnavailable, agentMetricsPort, agentHealthPort, agentNetwork, agentLogLevel, agentLogFormat, agentCpuRequest, agentMemoryRequest, agentMemoryLimit, agentReconcilePeriod, agentPodResourcesSocket, agentPinning, agentNriSocket, agentNriPluginIndex, agentTolerations, agentNodeSelector, agentPodLabels, agentPodAnnotations, agentExtraEnv, agentExtraArgs, agentAffinity, agentServiceMonitor, serviceMonitorLabels, apiServer, hostSys, hostCgroup, hostStateDir, kubeletRootDir, kubeletConfigFile, restoreTimeout, errorWindow, leaderElection, leaseName, leaseNamespace, leaseDuration, renewDeadline, retryPeriod, logLevel, logFormat, healthPort, metricsPort, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, agentMetricsSecurity, agentMetricsCertSecret, agentMetricsScrapeTokenSecret, agentMetricsAuthCacheTtl",
                         "operator.yaml: namespace = \"Podnuma\": allowed a DNS label: at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit",
                         "agentImage is required (the node agent's image reference): set it in the file, with --agent-image or with PODNUMA_OPERATOR_AGENT_IMAGE",
                         "operator.yaml: agentMetricsPort = \"0\": allowed a TCP port 1..65535"),
@@ -192,7 +207,7 @@ class BadOperatorSettingsCasesTest {
                         "op-unknown-flag",
                         "a flag the operator does not have",
                         new Start(OK, Map.of("agent-imag", "x"), Map.of()),
-                        "unknown flag --agent-imag: allowed --config, --namespace, --agent-image, --agent-pull-policy, --agent-service-account, --agent-priority-class, --max-unavailable, --agent-metrics-port, --agent-health-port, --agent-network, --agent-log-level, --agent-cpu-request, --agent-memory-request, --agent-memory-limit, --agent-reconcile-period, --agent-pod-resources-socket, --agent-pinning, --agent-nri-socket, --agent-nri-plugin-index, --agent-tolerations, --agent-node-selector, --agent-pod-labels, --agent-pod-annotations, --agent-extra-env, --agent-extra-args, --agent-affinity, --agent-service-monitor, --service-monitor-labels, --api-server, --host-sys, --host-cgroup, --host-state-dir, --kubelet-root-dir, --kubelet-config-file, --restore-timeout, --error-window, --leader-election, --lease-name, --lease-namespace, --lease-duration, --renew-deadline, --retry-period, --health-port, --metrics-port, --metrics-security, --metrics-cert-file, --metrics-key-file, --metrics-auth-cache-ttl, --agent-metrics-security, --agent-metrics-cert-secret, --agent-metrics-scrape-token-secret, --agent-metrics-auth-cache-ttl"),
+                        "unknown flag --agent-imag: allowed --config, --namespace, --agent-image, --agent-pull-policy, --agent-service-account, --agent-priority-class, --max-unavailable, --agent-metrics-port, --agent-health-port, --agent-network, --agent-log-level, --agent-log-format, --agent-cpu-request, --agent-memory-request, --agent-memory-limit, --agent-reconcile-period, --agent-pod-resources-socket, --agent-pinning, --agent-nri-socket, --agent-nri-plugin-index, --agent-tolerations, --agent-node-selector, --agent-pod-labels, --agent-pod-annotations, --agent-extra-env, --agent-extra-args, --agent-affinity, --agent-service-monitor, --service-monitor-labels, --api-server, --host-sys, --host-cgroup, --host-state-dir, --kubelet-root-dir, --kubelet-config-file, --restore-timeout, --error-window, --leader-election, --lease-name, --lease-namespace, --lease-duration, --renew-deadline, --retry-period, --log-level, --log-format, --health-port, --metrics-port, --metrics-security, --metrics-cert-file, --metrics-key-file, --metrics-auth-cache-ttl, --agent-metrics-security, --agent-metrics-cert-secret, --agent-metrics-scrape-token-secret, --agent-metrics-auth-cache-ttl"),
                 start(
                         "op-env-bad",
                         "an environment variable with a bad value",

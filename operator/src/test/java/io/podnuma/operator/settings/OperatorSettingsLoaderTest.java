@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.logging.LogFormat;
 import io.podnuma.operator.render.AgentExtras;
 import io.podnuma.operator.render.AgentPinning;
 import io.podnuma.operator.render.AgentRollout;
@@ -54,6 +56,21 @@ class OperatorSettingsLoaderTest {
         assertThat(s.leaseTimings()).isEqualTo(LeaseTimings.DEFAULTS);
         assertThat(s.healthPort()).isEqualTo(8080);
         assertThat(s.metricsPort()).isEqualTo(9090);
+        assertThat(s.logLevel()).isEqualTo(LogLevel.INFO);
+        assertThat(s.logFormat()).isEqualTo(LogFormat.TEXT);
+        assertThat(s.rollout().logFormat()).isEqualTo(LogFormat.TEXT);
+    }
+
+    @Test
+    void theOperatorsLogSettingsAreItsOwnAndTheAgentsApart() {
+        OperatorSettings s = parse(
+                MINIMAL + "logLevel: debug\nagentLogFormat: json\n",
+                Map.of("log-format", "json"),
+                Map.of("PODNUMA_OPERATOR_AGENT_LOG_LEVEL", "warn"));
+        assertThat(s.logLevel()).isEqualTo(LogLevel.DEBUG);
+        assertThat(s.logFormat()).isEqualTo(LogFormat.JSON);
+        assertThat(s.rollout().logLevel()).isEqualTo(LogLevel.WARN);
+        assertThat(s.rollout().logFormat()).isEqualTo(LogFormat.JSON);
     }
 
     @Test
@@ -121,6 +138,9 @@ class OperatorSettingsLoaderTest {
                 Arguments.of("restoreTimeout: 0s", "from 1s to 24h"),
                 Arguments.of("leaderElection: yes-please", "leaderElection = \"yes-please\": allowed true or false"),
                 Arguments.of("agentLogLevel: loud", "allowed trace, debug, info, warn, error"),
+                Arguments.of("logLevel: INFO", "logLevel = \"INFO\": allowed trace, debug, info, warn, error"),
+                Arguments.of("logFormat: logfmt", "logFormat = \"logfmt\": allowed text, json"),
+                Arguments.of("agentLogFormat: yaml", "agentLogFormat = \"yaml\": allowed text, json"),
                 Arguments.of("agentMemoryLimit: 256MB", "agentMemoryLimit = \"256MB\": allowed a Kubernetes quantity"),
                 Arguments.of("agentCpuRequest: lots", "agentCpuRequest = \"lots\": allowed a Kubernetes quantity"),
                 Arguments.of("leaseName: a_b", "leaseName = \"a_b\": allowed a DNS subdomain"),

@@ -36,6 +36,7 @@ import java.util.Objects;
  * @param metricsKeyFile the PEM private key of {@code metricsCertFile}
  * @param metricsAuthCacheTtl a duration, 0s to 10m: how long a scrape token's decision is reused
  * @param logLevel {@code trace}, {@code debug}, {@code info}, {@code warn} or {@code error}
+ * @param logFormat {@code text} (a line of text a record) or {@code json} (a JSON object a line)
  * @param policyName the {@code NumaResourcePolicy} this file was rendered from; empty or null: none
  * @param policy the policy spec in force on the node; required by the agent
  */
@@ -73,6 +74,7 @@ import java.util.Objects;
     "healthBindAddress",
     "healthPort",
     "logLevel",
+    "logFormat",
     "policyName",
     "policy"
 })
@@ -109,6 +111,7 @@ public record NodeAgentConfig(
         String healthBindAddress,
         Integer healthPort,
         String logLevel,
+        String logFormat,
         String policyName,
         NumaResourcePolicySpec policy) {
 
@@ -168,6 +171,7 @@ public record NodeAgentConfig(
         private String healthBindAddress;
         private Integer healthPort;
         private String logLevel;
+        private String logFormat;
         private String policyName;
         private NumaResourcePolicySpec policy;
 
@@ -206,6 +210,7 @@ public record NodeAgentConfig(
             healthBindAddress = c.healthBindAddress;
             healthPort = c.healthPort;
             logLevel = c.logLevel;
+            logFormat = c.logFormat;
             policyName = c.policyName;
             policy = c.policy;
         }
@@ -360,6 +365,11 @@ public record NodeAgentConfig(
             return this;
         }
 
+        public Builder logFormat(String v) {
+            logFormat = v;
+            return this;
+        }
+
         public Builder policyName(String v) {
             policyName = v;
             return this;
@@ -404,6 +414,7 @@ public record NodeAgentConfig(
                     healthBindAddress,
                     healthPort,
                     logLevel,
+                    logFormat,
                     policyName,
                     policy);
         }

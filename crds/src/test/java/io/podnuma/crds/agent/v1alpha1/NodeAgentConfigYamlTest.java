@@ -82,6 +82,7 @@ class NodeAgentConfigYamlTest {
                 .healthBindAddress("0.0.0.0")
                 .healthPort(8081)
                 .logLevel("info")
+                .logFormat("json")
                 .policyName("123")
                 .build();
     }
