@@ -474,14 +474,13 @@ class FaultSoakIT {
         // A cut restore leaves the checkpoint the next agent adopts: a container may also be on the set it names (on
         // a loaded host the agent can pin a container that had just started after the snapshot above, and die
         // before its restore got to it).
-        Optional<Map<String, CpuList>> decided = finished
-                ? Optional.empty()
-                : checkpointIfReadable().map(SoakExpectations::exclusiveByContainer);
+        Optional<Map<String, CpuList>> decided =
+                finished ? Optional.empty() : checkpointIfReadable().map(SoakExpectations::exclusiveByContainer);
         for (Live l : live.values()) {
             CpuList now = host.cpusetOf(l.cgroup());
             CpuList was = pinned.getOrDefault(l.cgroup().containerId(), ALL);
-            Optional<CpuList> checkpointed = decided.map(exclusive -> exclusive.getOrDefault(
-                    l.podUid() + "/" + l.name(), exclusive.isEmpty() ? ALL : RESERVED));
+            Optional<CpuList> checkpointed = decided.map(exclusive ->
+                    exclusive.getOrDefault(l.podUid() + "/" + l.name(), exclusive.isEmpty() ? ALL : RESERVED));
             boolean asDecided = checkpointed.filter(now::equals).isPresent();
             if (!now.equals(ALL) && (finished || !(now.equals(was) || asDecided))) {
                 failures.add("node label removed: after a " + (finished ? "finished" : "cut") + " restore container "
