@@ -348,6 +348,25 @@ public final class GuestNode implements AutoCloseable {
         return lines;
     }
 
+    /**
+     * The last {@code lines} lines of each container log of namespace {@code namespace} (each run's file after a line
+     * naming it), from the kubelet's {@code podLogsDir} in one command: what a wait that timed out should show of a
+     * container that does not get ready.
+     */
+    public String logTails(String namespace, int lines) {
+        if (namespace.contains("'")) {
+            throw new IllegalArgumentException("no single quote in a namespace: " + namespace);
+        }
+        return exec("""
+                logs=$(sed -n 's/^podLogsDir: *//p' %s)
+                for f in "$logs"/'%s'_*/*/*.log; do
+                    [ -f "$f" ] || continue
+                    echo "== ${f#"$logs"/}"
+                    tail -n %d "$f"
+                done
+                """.formatted(KUBELET_CONFIG, namespace, lines), Duration.ofSeconds(60));
+    }
+
     /** The API server's {@code host:port} as the guest and its host-network pods dial it. */
     public String apiServerFromGuest() {
         return GuestNodeFiles.HOST_FROM_GUEST + ":"

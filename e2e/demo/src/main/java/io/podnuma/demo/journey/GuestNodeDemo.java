@@ -364,7 +364,8 @@ public final class GuestNodeDemo {
             return Waits.await(
                     AGENT_READY,
                     () -> "the agent pod Ready on the guest node (now: "
-                            + PodsTable.agentPodsNow(plane, node.nodeName(), POLICY) + ")",
+                            + PodsTable.agentPodsNow(plane, node.nodeName(), POLICY) + "); its logs end:\n"
+                            + node.logTails(PodnumaChart.NAMESPACE, 15),
                     () -> PodsTable.readyAgent(plane, node.nodeName(), POLICY)
                             .filter(p -> notThisUid
                                     .map(uid -> !uid.equals(p.getMetadata().getUid()))
