@@ -297,7 +297,9 @@ public final class AgentRender {
                 // is ready (or after its 30 s start grace, so an agent that cannot sync is not restarted), asked
                 // every second, and the kubelet runs the readiness probe as soon as the startup probe succeeds.
                 // A hung agent restarted after 30 s rather than 12 s costs no pin (the cpusets stay as written).
-                .withStartupProbe(probe("/startupz", rollout.healthPort(), 1, 60))
+                // Two minutes for the JVM to serve /startupz at all: on a starved node (an emulated one took over a
+                // minute) a shorter window restarts the agent before it ever answers, and every restart starts over.
+                .withStartupProbe(probe("/startupz", rollout.healthPort(), 1, 120))
                 .withReadinessProbe(probe("/readyz", rollout.healthPort(), 10, 3))
                 .withLivenessProbe(probe("/healthz", rollout.healthPort(), 10, 3))
                 .withSecurityContext(AgentSecurity.containerContext())

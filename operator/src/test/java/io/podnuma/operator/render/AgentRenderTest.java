@@ -226,7 +226,7 @@ class AgentRenderTest {
         // default period (it runs all the time on every node).
         assertThat(List.of(agent.getStartupProbe(), agent.getReadinessProbe(), agent.getLivenessProbe()))
                 .extracting(p -> p.getHttpGet().getPath() + " " + p.getPeriodSeconds() + "x" + p.getFailureThreshold())
-                .containsExactly("/startupz 1x60", "/readyz 10x3", "/healthz 10x3");
+                .containsExactly("/startupz 1x120", "/readyz 10x3", "/healthz 10x3");
         assertThat(agent.getResources().getRequests()).containsEntry("cpu", new Quantity("50m"));
         assertThat(r.service().getSpec().getClusterIP()).isEqualTo("None");
         assertThat(r.service().getSpec().getPorts().getFirst().getPort()).isEqualTo(9464);
