@@ -87,8 +87,7 @@ final class RunCommand implements Callable<Integer> {
                         AgentConfigLoader.DEFAULT_FILE,
                         "the configuration file (kind NodeAgentConfig, see node-agent/examples/agent.yaml): the"
                                 + " policy, and any setting below under its key (metricsPort for --metrics-port)"),
-                Stream.of(Setting.values())
-                        .map(s -> new SettingsHelp.Row(s.flag(), s.env(), s.defaultValue(), s.description())));
+                Stream.of(Setting.values()).map(Setting::helpRow));
     }
 
     /** Starts the agent with {@code settings} and serves until SIGTERM; the exit code (0 stopped, 1 failed, 2 usage). */

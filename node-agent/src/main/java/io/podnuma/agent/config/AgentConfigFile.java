@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
+import io.podnuma.crds.settings.InvalidValueException;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.crds.yaml.YamlProblems;
 import java.io.IOException;
@@ -38,7 +39,7 @@ import java.util.stream.Collectors;
 
 /**
  * Reads the agent's YAML file into a {@link NodeAgentConfig}, naming every key that cannot be read: the YAML itself,
- * the header, each setting's file value (checked as {@link Setting#parse} will check it, so that what reaches the
+ * the header, each setting's file value (checked as its {@link Setting#type} will check it, so that what reaches the
  * type is what the file says) and the policy. A setting given as a flag or in the environment is not looked at in
  * the file: that value wins, whatever the file holds.
  */
@@ -125,9 +126,9 @@ final class AgentConfigFile {
         }
         String value = v.asText();
         try {
-            s.parse(value);
-        } catch (IllegalArgumentException e) {
-            return source + " \"" + value + "\": " + e.getMessage();
+            s.type().fromText(value);
+        } catch (InvalidValueException e) {
+            return e.problems().getFirst().describe(source);
         }
         settings.set(s.key(), component(s, value));
         return null;

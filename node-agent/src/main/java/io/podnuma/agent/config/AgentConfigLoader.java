@@ -1,32 +1,27 @@
 package io.podnuma.agent.config;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.policy.NodeConfigMapper;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
+import io.podnuma.crds.settings.SettingSources;
+import io.podnuma.crds.settings.SettingsFile;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.crds.v1alpha1.policy.PolicyHash;
 import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
 import io.podnuma.logging.LogFormat;
 import io.podnuma.securemetrics.MetricsSecurity;
 import io.podnuma.securemetrics.SecureMetricsSettings;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 /**
  * Reads and validates the agent configuration.
@@ -46,8 +41,9 @@ public final class AgentConfigLoader {
     public static final String CONFIG_ENV = "PODNUMA_CONFIG";
     public static final String DEFAULT_FILE = "/etc/podnuma/agent.yaml";
 
-    /** Far above a real file (a few KiB); stops a wrong mount (a device, a log) from being read whole. */
-    static final long MAX_FILE_BYTES = 1024 * 1024;
+    /** Far above a real file (a few KiB). */
+    static final SettingsFile FILE =
+            new SettingsFile(CONFIG_FLAG, CONFIG_ENV, 1024 * 1024, "configuration file", "an agent configuration");
 
     private AgentConfigLoader() {}
 
@@ -56,23 +52,8 @@ public final class AgentConfigLoader {
      * @param env the process environment
      */
     public static AgentConfig load(Map<String, String> flags, Map<String, String> env) {
-        String file = flags.getOrDefault(CONFIG_FLAG, env.getOrDefault(CONFIG_ENV, DEFAULT_FILE));
-        Path path = Path.of(file);
-        String text;
-        try {
-            long size = Files.size(path);
-            if (size > MAX_FILE_BYTES) {
-                throw new AgentConfigException(List.of(file + ": the file has " + size + " bytes, more than the "
-                        + MAX_FILE_BYTES + " an agent configuration may have"));
-            }
-            text = Files.readString(path, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new AgentConfigException(List.of(file + ": the configuration file does not exist (set it with --"
-                    + CONFIG_FLAG + " or " + CONFIG_ENV + ")"));
-        } catch (IOException e) {
-            throw new AgentConfigException(List.of(file + ": cannot read the configuration file: " + e));
-        }
-        return parse(text, file, flags, env);
+        String file = FILE.name(flags, env, DEFAULT_FILE);
+        return parse(FILE.read(file, AgentConfigException::new), file, flags, env);
     }
 
     /**
@@ -81,8 +62,7 @@ public final class AgentConfigLoader {
      * or its default, and the whole is checked.
      */
     public static AgentConfig parse(String yaml, String fileName, Map<String, String> flags, Map<String, String> env) {
-        List<String> problems = new ArrayList<>();
-        checkFlags(flags, problems);
+        List<String> problems = new ArrayList<>(SettingSources.unknownFlags(Setting.class, CONFIG_FLAG, flags));
         Set<Setting> overridden = EnumSet.noneOf(Setting.class);
         for (Setting s : Setting.values()) {
             if (flags.containsKey(s.flag()) || env.containsKey(s.env())) {
@@ -91,15 +71,10 @@ public final class AgentConfigLoader {
         }
         AgentConfigFile.Read file = AgentConfigFile.read(yaml, fileName, overridden);
         problems.addAll(file.headerProblems());
-        Map<Setting, Object> values = new EnumMap<>(Setting.class);
-        Set<Setting> unreadable = EnumSet.noneOf(Setting.class);
-        for (Setting s : Setting.values()) {
-            int before = problems.size();
-            resolve(s, file, fileName, flags, env, problems).ifPresent(v -> values.put(s, v));
-            if (problems.size() > before) {
-                unreadable.add(s);
-            }
-        }
+        SettingSources.Resolved<Setting> resolved =
+                SettingSources.resolve(Setting.class, flags, env, fileName, s -> fileEntry(s, file), problems);
+        Map<Setting, Object> values = resolved.values();
+        Set<Setting> unreadable = resolved.unreadable();
         crossCheck(values, unreadable, problems);
         problems.addAll(file.policyProblems());
         NumaResourcePolicySpec policy = file.config().policy();
@@ -163,57 +138,14 @@ public final class AgentConfigLoader {
         return PolicyHash.of(policy);
     }
 
-    private static void checkFlags(Map<String, String> flags, List<String> problems) {
-        List<String> known = new ArrayList<>();
-        known.add(CONFIG_FLAG);
-        Arrays.stream(Setting.values()).map(Setting::flag).forEach(known::add);
-        for (String f : new TreeSet<>(flags.keySet())) {
-            if (!known.contains(f)) {
-                problems.add("unknown flag --" + f + ": allowed "
-                        + known.stream().map(k -> "--" + k).collect(Collectors.joining(", ")));
-            }
+    /** What the file holds for {@code s}: a problem its reader found, its value, or nothing. */
+    private static Optional<SettingSources.FileEntry> fileEntry(Setting s, AgentConfigFile.Read file) {
+        String problem = file.settingProblems().get(s);
+        if (problem != null) {
+            return Optional.of(new SettingSources.FileEntry.Problem(problem));
         }
-    }
-
-    private static Optional<Object> resolve(
-            Setting s,
-            AgentConfigFile.Read file,
-            String fileName,
-            Map<String, String> flags,
-            Map<String, String> env,
-            List<String> problems) {
-        String value;
-        String source;
-        String fromFile = fileValue(s, file.config());
-        if (flags.containsKey(s.flag())) {
-            value = flags.get(s.flag());
-            source = "flag --" + s.flag();
-        } else if (env.containsKey(s.env())) {
-            value = env.get(s.env());
-            source = "environment " + s.env();
-        } else if (file.settingProblems().containsKey(s)) {
-            problems.add(file.settingProblems().get(s));
-            return Optional.empty();
-        } else if (fromFile != null) {
-            value = fromFile;
-            source = fileName + ": " + s.key();
-        } else if (s.defaultValue() != null) {
-            value = s.defaultValue();
-            source = "default " + s.key();
-        } else {
-            problems.add(s.key() + " is required: set it in the file, with --" + s.flag() + " or with " + s.env());
-            return Optional.empty();
-        }
-        if (value == null) {
-            problems.add(source + " has no value");
-            return Optional.empty();
-        }
-        try {
-            return Optional.ofNullable(s.parse(value));
-        } catch (IllegalArgumentException e) {
-            problems.add(source + " \"" + value + "\": " + e.getMessage());
-            return Optional.empty();
-        }
+        return Optional.ofNullable(fileValue(s, file.config()))
+                .map(v -> new SettingSources.FileEntry.Value(TextNode.valueOf(v)));
     }
 
     /** The file's value of a setting as text, null when the file does not set it. */

@@ -3,24 +3,27 @@ package io.podnuma.agent.config;
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.crds.settings.Durations;
+import io.podnuma.crds.settings.SettingDefinition;
+import io.podnuma.crds.settings.SettingType;
+import io.podnuma.crds.settings.SettingValues;
 import io.podnuma.logging.LogFormat;
 import io.podnuma.securemetrics.MetricsSecurity;
 import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * One agent setting that can come from the file, an environment variable or a flag. The policy is not here:
- * it is structured and comes from the file only.
+ * One agent setting that can come from the file, an environment variable or a flag, each a single value. The policy
+ * is not here: it is structured and comes from the file only.
  */
-public enum Setting {
+public enum Setting implements SettingDefinition {
     NODE_NAME(
             "nodeName",
             null,
-            "the Kubernetes node this agent runs on (DaemonSet: the downward API's spec.nodeName)",
+            "the Kubernetes node this agent runs on; in a DaemonSet, the downward API's spec.nodeName",
             Setting::nodeName),
     SYSFS_ROOT("sysfsRoot", "/sys", "where the host's sysfs is mounted", Setting::absolutePath),
     CGROUP_ROOT("cgroupRoot", "/sys/fs/cgroup", "where the host's cgroup hierarchy is mounted", Setting::absolutePath),
@@ -44,8 +47,8 @@ public enum Setting {
             "",
             "the kubelet's PodResources socket whose device assignments are merged in; empty: none",
             Setting::optionalAbsolutePath),
-    METRICS_PORT("metricsPort", "9464", "TCP port of /metrics", Setting::port),
-    HEALTH_PORT("healthPort", "8081", "TCP port of /healthz, /startupz and /readyz", Setting::port),
+    METRICS_PORT("metricsPort", "9464", "TCP port of /metrics", SettingValues::port),
+    HEALTH_PORT("healthPort", "8081", "TCP port of /healthz, /startupz and /readyz", SettingValues::port),
     LOG_LEVEL(
             "logLevel",
             "info",
@@ -189,54 +192,28 @@ public enum Setting {
     static final String PLUGIN_INDEX_RULE = "allowed exactly two digits 00 to 99, quoted (lower runs first;"
             + " nri-plugins' resource policies use 90), e.g. \"40\"";
 
-    private static final Pattern DNS_SUBDOMAIN =
-            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern OCTAL_MODE = Pattern.compile("0?[0-7]{3}");
     private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,9}(\\.[0-9]{1,9})?");
 
-    private final String key;
-    private final String defaultValue;
-    private final String description;
-    private final Function<String, ?> parser;
+    private final Spec spec;
 
     Setting(String key, String defaultValue, String description, Function<String, ?> parser) {
-        this.key = key;
-        this.defaultValue = defaultValue;
-        this.description = description;
-        this.parser = parser;
+        this.spec = new Spec(key, defaultValue, description, new SettingType.Text(parser));
     }
 
-    /** The key in the YAML file, e.g. {@code metricsPort}. */
-    public String key() {
-        return key;
+    @Override
+    public Spec spec() {
+        return spec;
     }
 
-    /** The long flag without dashes, e.g. {@code metrics-port}. */
-    public String flag() {
-        return key.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
-    }
-
-    /** The environment variable, e.g. {@code PODNUMA_METRICS_PORT}. */
+    /** {@code PODNUMA_} and the name: {@code PODNUMA_METRICS_PORT}. */
+    @Override
     public String env() {
         return "PODNUMA_" + name();
     }
 
-    /** The value used when no source sets it; null: required. */
-    public String defaultValue() {
-        return defaultValue;
-    }
-
-    public String description() {
-        return description;
-    }
-
-    /** @throws IllegalArgumentException saying what is allowed */
-    Object parse(String value) {
-        return parser.apply(value);
-    }
-
     private static String nodeName(String v) {
-        if (v.length() > 253 || !DNS_SUBDOMAIN.matcher(v).matches()) {
+        if (!SettingValues.isDnsSubdomain(v)) {
             throw new IllegalArgumentException("allowed a node name: at most 253 lowercase letters, digits, '-' and"
                     + " '.', starting and ending with a letter or digit");
         }
@@ -244,10 +221,7 @@ public enum Setting {
     }
 
     private static Path absolutePath(String v) {
-        if (v.isEmpty() || !v.startsWith("/") || v.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("allowed an absolute path (starting with /)");
-        }
-        return Path.of(v).normalize();
+        return Path.of(SettingValues.absolutePath(v)).normalize();
     }
 
     private static Path optionalAbsolutePath(String v) {
@@ -279,18 +253,6 @@ public enum Setting {
         return v;
     }
 
-    private static Integer port(String v) {
-        try {
-            int p = Integer.parseInt(v);
-            if (p >= 1 && p <= 65535) {
-                return p;
-            }
-        } catch (NumberFormatException e) {
-            // falls through to the message below
-        }
-        throw new IllegalArgumentException("allowed a TCP port 1..65535");
-    }
-
     private static Integer socketMode(String v) {
         if (!OCTAL_MODE.matcher(v).matches()) {
             throw new IllegalArgumentException("allowed an octal file mode such as 0600 or 0660");
@@ -305,27 +267,19 @@ public enum Setting {
     }
 
     private static Duration reconcilePeriod(String v) {
-        return durationWithin(v, MIN_RECONCILE, MAX_RECONCILE);
+        return Durations.within(v, MIN_RECONCILE, MAX_RECONCILE);
     }
 
     private static Duration kubeletCallTimeout(String v) {
-        return durationWithin(v, MIN_KUBELET_CALL_TIMEOUT, MAX_KUBELET_CALL_TIMEOUT);
+        return Durations.within(v, MIN_KUBELET_CALL_TIMEOUT, MAX_KUBELET_CALL_TIMEOUT);
     }
 
     private static Duration statusMinInterval(String v) {
-        return durationWithin(v, MIN_STATUS_INTERVAL, MAX_STATUS_INTERVAL);
+        return Durations.within(v, MIN_STATUS_INTERVAL, MAX_STATUS_INTERVAL);
     }
 
     private static Duration metricsAuthCacheTtl(String v) {
-        return durationWithin(v, Duration.ZERO, SecureMetricsSettings.MAX_TTL);
-    }
-
-    private static Duration durationWithin(String v, Duration min, Duration max) {
-        Duration d = Durations.parse(v);
-        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-            throw new IllegalArgumentException("allowed " + Durations.format(min) + " to " + Durations.format(max));
-        }
-        return d;
+        return Durations.within(v, Duration.ZERO, SecureMetricsSettings.MAX_TTL);
     }
 
     private static Double qps(String v) {

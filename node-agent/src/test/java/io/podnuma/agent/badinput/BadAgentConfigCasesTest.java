@@ -83,7 +83,7 @@ class BadAgentConfigCasesTest {
                         "cfg-missing-node",
                         "no node name anywhere",
                         ConfigRunner.HEADER + ConfigRunner.POLICY,
-                        "nodeName is required: set it in the file, with --node-name or with PODNUMA_NODE_NAME"),
+                        "nodeName is required (the Kubernetes node this agent runs on; in a DaemonSet, the downward API's spec.nodeName): set it in the file, with --node-name or with PODNUMA_NODE_NAME"),
                 file(
                         "cfg-missing-policy",
                         "no policy",
@@ -93,17 +93,17 @@ class BadAgentConfigCasesTest {
                         "cfg-node-name-invalid",
                         "a node name that is no DNS subdomain",
                         OK.replace("worker-1", "Worker_1"),
-                        "agent.yaml: nodeName \"Worker_1\": allowed a node name: at most 253 lowercase letters, digits, '-' and '.', starting and ending with a letter or digit"),
+                        "agent.yaml: nodeName = \"Worker_1\": allowed a node name: at most 253 lowercase letters, digits, '-' and '.', starting and ending with a letter or digit"),
                 file(
                         "cfg-relative-sysfs",
                         "a relative sysfs root",
                         OK + "sysfsRoot: sys\n",
-                        "agent.yaml: sysfsRoot \"sys\": allowed an absolute path (starting with /)"),
+                        "agent.yaml: sysfsRoot = \"sys\": allowed an absolute path (starting with /)"),
                 file(
                         "cfg-null-value",
                         "a key without value",
                         OK + "stateDir:\n",
-                        "agent.yaml: stateDir \"\": allowed an absolute path (starting with /)"),
+                        "agent.yaml: stateDir = \"\": allowed an absolute path (starting with /)"),
                 file(
                         "cfg-mapping-value",
                         "a mapping where one value goes",
@@ -113,12 +113,12 @@ class BadAgentConfigCasesTest {
                         "cfg-port-zero",
                         "port 0",
                         OK + "metricsPort: 0\n",
-                        "agent.yaml: metricsPort \"0\": allowed a TCP port 1..65535"),
+                        "agent.yaml: metricsPort = \"0\": allowed a TCP port 1..65535"),
                 file(
                         "cfg-port-too-high",
                         "port above 65535",
                         OK + "healthPort: 70000\n",
-                        "agent.yaml: healthPort \"70000\": allowed a TCP port 1..65535"),
+                        "agent.yaml: healthPort = \"70000\": allowed a TCP port 1..65535"),
                 file(
                         "cfg-same-ports",
                         "metrics and health on one port",
@@ -133,52 +133,52 @@ class BadAgentConfigCasesTest {
                         "cfg-socket-mode-world",
                         "a world-writable socket mode",
                         OK + "podResourcesSocketMode: \"0666\"\n",
-                        "agent.yaml: podResourcesSocketMode \"0666\": the socket may not be writable by others (any local user could read every pod's assignment); allowed e.g. 0600 or 0660"),
+                        "agent.yaml: podResourcesSocketMode = \"0666\": the socket may not be writable by others (any local user could read every pod's assignment); allowed e.g. 0600 or 0660"),
                 file(
                         "cfg-log-level",
                         "an unknown log level",
                         OK + "logLevel: verbose\n",
-                        "agent.yaml: logLevel \"verbose\": allowed trace, debug, info, warn, error"),
+                        "agent.yaml: logLevel = \"verbose\": allowed trace, debug, info, warn, error"),
                 file(
                         "cfg-log-format",
                         "a log format the agent does not write",
                         OK + "logFormat: logfmt\n",
-                        "agent.yaml: logFormat \"logfmt\": allowed text, json"),
+                        "agent.yaml: logFormat = \"logfmt\": allowed text, json"),
                 start(
                         "cfg-env-log-format",
                         "a log format in the environment, in upper case",
                         new Start(OK, Map.of(), Map.of("PODNUMA_LOG_FORMAT", "JSON")),
-                        "environment PODNUMA_LOG_FORMAT \"JSON\": allowed text, json"),
+                        "environment PODNUMA_LOG_FORMAT = \"JSON\": allowed text, json"),
                 file(
                         "cfg-reconcile-too-short",
                         "reconcilePeriod below 1s",
                         OK + "reconcilePeriod: 100ms\n",
-                        "agent.yaml: reconcilePeriod \"100ms\": allowed 1s to 1h"),
+                        "agent.yaml: reconcilePeriod = \"100ms\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 1s to 1h"),
                 file(
                         "cfg-timeout-no-unit",
                         "a timeout without a unit",
                         OK + "kubeletCallTimeout: \"10\"\n",
-                        "agent.yaml: kubeletCallTimeout \"10\": not a duration: write it like 500ms, 10s, 1m30s or 1h"),
+                        "agent.yaml: kubeletCallTimeout = \"10\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 100ms to 5m"),
                 file(
                         "cfg-qps-negative",
                         "negative PodResources qps",
                         OK + "podResourcesQps: -1\n",
-                        "agent.yaml: podResourcesQps \"-1\": allowed a number of calls per second above 0 and at most 1000000, e.g. 100 or 0.5"),
+                        "agent.yaml: podResourcesQps = \"-1\": allowed a number of calls per second above 0 and at most 1000000, e.g. 100 or 0.5"),
                 file(
                         "cfg-burst-zero",
                         "PodResources burst 0",
                         OK + "podResourcesBurst: 0\n",
-                        "agent.yaml: podResourcesBurst \"0\": allowed a whole number of calls from 1 to 1000000"),
+                        "agent.yaml: podResourcesBurst = \"0\": allowed a whole number of calls from 1 to 1000000"),
                 file(
                         "cfg-cgroup-driver",
                         "an unknown cgroup driver",
                         OK + "cgroupDriver: openrc\n",
-                        "agent.yaml: cgroupDriver \"openrc\": allowed auto, cgroupfs, systemd"),
+                        "agent.yaml: cgroupDriver = \"openrc\": allowed auto, cgroupfs, systemd"),
                 file(
                         "cfg-pinning",
                         "an unknown pinning mode",
                         OK + "pinning: both\n",
-                        "agent.yaml: pinning \"both\": allowed auto, nri, cgroup"),
+                        "agent.yaml: pinning = \"both\": allowed auto, nri, cgroup"),
                 file(
                         "cfg-nri-index-number",
                         "the NRI index unquoted",
@@ -188,7 +188,7 @@ class BadAgentConfigCasesTest {
                         "cfg-nri-name",
                         "an NRI plugin name with a space",
                         OK + "nriPluginName: \"pod numa\"\n",
-                        "agent.yaml: nriPluginName \"pod numa\": allowed letters, digits, '_', '.', '+' and '-' (the runtime refuses any other name), e.g. podnuma"),
+                        "agent.yaml: nriPluginName = \"pod numa\": allowed letters, digits, '_', '.', '+' and '-' (the runtime refuses any other name), e.g. podnuma"),
                 file(
                         "cfg-same-sockets",
                         "the kubelet's socket is the agent's own",
@@ -208,12 +208,12 @@ class BadAgentConfigCasesTest {
                         "cfg-flag-bad-port",
                         "a flag with a bad port",
                         new Start(OK, Map.of("metrics-port", "http"), Map.of()),
-                        "flag --metrics-port \"http\": allowed a TCP port 1..65535"),
+                        "flag --metrics-port = \"http\": allowed a TCP port 1..65535"),
                 start(
                         "cfg-env-bad-period",
                         "an environment variable with a bad duration",
                         new Start(OK, Map.of(), Map.of("PODNUMA_RECONCILE_PERIOD", "soon")),
-                        "environment PODNUMA_RECONCILE_PERIOD \"soon\": not a duration: write it like 500ms, 10s, 1m30s or 1h"),
+                        "environment PODNUMA_RECONCILE_PERIOD = \"soon\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 1s to 1h"),
                 start(
                         "cfg-flag-wins",
                         "a bad file value a flag overrides, beside a bad env value",
@@ -221,12 +221,12 @@ class BadAgentConfigCasesTest {
                                 OK + "logLevel: verbose\n",
                                 Map.of("log-level", "debug"),
                                 Map.of("PODNUMA_HEALTH_PORT", "-1")),
-                        "environment PODNUMA_HEALTH_PORT \"-1\": allowed a TCP port 1..65535"),
+                        "environment PODNUMA_HEALTH_PORT = \"-1\": allowed a TCP port 1..65535"),
                 file(
                         "cfg-metrics-security",
                         "metricsSecurity neither http nor https",
                         OK + "metricsSecurity: tls\n",
-                        "agent.yaml: metricsSecurity \"tls\": allowed http or https"),
+                        "agent.yaml: metricsSecurity = \"tls\": allowed http or https"),
                 file(
                         "cfg-metrics-cert-without-key",
                         "a metrics certificate without its key",
@@ -241,12 +241,12 @@ class BadAgentConfigCasesTest {
                         "cfg-metrics-key-relative",
                         "a relative metrics key path",
                         OK + "metricsSecurity: https\nmetricsCertFile: /etc/tls/tls.crt\nmetricsKeyFile: tls.key\n",
-                        "agent.yaml: metricsKeyFile \"tls.key\": allowed an absolute path (starting with /)"),
+                        "agent.yaml: metricsKeyFile = \"tls.key\": allowed an absolute path (starting with /)"),
                 start(
                         "cfg-metrics-cache-ttl",
                         "a scrape decision cache TTL above 10 minutes, from the environment",
                         new Start(OK, Map.of(), Map.of("PODNUMA_METRICS_AUTH_CACHE_TTL", "1h")),
-                        "environment PODNUMA_METRICS_AUTH_CACHE_TTL \"1h\": allowed 0ms to 10m"),
+                        "environment PODNUMA_METRICS_AUTH_CACHE_TTL = \"1h\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 0s to 10m"),
                 file(
                         "cfg-many-mistakes",
                         "five mistakes in one file",
@@ -254,9 +254,9 @@ class BadAgentConfigCasesTest {
                                 + "metricsPort: 0\nlogLevel: loud\nfoo: bar\n",
                         "agent.yaml: kind \"Config\": allowed NodeAgentConfig",
                         "agent.yaml: unknown key \"foo\": allowed apiVersion, kind, nodeName, sysfsRoot, cgroupRoot, stateDir, podResourcesSocket, podResourcesSocketMode, kubeletPodResourcesSocket, metricsPort, healthPort, logLevel, logFormat, reconcilePeriod, kubeletCheckSocket, kubeletConfigFile, metricsBindAddress, healthBindAddress, podResourcesQps, podResourcesBurst, kubeletCallTimeout, cgroupDriver, exclusiveCpuQuota, pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot, policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy",
-                        "nodeName is required: set it in the file, with --node-name or with PODNUMA_NODE_NAME",
-                        "agent.yaml: metricsPort \"0\": allowed a TCP port 1..65535",
-                        "agent.yaml: logLevel \"loud\": allowed trace, debug, info, warn, error"));
+                        "nodeName is required (the Kubernetes node this agent runs on; in a DaemonSet, the downward API's spec.nodeName): set it in the file, with --node-name or with PODNUMA_NODE_NAME",
+                        "agent.yaml: metricsPort = \"0\": allowed a TCP port 1..65535",
+                        "agent.yaml: logLevel = \"loud\": allowed trace, debug, info, warn, error"));
     }
 
     private static BadInput file(String id, String wrong, String yaml, String... answer) {

@@ -295,12 +295,12 @@ class AgentConfigFuzzTest {
         return line.substring(0, colon) + ": " + value;
     }
 
-    /** Every top-level setting in the text holds exactly what {@link Setting#parse} makes of the file's value. */
+    /** Every top-level setting in the text holds exactly what its {@link Setting#type} makes of the file's value. */
     private static void assertLoadedAsWritten(AgentConfig c, String text, String what) throws Exception {
         JsonNode root = YAML.readTree(text);
         for (Setting s : Setting.values()) {
             JsonNode v = root.get(s.key());
-            Object expected = s.parse(v == null ? s.defaultValue() : v.asText());
+            Object expected = s.type().fromText(v == null ? s.defaultValue() : v.asText());
             assertThat(valueOf(c, s)).as("%s%nsetting %s", what, s.key()).isEqualTo(expected);
         }
     }

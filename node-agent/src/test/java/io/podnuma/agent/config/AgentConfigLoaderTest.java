@@ -240,7 +240,7 @@ class AgentConfigLoaderTest {
             assertThatThrownBy(() -> parse(yaml))
                     .isInstanceOf(AgentConfigException.class)
                     .hasMessageStartingWith(
-                            "invalid agent configuration: agent.yaml: metricsBindAddress \"" + address + "\": ");
+                            "invalid agent configuration: agent.yaml: metricsBindAddress = \"" + address + "\": ");
         }
     }
 
@@ -395,7 +395,9 @@ class AgentConfigLoaderTest {
                 + " pinning, nriSocket, nriPluginName, nriPluginIndex, statusMinInterval, kubeletCgroupRoot,"
                 + " policyName, metricsSecurity, metricsCertFile, metricsKeyFile, metricsAuthCacheTtl, policy";
         return Stream.of(
-                bad(MINIMAL + "metricsPort: 70000\n", "agent.yaml: metricsPort \"70000\": allowed a TCP port 1..65535"),
+                bad(
+                        MINIMAL + "metricsPort: 70000\n",
+                        "agent.yaml: metricsPort = \"70000\": allowed a TCP port 1..65535"),
                 bad(MINIMAL + "metricPort: 9000\n", "agent.yaml: unknown key \"metricPort\": allowed " + all),
                 bad(
                         MINIMAL.replace("kind: NodeAgentConfig", "kind: AgentConfig"),
@@ -405,18 +407,18 @@ class AgentConfigLoaderTest {
                         "agent.yaml: apiVersion is missing: allowed podnuma.io/v1alpha1"),
                 bad(
                         MINIMAL.replace("worker-1", "Worker_1"),
-                        "agent.yaml: nodeName \"Worker_1\": allowed a node name: at most 253 lowercase letters, digits,"
+                        "agent.yaml: nodeName = \"Worker_1\": allowed a node name: at most 253 lowercase letters, digits,"
                                 + " '-' and '.', starting and ending with a letter or digit"),
                 bad(
                         MINIMAL + "sysfsRoot: host/sys\n",
-                        "agent.yaml: sysfsRoot \"host/sys\": allowed an absolute path (starting with /)"),
+                        "agent.yaml: sysfsRoot = \"host/sys\": allowed an absolute path (starting with /)"),
                 bad(
                         MINIMAL + "podResourcesSocketMode: \"0666\"\n",
-                        "agent.yaml: podResourcesSocketMode \"0666\": the socket may not be writable by others (any"
+                        "agent.yaml: podResourcesSocketMode = \"0666\": the socket may not be writable by others (any"
                                 + " local user could read every pod's assignment); allowed e.g. 0600 or 0660"),
                 bad(
                         MINIMAL + "podResourcesSocketMode: \"rw-------\"\n",
-                        "agent.yaml: podResourcesSocketMode \"rw-------\": allowed an octal file mode such as 0600 or"
+                        "agent.yaml: podResourcesSocketMode = \"rw-------\": allowed an octal file mode such as 0600 or"
                                 + " 0660"),
                 bad(
                         MINIMAL + "podResourcesSocketMode: 0600\n",
@@ -424,14 +426,18 @@ class AgentConfigLoaderTest {
                                 + " e.g. \"0600\" (unquoted, YAML reads 0600 as octal 384)"),
                 bad(
                         MINIMAL + "logLevel: verbose\n",
-                        "agent.yaml: logLevel \"verbose\": allowed trace, debug, info, warn, error"),
-                bad(MINIMAL + "logFormat: logfmt\n", "agent.yaml: logFormat \"logfmt\": allowed text, json"),
-                bad(MINIMAL + "logFormat: JSON\n", "agent.yaml: logFormat \"JSON\": allowed text, json"),
+                        "agent.yaml: logLevel = \"verbose\": allowed trace, debug, info, warn, error"),
+                bad(MINIMAL + "logFormat: logfmt\n", "agent.yaml: logFormat = \"logfmt\": allowed text, json"),
+                bad(MINIMAL + "logFormat: JSON\n", "agent.yaml: logFormat = \"JSON\": allowed text, json"),
                 bad(
                         MINIMAL + "reconcilePeriod: 10\n",
-                        "agent.yaml: reconcilePeriod \"10\": not a duration: write it like 500ms, 10s, 1m30s or 1h"),
-                bad(MINIMAL + "reconcilePeriod: 2h\n", "agent.yaml: reconcilePeriod \"2h\": allowed 1s to 1h"),
-                bad(MINIMAL + "reconcilePeriod: 500ms\n", "agent.yaml: reconcilePeriod \"500ms\": allowed 1s to 1h"),
+                        "agent.yaml: reconcilePeriod = \"10\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 1s to 1h"),
+                bad(
+                        MINIMAL + "reconcilePeriod: 2h\n",
+                        "agent.yaml: reconcilePeriod = \"2h\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 1s to 1h"),
+                bad(
+                        MINIMAL + "reconcilePeriod: 500ms\n",
+                        "agent.yaml: reconcilePeriod = \"500ms\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 1s to 1h"),
                 bad(MINIMAL + "healthPort: 9464\n", "metricsPort and healthPort are both 9464: they must differ"),
                 bad(
                         MINIMAL + "kubeletPodResourcesSocket: /var/lib/podnuma/pod-resources/podnuma.sock\n",
@@ -442,14 +448,15 @@ class AgentConfigLoaderTest {
                         MINIMAL + "metricsPort: ~\n",
                         "agent.yaml: metricsPort has no value: give one, or remove the key to use the default"
                                 + " \"9464\""),
-                bad(MINIMAL + "metricsPort:\n", "agent.yaml: metricsPort \"\": allowed a TCP port 1..65535"),
+                bad(MINIMAL + "metricsPort:\n", "agent.yaml: metricsPort = \"\": allowed a TCP port 1..65535"),
                 bad(
                         MINIMAL.replace("nodeName: worker-1", "nodeName: null"),
                         "agent.yaml: nodeName has no value: give one, it is required"),
                 bad(MINIMAL + "stateDir: [/a, /b]\n", "agent.yaml: stateDir must be a single value, got a list"),
                 bad(
                         HEADER + POLICY,
-                        "nodeName is required: set it in the file, with --node-name or with PODNUMA_NODE_NAME"),
+                        "nodeName is required (the Kubernetes node this agent runs on; in a DaemonSet, the downward API's"
+                                + " spec.nodeName): set it in the file, with --node-name or with PODNUMA_NODE_NAME"),
                 bad(
                         HEADER + "nodeName: n\n",
                         "agent.yaml: policy is missing: it holds the NumaResourcePolicy spec in force on this node"
@@ -491,51 +498,53 @@ class AgentConfigLoaderTest {
                                 + " an exponent, e.g. 1Gi or 512Mi"),
                 bad(
                         MINIMAL + "metricsBindAddress: 300.1.2.3\n",
-                        "agent.yaml: metricsBindAddress \"300.1.2.3\": not an IPv4 address (four numbers 0-255 without"
+                        "agent.yaml: metricsBindAddress = \"300.1.2.3\": not an IPv4 address (four numbers 0-255 without"
                                 + " leading zeros); allowed an IPv4 address (0.0.0.0 for all), an IPv6 address without"
                                 + " brackets (:: for all) or a host name"),
                 bad(
                         MINIMAL + "healthBindAddress: \"[::1]\"\n",
-                        "agent.yaml: healthBindAddress \"[::1]\": not an IPv6 address; allowed an IPv4 address (0.0.0.0"
+                        "agent.yaml: healthBindAddress = \"[::1]\": not an IPv6 address; allowed an IPv4 address (0.0.0.0"
                                 + " for all), an IPv6 address without brackets (:: for all) or a host name"),
                 bad(
                         MINIMAL + "healthBindAddress: -bad-.example\n",
-                        "agent.yaml: healthBindAddress \"-bad-.example\": not a host name (labels of letters, digits"
+                        "agent.yaml: healthBindAddress = \"-bad-.example\": not a host name (labels of letters, digits"
                                 + " and '-', at most 63 characters, separated by dots); allowed an IPv4 address"
                                 + " (0.0.0.0 for all), an IPv6 address without brackets (:: for all) or a host name"),
                 bad(
                         MINIMAL + "podResourcesQps: 0\n",
-                        "agent.yaml: podResourcesQps \"0\": allowed a number of calls per second above 0 and at most"
+                        "agent.yaml: podResourcesQps = \"0\": allowed a number of calls per second above 0 and at most"
                                 + " 1000000, e.g. 100 or 0.5"),
                 bad(
                         MINIMAL + "podResourcesQps: NaN\n",
-                        "agent.yaml: podResourcesQps \"NaN\": allowed a number of calls per second above 0 and at most"
+                        "agent.yaml: podResourcesQps = \"NaN\": allowed a number of calls per second above 0 and at most"
                                 + " 1000000, e.g. 100 or 0.5"),
                 bad(
                         MINIMAL + "podResourcesBurst: 0\n",
-                        "agent.yaml: podResourcesBurst \"0\": allowed a whole number of calls from 1 to 1000000"),
+                        "agent.yaml: podResourcesBurst = \"0\": allowed a whole number of calls from 1 to 1000000"),
                 bad(
                         MINIMAL + "kubeletCallTimeout: 10\n",
-                        "agent.yaml: kubeletCallTimeout \"10\": not a duration: write it like 500ms, 10s, 1m30s or 1h"),
-                bad(MINIMAL + "kubeletCallTimeout: 1h\n", "agent.yaml: kubeletCallTimeout \"1h\": allowed 100ms to 5m"),
+                        "agent.yaml: kubeletCallTimeout = \"10\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 100ms to 5m"),
+                bad(
+                        MINIMAL + "kubeletCallTimeout: 1h\n",
+                        "agent.yaml: kubeletCallTimeout = \"1h\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 100ms to 5m"),
                 bad(
                         MINIMAL + "kubeletConfigFile: config.yaml\n",
-                        "agent.yaml: kubeletConfigFile \"config.yaml\": allowed an absolute path (starting with /)"),
+                        "agent.yaml: kubeletConfigFile = \"config.yaml\": allowed an absolute path (starting with /)"),
                 bad(
                         MINIMAL + "cgroupDriver: Systemd\n",
-                        "agent.yaml: cgroupDriver \"Systemd\": allowed auto, cgroupfs, systemd"),
+                        "agent.yaml: cgroupDriver = \"Systemd\": allowed auto, cgroupfs, systemd"),
                 bad(
                         MINIMAL + "exclusiveCpuQuota: none\n",
-                        "agent.yaml: exclusiveCpuQuota \"none\": allowed keep, disable"),
-                bad(MINIMAL + "pinning: NRI\n", "agent.yaml: pinning \"NRI\": allowed auto, nri, cgroup"),
-                bad(MINIMAL + "pinning: \"\"\n", "agent.yaml: pinning \"\": allowed auto, nri, cgroup"),
-                bad(MINIMAL + "pinning: cgroups\n", "agent.yaml: pinning \"cgroups\": allowed auto, nri, cgroup"),
+                        "agent.yaml: exclusiveCpuQuota = \"none\": allowed keep, disable"),
+                bad(MINIMAL + "pinning: NRI\n", "agent.yaml: pinning = \"NRI\": allowed auto, nri, cgroup"),
+                bad(MINIMAL + "pinning: \"\"\n", "agent.yaml: pinning = \"\": allowed auto, nri, cgroup"),
+                bad(MINIMAL + "pinning: cgroups\n", "agent.yaml: pinning = \"cgroups\": allowed auto, nri, cgroup"),
                 bad(
                         MINIMAL + "pinning: ~\n",
                         "agent.yaml: pinning has no value: give one, or remove the key to use the default \"auto\""),
                 bad(
                         MINIMAL + "nriSocket: run/nri/nri.sock\n",
-                        "agent.yaml: nriSocket \"run/nri/nri.sock\": allowed an absolute path (starting with /)"),
+                        "agent.yaml: nriSocket = \"run/nri/nri.sock\": allowed an absolute path (starting with /)"),
                 bad(
                         MINIMAL + "nriSocket: /var/lib/podnuma/pod-resources/podnuma.sock\n",
                         "podResourcesSocket and nriSocket are both /var/lib/podnuma/pod-resources/podnuma.sock: the"
@@ -543,27 +552,27 @@ class AgentConfigLoaderTest {
                                 + " other)"),
                 bad(
                         MINIMAL + "nriPluginName: pod numa\n",
-                        "agent.yaml: nriPluginName \"pod numa\": allowed letters, digits, '_', '.', '+' and '-' (the"
+                        "agent.yaml: nriPluginName = \"pod numa\": allowed letters, digits, '_', '.', '+' and '-' (the"
                                 + " runtime refuses any other name), e.g. podnuma"),
                 bad(
                         MINIMAL + "nriPluginName: \"\"\n",
-                        "agent.yaml: nriPluginName \"\": allowed letters, digits, '_', '.', '+' and '-' (the runtime"
+                        "agent.yaml: nriPluginName = \"\": allowed letters, digits, '_', '.', '+' and '-' (the runtime"
                                 + " refuses any other name), e.g. podnuma"),
                 bad(
                         MINIMAL + "nriPluginName: podnuma/agent\n",
-                        "agent.yaml: nriPluginName \"podnuma/agent\": allowed letters, digits, '_', '.', '+' and '-'"
+                        "agent.yaml: nriPluginName = \"podnuma/agent\": allowed letters, digits, '_', '.', '+' and '-'"
                                 + " (the runtime refuses any other name), e.g. podnuma"),
                 bad(
                         MINIMAL + "nriPluginIndex: \"4\"\n",
-                        "agent.yaml: nriPluginIndex \"4\": allowed exactly two digits 00 to 99, quoted (lower runs"
+                        "agent.yaml: nriPluginIndex = \"4\": allowed exactly two digits 00 to 99, quoted (lower runs"
                                 + " first; nri-plugins' resource policies use 90), e.g. \"40\""),
                 bad(
                         MINIMAL + "nriPluginIndex: \"100\"\n",
-                        "agent.yaml: nriPluginIndex \"100\": allowed exactly two digits 00 to 99, quoted (lower runs"
+                        "agent.yaml: nriPluginIndex = \"100\": allowed exactly two digits 00 to 99, quoted (lower runs"
                                 + " first; nri-plugins' resource policies use 90), e.g. \"40\""),
                 bad(
                         MINIMAL + "nriPluginIndex: \"4a\"\n",
-                        "agent.yaml: nriPluginIndex \"4a\": allowed exactly two digits 00 to 99, quoted (lower runs"
+                        "agent.yaml: nriPluginIndex = \"4a\": allowed exactly two digits 00 to 99, quoted (lower runs"
                                 + " first; nri-plugins' resource policies use 90), e.g. \"40\""),
                 bad(
                         MINIMAL + "nriPluginIndex: 40\n",
@@ -575,7 +584,7 @@ class AgentConfigLoaderTest {
                                 + " digits, e.g. \"40\" (unquoted, YAML reads 05 as 5)"),
                 bad(
                         MINIMAL + "statusMinInterval: 0ms\n",
-                        "agent.yaml: statusMinInterval \"0ms\": allowed 100ms to 10m"),
+                        "agent.yaml: statusMinInterval = \"0ms\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 100ms to 10m"),
                 bad(
                         "a: \"\\q\"\n",
                         "agent.yaml: not valid YAML: while scanning a double-quoted scalar: found unknown escape"
@@ -616,16 +625,17 @@ class AgentConfigLoaderTest {
     @Test
     void badFlagsAndVariablesAreNamedAsSuch() {
         assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of(), Map.of("PODNUMA_METRICS_PORT", "x")))
-                .hasMessage("invalid agent configuration: environment PODNUMA_METRICS_PORT \"x\": allowed a TCP port"
+                .hasMessage("invalid agent configuration: environment PODNUMA_METRICS_PORT = \"x\": allowed a TCP port"
                         + " 1..65535");
         assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of("log-level", "loud"), Map.of()))
-                .hasMessage("invalid agent configuration: flag --log-level \"loud\": allowed trace, debug, info, warn,"
-                        + " error");
+                .hasMessage(
+                        "invalid agent configuration: flag --log-level = \"loud\": allowed trace, debug, info, warn,"
+                                + " error");
         assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of(), Map.of("PODNUMA_PINNING", "on")))
-                .hasMessage("invalid agent configuration: environment PODNUMA_PINNING \"on\": allowed auto, nri,"
+                .hasMessage("invalid agent configuration: environment PODNUMA_PINNING = \"on\": allowed auto, nri,"
                         + " cgroup");
         assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of("nri-plugin-index", "4"), Map.of()))
-                .hasMessage("invalid agent configuration: flag --nri-plugin-index \"4\": allowed exactly two digits"
+                .hasMessage("invalid agent configuration: flag --nri-plugin-index = \"4\": allowed exactly two digits"
                         + " 00 to 99, quoted (lower runs first; nri-plugins' resource policies use 90), e.g. \"40\"");
         assertThatThrownBy(() -> AgentConfigLoader.parse(MINIMAL, FILE, Map.of("metrics", "1"), Map.of()))
                 .hasMessageStartingWith("invalid agent configuration: unknown flag --metrics: allowed --config,"
@@ -636,8 +646,8 @@ class AgentConfigLoaderTest {
     void everyProblemIsReportedAtOnce() {
         assertThatThrownBy(() -> parse(MINIMAL + "metricsPort: 0\nlogLevel: loud\n"))
                 .hasMessage("invalid agent configuration (2 problems):\n"
-                        + "  - agent.yaml: metricsPort \"0\": allowed a TCP port 1..65535\n"
-                        + "  - agent.yaml: logLevel \"loud\": allowed trace, debug, info, warn, error");
+                        + "  - agent.yaml: metricsPort = \"0\": allowed a TCP port 1..65535\n"
+                        + "  - agent.yaml: logLevel = \"loud\": allowed trace, debug, info, warn, error");
     }
 
     @Test

@@ -152,14 +152,7 @@ final class RunCommand implements Callable<Integer> {
                         "",
                         "the settings file, a YAML map of the keys below (agentImage for --agent-image); empty: none,"
                                 + " only flags, variables and defaults count"),
-                Stream.of(OperatorSetting.values())
-                        .map(s -> new SettingsHelp.Row(
-                                s.flag(),
-                                s.env(),
-                                s.defaultValue(),
-                                s.structured()
-                                        ? s.description() + " (JSON as a flag or variable, YAML in the file)"
-                                        : s.description())));
+                Stream.of(OperatorSetting.values()).map(OperatorSetting::helpRow));
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.podnuma.operator.settings;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.podnuma.crds.settings.InvalidValueException;
+import io.podnuma.crds.settings.ValueProblem;
 import io.podnuma.operator.render.AgentAnnotations;
 import java.util.List;
 import java.util.Optional;

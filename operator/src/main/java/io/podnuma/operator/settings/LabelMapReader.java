@@ -2,6 +2,9 @@ package io.podnuma.operator.settings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.podnuma.crds.settings.InvalidValueException;
+import io.podnuma.crds.settings.SettingType;
+import io.podnuma.crds.settings.ValueProblem;
 import io.podnuma.operator.render.LabelSyntax;
 import java.util.ArrayList;
 import java.util.Collections;

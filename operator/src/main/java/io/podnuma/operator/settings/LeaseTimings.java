@@ -1,5 +1,6 @@
 package io.podnuma.operator.settings;
 
+import io.podnuma.crds.settings.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,14 +42,14 @@ public record LeaseTimings(Duration leaseDuration, Duration renewDeadline, Durat
     static List<String> problems(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
         List<String> out = new ArrayList<>();
         if (renewDeadline.compareTo(leaseDuration) >= 0) {
-            out.add("renewDeadline " + OperatorSetting.text(renewDeadline) + " is not less than leaseDuration "
-                    + OperatorSetting.text(leaseDuration)
+            out.add("renewDeadline " + Durations.format(renewDeadline) + " is not less than leaseDuration "
+                    + Durations.format(leaseDuration)
                     + ": allowed a renewDeadline shorter than leaseDuration (the leader gives up before a standby"
                     + " may take the Lease over)");
         }
         if (retryPeriod.compareTo(renewDeadline) >= 0) {
-            out.add("retryPeriod " + OperatorSetting.text(retryPeriod) + " is not less than renewDeadline "
-                    + OperatorSetting.text(renewDeadline)
+            out.add("retryPeriod " + Durations.format(retryPeriod) + " is not less than renewDeadline "
+                    + Durations.format(renewDeadline)
                     + ": allowed a retryPeriod shorter than renewDeadline (the leader gets another try to renew"
                     + " before it gives up)");
         }

@@ -2,6 +2,10 @@ package io.podnuma.operator.settings;
 
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.crds.settings.Durations;
+import io.podnuma.crds.settings.SettingDefinition;
+import io.podnuma.crds.settings.SettingType;
+import io.podnuma.crds.settings.SettingValues;
 import io.podnuma.logging.LogFormat;
 import io.podnuma.operator.render.AgentAnnotations;
 import io.podnuma.operator.render.AgentHostPaths;
@@ -16,20 +20,18 @@ import io.podnuma.securemetrics.MetricsSecurity;
 import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /** One operator setting: its key in the file, its flag and variable, its default and how its value is read. */
-public enum OperatorSetting {
+public enum OperatorSetting implements SettingDefinition {
     NAMESPACE(
             "namespace",
             "podnuma-system",
             "the operator's namespace: the agents' objects and the Lease live here",
-            OperatorSetting::dnsLabel),
+            SettingValues::dnsLabel),
     AGENT_IMAGE("agentImage", null, "the node agent's image reference", OperatorSetting::image),
     AGENT_PULL_POLICY(
             "agentPullPolicy",
@@ -40,7 +42,7 @@ public enum OperatorSetting {
             "agentServiceAccount",
             "podnuma-agent",
             "the agents' ServiceAccount (the chart makes it)",
-            OperatorSetting::dnsSubdomain),
+            SettingValues::dnsSubdomain),
     AGENT_PRIORITY_CLASS(
             "agentPriorityClass",
             "system-node-critical",
@@ -51,15 +53,12 @@ public enum OperatorSetting {
             "10%",
             "how many nodes' agents may be down at once in a rollout: a count (3)" + " or a percentage 1%..100%",
             OperatorSetting::maxUnavailable),
-    AGENT_METRICS_PORT("agentMetricsPort", "9464", "the agents' /metrics port", OperatorSetting::port),
+    AGENT_METRICS_PORT("agentMetricsPort", "9464", "the agents' /metrics port", SettingValues::port),
     AGENT_HEALTH_PORT(
-            "agentHealthPort", "8081", "the agents' /healthz, /startupz and /readyz port", OperatorSetting::port),
+            "agentHealthPort", "8081", "the agents' /healthz, /startupz and /readyz port", SettingValues::port),
     AGENT_NETWORK("agentNetwork", "host", "the agent pods' network: host or pod", OperatorSetting::network),
     AGENT_LOG_LEVEL(
-            "agentLogLevel",
-            "info",
-            "the agents' log level: trace, debug, info, warn or error",
-            OperatorSetting::logLevel),
+            "agentLogLevel", "info", "the agents' log level: trace, debug, info, warn or error", LogLevel::parse),
     AGENT_LOG_FORMAT(
             "agentLogFormat",
             "text",
@@ -87,7 +86,8 @@ public enum OperatorSetting {
             "the agents' reconcile period (1s..1h); empty: the agent's default",
             v -> v.isEmpty()
                     ? Optional.empty()
-                    : Optional.of(duration(v, AgentRollout.MIN_RECONCILE_PERIOD, AgentRollout.MAX_RECONCILE_PERIOD))),
+                    : Optional.of(
+                            Durations.within(v, AgentRollout.MIN_RECONCILE_PERIOD, AgentRollout.MAX_RECONCILE_PERIOD))),
     AGENT_POD_RESOURCES_SOCKET(
             "agentPodResourcesSocket",
             AgentHostPaths.DEFAULT_POD_RESOURCES_SOCKET,
@@ -164,7 +164,7 @@ public enum OperatorSetting {
             "true",
             "true: a ServiceMonitor per policy for the agents where the cluster serves monitoring.coreos.com;"
                     + " false: never (scrape them with a PodMonitor)",
-            OperatorSetting::bool),
+            SettingValues::bool),
     SERVICE_MONITOR_LABELS(
             "serviceMonitorLabels",
             "{}",
@@ -177,13 +177,13 @@ public enum OperatorSetting {
             "host:port the agents dial instead of the kubernetes Service (clusters without"
                     + " kube-proxy); empty: the Service",
             OperatorSetting::apiServer),
-    HOST_SYS("hostSys", "/sys", "the nodes' sysfs", OperatorSetting::absolutePath),
-    HOST_CGROUP("hostCgroup", "/sys/fs/cgroup", "the nodes' cgroup mount", OperatorSetting::absolutePath),
+    HOST_SYS("hostSys", "/sys", "the nodes' sysfs", SettingValues::absolutePath),
+    HOST_CGROUP("hostCgroup", "/sys/fs/cgroup", "the nodes' cgroup mount", SettingValues::absolutePath),
     HOST_STATE_DIR(
             "hostStateDir",
             "/var/lib/podnuma",
             "the agents' state directory on the nodes",
-            OperatorSetting::absolutePath),
+            SettingValues::absolutePath),
     KUBELET_ROOT_DIR(
             "kubeletRootDir",
             "/var/lib/kubelet",
@@ -199,18 +199,18 @@ public enum OperatorSetting {
             "restoreTimeout",
             "5m",
             "how long a deleted policy waits for its agents to restore their nodes" + " (1s..24h)",
-            v -> duration(v, Duration.ofSeconds(1), Duration.ofHours(24))),
+            v -> Durations.within(v, Duration.ofSeconds(1), Duration.ofHours(24))),
     ERROR_WINDOW(
             "errorWindow",
             "10m",
             "how long an agent's last error marks its node failing (0s..24h)",
-            v -> duration(v, Duration.ZERO, Duration.ofHours(24))),
+            v -> Durations.within(v, Duration.ZERO, Duration.ofHours(24))),
     LEADER_ELECTION(
             "leaderElection",
             "true",
             "true: reconcile only while holding the Lease (several replicas are" + " safe); false: a single replica",
-            OperatorSetting::bool),
-    LEASE_NAME("leaseName", "podnuma-operator", "the leader-election Lease", OperatorSetting::dnsSubdomain),
+            SettingValues::bool),
+    LEASE_NAME("leaseName", "podnuma-operator", "the leader-election Lease", SettingValues::dnsSubdomain),
     LEASE_NAMESPACE(
             "leaseNamespace",
             "",
@@ -221,39 +221,39 @@ public enum OperatorSetting {
             "15s",
             "how long the Lease holds without a renewal: a standby takes it over this long after the leader's last"
                     + " renewal (" + LeaseTimings.RANGE + "; more than renewDeadline)",
-            v -> duration(v, LeaseTimings.MIN, LeaseTimings.MAX)),
+            v -> Durations.within(v, LeaseTimings.MIN, LeaseTimings.MAX)),
     RENEW_DEADLINE(
             "renewDeadline",
             "10s",
             "how long the leader keeps failing to renew the Lease before it stops leading (and exits, to be restarted)"
                     + " (" + LeaseTimings.RANGE + "; less than leaseDuration)",
-            v -> duration(v, LeaseTimings.MIN, LeaseTimings.MAX)),
+            v -> Durations.within(v, LeaseTimings.MIN, LeaseTimings.MAX)),
     RETRY_PERIOD(
             "retryPeriod",
             "2s",
             "how often a replica tries to take or renew the Lease (" + LeaseTimings.RANGE
                     + "; less than renewDeadline)",
-            v -> duration(v, LeaseTimings.MIN, LeaseTimings.MAX)),
+            v -> Durations.within(v, LeaseTimings.MIN, LeaseTimings.MAX)),
     LOG_LEVEL(
             "logLevel",
             "info",
             "the operator's log level, for every logger of the process: trace, debug, info, warn or error",
-            OperatorSetting::logLevel),
+            LogLevel::parse),
     LOG_FORMAT(
             "logFormat",
             "text",
             "how the operator writes records to stderr: text (a line each: ISO-8601 UTC time, thread, level, logger,"
                     + " message) or json (an object a line: time, level, logger, thread, message, exception)",
             LogFormat::parse),
-    HEALTH_PORT("healthPort", "8080", "the operator's /healthz and /readyz port", OperatorSetting::port),
-    METRICS_PORT("metricsPort", "9090", "the operator's /metrics port", OperatorSetting::port),
+    HEALTH_PORT("healthPort", "8080", "the operator's /healthz and /readyz port", SettingValues::port),
+    METRICS_PORT("metricsPort", "9090", "the operator's /metrics port", SettingValues::port),
     METRICS_SECURITY(
             "metricsSecurity",
             "http",
             "how the operator serves /metrics: http (anyone who reaches the port may scrape) or https (TLS, and each"
                     + " scrape needs a bearer token whose identity may get /metrics: TokenReview, then"
                     + " SubjectAccessReview)",
-            OperatorSetting::metricsSecurity),
+            MetricsSecurity::parse),
     METRICS_CERT_FILE(
             "metricsCertFile",
             "",
@@ -269,13 +269,13 @@ public enum OperatorSetting {
             "metricsAuthCacheTtl",
             "1m",
             "over https, how long the answer for one scrape token is reused (0s..10m)",
-            v -> duration(v, Duration.ZERO, SecureMetricsSettings.MAX_TTL)),
+            v -> Durations.within(v, Duration.ZERO, SecureMetricsSettings.MAX_TTL)),
     AGENT_METRICS_SECURITY(
             "agentMetricsSecurity",
             "http",
             "how the agents serve /metrics: http or https (as metricsSecurity; their ServiceMonitor then scrapes with"
                     + " https and Prometheus's ServiceAccount token)",
-            OperatorSetting::metricsSecurity),
+            MetricsSecurity::parse),
     AGENT_METRICS_CERT_SECRET(
             "agentMetricsCertSecret",
             "",
@@ -294,63 +294,31 @@ public enum OperatorSetting {
             "the agents' metricsAuthCacheTtl (0s..10m) with agentMetricsSecurity https; empty: the agent's default",
             v -> v.isEmpty()
                     ? Optional.empty()
-                    : Optional.of(duration(v, Duration.ZERO, AgentSecureMetrics.MAX_CACHE_TTL)));
+                    : Optional.of(Durations.within(v, Duration.ZERO, AgentSecureMetrics.MAX_CACHE_TTL)));
 
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    private static final Pattern DNS_SUBDOMAIN =
-            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-    private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h)");
     private static final Pattern MAX_UNAVAILABLE_VALUE = Pattern.compile("([1-9][0-9]*|[1-9][0-9]?%|100%)");
     private static final Pattern QUANTITY = Pattern.compile("([0-9]+(\\.[0-9]+)?)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?");
     private static final Pattern HOST_PORT = Pattern.compile("(.+):([0-9]{1,5})");
 
-    private final String key;
-    private final String defaultValue;
-    private final String description;
-    private final SettingType type;
+    private final Spec spec;
 
     OperatorSetting(String key, String defaultValue, String description, Function<String, ?> parser) {
         this(key, defaultValue, description, new SettingType.Text(parser));
     }
 
     OperatorSetting(String key, String defaultValue, String description, SettingType type) {
-        this.key = key;
-        this.defaultValue = defaultValue;
-        this.description = description;
-        this.type = type;
+        this.spec = new Spec(key, defaultValue, description, type);
     }
 
-    public String key() {
-        return key;
+    @Override
+    public Spec spec() {
+        return spec;
     }
 
-    /** The flag without dashes: {@code agentImage} → {@code agent-image}. */
-    public String flag() {
-        return key.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
-    }
-
-    /** The environment variable: {@code PODNUMA_OPERATOR_AGENT_IMAGE}. */
+    /** {@code PODNUMA_OPERATOR_} and the name: {@code PODNUMA_OPERATOR_AGENT_IMAGE}. */
+    @Override
     public String env() {
         return "PODNUMA_OPERATOR_" + name();
-    }
-
-    /** Null: required. */
-    public String defaultValue() {
-        return defaultValue;
-    }
-
-    public String description() {
-        return description;
-    }
-
-    /** How the value is written and read: text, or a list or map (YAML in the file, JSON as a flag or variable). */
-    SettingType type() {
-        return type;
-    }
-
-    /** Whether the value is a list or a map: JSON as a flag or a variable. */
-    public boolean structured() {
-        return type instanceof SettingType.Structure;
     }
 
     private static SettingType labels() {
@@ -389,28 +357,12 @@ public enum OperatorSetting {
         return v;
     }
 
-    private static String dnsLabel(String v) {
-        if (v.length() > 63 || !DNS_LABEL.matcher(v).matches()) {
-            throw new IllegalArgumentException("allowed a DNS label: at most 63 lowercase letters, digits and '-',"
-                    + " starting and ending with a letter or digit");
-        }
-        return v;
-    }
-
     private static Optional<String> optionalDnsLabel(String v) {
-        return v.isEmpty() ? Optional.empty() : Optional.of(dnsLabel(v));
-    }
-
-    private static String dnsSubdomain(String v) {
-        if (v.length() > 253 || !DNS_SUBDOMAIN.matcher(v).matches()) {
-            throw new IllegalArgumentException(
-                    "allowed a DNS subdomain: at most 253 lowercase letters, digits, '-'" + " and '.'");
-        }
-        return v;
+        return v.isEmpty() ? Optional.empty() : Optional.of(SettingValues.dnsLabel(v));
     }
 
     private static Optional<String> optionalDnsSubdomain(String v) {
-        return v.isEmpty() ? Optional.empty() : Optional.of(dnsSubdomain(v));
+        return v.isEmpty() ? Optional.empty() : Optional.of(SettingValues.dnsSubdomain(v));
     }
 
     private static String image(String v) {
@@ -435,34 +387,12 @@ public enum OperatorSetting {
         return v;
     }
 
-    private static Integer port(String v) {
-        try {
-            int p = Integer.parseInt(v);
-            if (p >= 1 && p <= 65535) {
-                return p;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("allowed a TCP port 1..65535");
-    }
-
     private static PodNetwork network(String v) {
         return switch (v) {
             case "host" -> PodNetwork.HOST;
             case "pod" -> PodNetwork.POD;
             default -> throw new IllegalArgumentException("allowed host or pod");
         };
-    }
-
-    private static LogLevel logLevel(String v) {
-        return Arrays.stream(LogLevel.values())
-                .filter(l -> l.wireName().equals(v))
-                .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("allowed "
-                        + Arrays.stream(LogLevel.values())
-                                .map(LogLevel::wireName)
-                                .collect(Collectors.joining(", "))));
     }
 
     private static Optional<ApiServerEndpoint> apiServer(String v) {
@@ -479,13 +409,6 @@ public enum OperatorSetting {
         throw new IllegalArgumentException("allowed host:port with a port 1..65535, e.g. 10.0.0.1:6443, or empty");
     }
 
-    private static String absolutePath(String v) {
-        if (!v.startsWith("/") || v.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("allowed an absolute path (starting with /)");
-        }
-        return v;
-    }
-
     private static Optional<io.fabric8.kubernetes.api.model.Quantity> optionalQuantity(String v) {
         if (v.isEmpty()) {
             return Optional.empty();
@@ -498,44 +421,6 @@ public enum OperatorSetting {
     }
 
     private static Optional<String> optionalAbsolutePath(String v) {
-        return v.isEmpty() ? Optional.empty() : Optional.of(absolutePath(v));
-    }
-
-    private static MetricsSecurity metricsSecurity(String v) {
-        return MetricsSecurity.parse(v);
-    }
-
-    private static Boolean bool(String v) {
-        return switch (v) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException("allowed true or false");
-        };
-    }
-
-    static Duration duration(String v, Duration min, Duration max) {
-        Matcher m = DURATION.matcher(v);
-        Duration d = null;
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            d = switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-            };
-        }
-        if (d == null || d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-            throw new IllegalArgumentException("allowed a duration such as 30s, 5m or 1h (units ms, s, m, h) from "
-                    + text(min) + " to " + text(max));
-        }
-        return d;
-    }
-
-    static String text(Duration d) {
-        if (d.toMillis() % 1000 != 0) {
-            return d.toMillis() + "ms";
-        }
-        return d.toMillis() % 3_600_000 == 0 && !d.isZero() ? d.toHours() + "h" : d.toSeconds() + "s";
+        return v.isEmpty() ? Optional.empty() : Optional.of(SettingValues.absolutePath(v));
     }
 }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.crds.settings.SettingSources;
+import io.podnuma.crds.settings.SettingsFile;
 import io.podnuma.crds.yaml.YamlProblems;
 import io.podnuma.logging.LogFormat;
 import io.podnuma.operator.render.AgentExtras;
@@ -22,22 +24,15 @@ import io.podnuma.operator.render.PullPolicy;
 import io.podnuma.securemetrics.MetricsSecurity;
 import io.podnuma.securemetrics.SecureMetricsSettings;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
-import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 /**
  * Reads the operator's settings. Each {@link OperatorSetting} takes the first value found in: a flag
@@ -51,7 +46,8 @@ public final class OperatorSettingsLoader {
 
     public static final String CONFIG_FLAG = "config";
     public static final String CONFIG_ENV = "PODNUMA_OPERATOR_CONFIG";
-    static final long MAX_FILE_BYTES = 256 * 1024;
+    static final SettingsFile FILE =
+            new SettingsFile(CONFIG_FLAG, CONFIG_ENV, 256 * 1024, "settings file", "operator settings");
 
     /** A key given twice is refused: which of its values was meant cannot be known. */
     private static final ObjectMapper YAML =
@@ -60,59 +56,26 @@ public final class OperatorSettingsLoader {
     private OperatorSettingsLoader() {}
 
     public static OperatorSettings load(Map<String, String> flags, Map<String, String> env) {
-        String file = flags.getOrDefault(CONFIG_FLAG, env.get(CONFIG_ENV));
+        String file = FILE.name(flags, env, null);
         if (file == null) {
             return parse("", "(no file)", flags, env);
         }
-        Path path = Path.of(file);
-        try {
-            long size = Files.size(path);
-            if (size > MAX_FILE_BYTES) {
-                throw new OperatorSettingsException(List.of(file + ": the file has " + size + " bytes, more than the "
-                        + MAX_FILE_BYTES + " operator settings may have"));
-            }
-            return parse(Files.readString(path, StandardCharsets.UTF_8), file, flags, env);
-        } catch (NoSuchFileException e) {
-            throw new OperatorSettingsException(List.of(file + ": the settings file does not exist (set it with --"
-                    + CONFIG_FLAG + " or " + CONFIG_ENV + ")"));
-        } catch (IOException e) {
-            throw new OperatorSettingsException(List.of(file + ": cannot read the settings file: " + e));
-        }
+        return parse(FILE.read(file, OperatorSettingsException::new), file, flags, env);
     }
 
     /** {@link #load} on a file's text; {@code fileName} only names it in messages. */
     public static OperatorSettings parse(
             String yaml, String fileName, Map<String, String> flags, Map<String, String> env) {
-        List<String> problems = new ArrayList<>();
-        checkFlags(flags, problems);
+        List<String> problems = new ArrayList<>(SettingSources.unknownFlags(OperatorSetting.class, CONFIG_FLAG, flags));
         Map<String, JsonNode> file = fileValues(yaml, fileName, problems);
-        Map<OperatorSetting, Object> values = new EnumMap<>(OperatorSetting.class);
-        for (OperatorSetting s : OperatorSetting.values()) {
-            String source;
-            Supplier<Object> read;
-            if (flags.containsKey(s.flag())) {
-                source = "flag --" + s.flag();
-                read = () -> s.type().fromText(flags.get(s.flag()));
-            } else if (env.containsKey(s.env())) {
-                source = "environment " + s.env();
-                read = () -> s.type().fromText(env.get(s.env()));
-            } else if (file.containsKey(s.key())) {
-                source = fileName + ": " + s.key();
-                read = () -> s.type().fromFile(file.get(s.key()));
-            } else if (s.defaultValue() != null) {
-                source = "default " + s.key();
-                read = () -> s.type().fromText(s.defaultValue());
-            } else {
-                problems.add(s.key() + " is required (" + s.description() + "): set it in the file, with --" + s.flag()
-                        + " or with " + s.env());
-                continue;
-            }
-            try {
-                values.put(s, read.get());
-            } catch (InvalidValueException e) {
-                e.problems().forEach(p -> problems.add(p.describe(source)));
-            }
-        }
+        Map<OperatorSetting, Object> values = SettingSources.resolve(
+                        OperatorSetting.class,
+                        flags,
+                        env,
+                        fileName,
+                        s -> Optional.ofNullable(file.get(s.key())).map(SettingSources.FileEntry.Value::new),
+                        problems)
+                .values();
         if (problems.isEmpty()) {
             crossCheck(values, problems);
         }
@@ -291,17 +254,5 @@ public final class OperatorSettingsLoader {
             }
         }
         return out;
-    }
-
-    private static void checkFlags(Map<String, String> flags, List<String> problems) {
-        List<String> known = new ArrayList<>();
-        known.add(CONFIG_FLAG);
-        Arrays.stream(OperatorSetting.values()).map(OperatorSetting::flag).forEach(known::add);
-        for (String f : new TreeSet<>(flags.keySet())) {
-            if (!known.contains(f)) {
-                problems.add("unknown flag --" + f + ": allowed "
-                        + known.stream().map(k -> "--" + k).collect(Collectors.joining(", ")));
-            }
-        }
     }
 }

@@ -1,6 +1,9 @@
 package io.podnuma.operator.settings;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.podnuma.crds.settings.InvalidValueException;
+import io.podnuma.crds.settings.SettingType;
+import io.podnuma.crds.settings.ValueProblem;
 import io.podnuma.operator.render.AgentToleration;
 import io.podnuma.operator.render.LabelSyntax;
 import io.podnuma.operator.render.TaintEffect;

@@ -123,7 +123,7 @@ class BadOperatorSettingsCasesTest {
                         "op-duration",
                         "a duration in words",
                         OK + "restoreTimeout: 5 minutes\n",
-                        "operator.yaml: restoreTimeout = \"5 minutes\": allowed a duration such as 30s, 5m or 1h (units ms, s, m, h) from 1s to 24h"),
+                        "operator.yaml: restoreTimeout = \"5 minutes\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 1s to 24h"),
                 file(
                         "op-boolean",
                         "a boolean that is neither",
@@ -133,7 +133,7 @@ class BadOperatorSettingsCasesTest {
                         "op-lease-duration",
                         "a lease duration without a unit",
                         OK + "leaseDuration: 15\n",
-                        "operator.yaml: leaseDuration = \"15\": allowed a duration such as 30s, 5m or 1h (units ms, s, m, h) from 100ms to 600s"),
+                        "operator.yaml: leaseDuration = \"15\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 100ms to 10m"),
                 file(
                         "op-renew-deadline",
                         "a renew deadline as long as the lease",
@@ -154,7 +154,7 @@ class BadOperatorSettingsCasesTest {
                         "op-retry-period-flag",
                         "a retry period below 100ms as a flag",
                         new Start(OK, Map.of("retry-period", "50ms"), Map.of()),
-                        "flag --retry-period = \"50ms\": allowed a duration such as 30s, 5m or 1h (units ms, s, m, h) from 100ms to 600s"),
+                        "flag --retry-period = \"50ms\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 100ms to 10m"),
                 file(
                         "op-quantity",
                         "a memory limit in MB",
@@ -194,7 +194,7 @@ class BadOperatorSettingsCasesTest {
                         "op-metrics-cache-ttl",
                         "a scrape decision cache TTL above 10 minutes",
                         OK + "metricsSecurity: https\nmetricsAuthCacheTtl: 1h\n",
-                        "operator.yaml: metricsAuthCacheTtl = \"1h\": allowed a duration such as 30s, 5m or 1h (units ms, s, m, h) from 0s to 600s"),
+                        "operator.yaml: metricsAuthCacheTtl = \"1h\": allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m, h) from 0s to 10m"),
                 file(
                         "op-many-mistakes",
                         "four mistakes in one file",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.podnuma.crds.agent.v1alpha1.LogLevel;
+import io.podnuma.crds.settings.SettingType;
 import io.podnuma.logging.LogFormat;
 import io.podnuma.operator.render.AgentExtras;
 import io.podnuma.operator.render.AgentPinning;
@@ -138,7 +139,7 @@ class OperatorSettingsLoaderTest {
                 Arguments.of("restoreTimeout: 0s", "from 1s to 24h"),
                 Arguments.of("leaderElection: yes-please", "leaderElection = \"yes-please\": allowed true or false"),
                 Arguments.of("agentLogLevel: loud", "allowed trace, debug, info, warn, error"),
-                Arguments.of("logLevel: INFO", "logLevel = \"INFO\": allowed trace, debug, info, warn, error"),
+                Arguments.of("logLevel: verbose", "logLevel = \"verbose\": allowed trace, debug, info, warn, error"),
                 Arguments.of("logFormat: logfmt", "logFormat = \"logfmt\": allowed text, json"),
                 Arguments.of("agentLogFormat: yaml", "agentLogFormat = \"yaml\": allowed text, json"),
                 Arguments.of("agentMemoryLimit: 256MB", "agentMemoryLimit = \"256MB\": allowed a Kubernetes quantity"),
@@ -285,8 +286,8 @@ class OperatorSettingsLoaderTest {
                                 + " true/false), found a list")),
                 Arguments.of(
                         "agentReconcilePeriod: 500ms",
-                        List.of("operator.yaml: agentReconcilePeriod = \"500ms\": allowed a duration such as 30s, 5m"
-                                + " or 1h (units ms, s, m, h) from 1s to 1h")),
+                        List.of("operator.yaml: agentReconcilePeriod = \"500ms\": allowed a duration such as 500ms,"
+                                + " 10s, 1m30s or 1h (units ms, s, m, h) from 1s to 1h")),
                 Arguments.of(
                         "agentPodResourcesSocket: /var/lib/podnuma/podnuma",
                         List.of("operator.yaml: agentPodResourcesSocket = \"/var/lib/podnuma/podnuma\": allowed "
@@ -568,7 +569,7 @@ class OperatorSettingsLoaderTest {
     @Test
     void theStructuredSettingsSayTheyAreJsonOnTheCommandLine() {
         assertThat(Arrays.stream(OperatorSetting.values())
-                        .filter(OperatorSetting::structured)
+                        .filter(s -> s.type() instanceof SettingType.Structure)
                         .map(OperatorSetting::key))
                 .containsExactly(
                         "agentTolerations",

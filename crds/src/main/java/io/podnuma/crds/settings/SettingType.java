@@ -1,4 +1,4 @@
-package io.podnuma.operator.settings;
+package io.podnuma.crds.settings;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -11,9 +11,10 @@ import java.util.function.Function;
 /**
  * How a setting's value is written and read. A {@link Text} setting is one value everywhere: a flag, a variable or a
  * YAML scalar. A {@link Structure} is a YAML list or map in the file and JSON as a flag or a variable, since a
- * command line and an environment have only strings. Both report through {@link InvalidValueException}.
+ * command line and an environment have only strings. Both report through {@link InvalidValueException}. The agent's
+ * settings are all text; the operator has lists and maps too.
  */
-sealed interface SettingType permits SettingType.Text, SettingType.Structure {
+public sealed interface SettingType permits SettingType.Text, SettingType.Structure {
 
     /** From a flag, a variable or the default. */
     Object fromText(String text);
@@ -96,7 +97,7 @@ sealed interface SettingType permits SettingType.Text, SettingType.Structure {
     }
 
     /** The kind of a node, for messages: {@code a list}, {@code a map}, {@code text}, {@code null}. */
-    static String a(JsonNode node) {
+    public static String a(JsonNode node) {
         return switch (node.getNodeType()) {
             case ARRAY -> "a list";
             case OBJECT -> "a map";

@@ -1,4 +1,4 @@
-package io.podnuma.operator.settings;
+package io.podnuma.crds.settings;
 
 /**
  * One thing wrong with a setting's value.
@@ -7,10 +7,10 @@ package io.podnuma.operator.settings;
  * @param value the offending value as written: quoted text, or JSON for a part of a structure
  * @param allowed what is wrong and what is allowed ({@code allowed Exists or Equal})
  */
-record ValueProblem(String path, String value, String allowed) {
+public record ValueProblem(String path, String value, String allowed) {
 
     /** {@code <source><path> = <value>: <allowed>}, the form of every value problem the loader reports. */
-    String describe(String source) {
+    public String describe(String source) {
         return source + path + " = " + value + ": " + allowed;
     }
 }

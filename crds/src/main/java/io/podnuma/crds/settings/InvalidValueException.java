@@ -1,15 +1,15 @@
-package io.podnuma.operator.settings;
+package io.podnuma.crds.settings;
 
 import java.util.List;
 
 /** A setting's value cannot be used: every problem found in it, so a list with two bad entries names both. */
-final class InvalidValueException extends IllegalArgumentException {
+public final class InvalidValueException extends IllegalArgumentException {
 
     private static final long serialVersionUID = 1L;
 
     private final transient List<ValueProblem> problems;
 
-    InvalidValueException(List<ValueProblem> problems) {
+    public InvalidValueException(List<ValueProblem> problems) {
         super(problems.toString());
         if (problems.isEmpty()) {
             throw new IllegalArgumentException("an invalid value has at least one problem");
@@ -17,11 +17,11 @@ final class InvalidValueException extends IllegalArgumentException {
         this.problems = List.copyOf(problems);
     }
 
-    InvalidValueException(ValueProblem problem) {
+    public InvalidValueException(ValueProblem problem) {
         this(List.of(problem));
     }
 
-    List<ValueProblem> problems() {
+    public List<ValueProblem> problems() {
         return problems;
     }
 }

@@ -1,21 +1,32 @@
-package io.podnuma.agent.config;
+package io.podnuma.crds.settings;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Durations written the Kubernetes way: {@code 500ms}, {@code 10s}, {@code 1m30s}, {@code 1h}. */
-final class Durations {
+public final class Durations {
 
     private static final Pattern WHOLE = Pattern.compile("(?:\\d{1,9}(?:ms|s|m|h))+");
     private static final Pattern PART = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
 
     private Durations() {}
 
-    static Duration parse(String value) {
-        if (!WHOLE.matcher(value).matches()) {
-            throw new IllegalArgumentException("not a duration: write it like 500ms, 10s, 1m30s or 1h");
+    /**
+     * A duration from {@code min} to {@code max}.
+     *
+     * @throws IllegalArgumentException saying what is allowed, for text that is no duration and for one out of range
+     */
+    public static Duration within(String value, Duration min, Duration max) {
+        Duration d = WHOLE.matcher(value).matches() ? sum(value) : null;
+        if (d == null || d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw new IllegalArgumentException("allowed a duration such as 500ms, 10s, 1m30s or 1h (units ms, s, m,"
+                    + " h) from " + format(min) + " to " + format(max));
         }
+        return d;
+    }
+
+    private static Duration sum(String value) {
         Duration d = Duration.ZERO;
         Matcher m = PART.matcher(value);
         while (m.find()) {
@@ -31,8 +42,8 @@ final class Durations {
         return d;
     }
 
-    /** The shortest form {@link #parse} reads back to the same value. */
-    static String format(Duration d) {
+    /** The shortest form {@link #within} reads back to the same value: {@code 90s} is {@code 1m30s}. */
+    public static String format(Duration d) {
         StringBuilder sb = new StringBuilder();
         long h = d.toHours();
         long m = d.toMinutesPart();
@@ -47,9 +58,9 @@ final class Durations {
         if (s > 0) {
             sb.append(s).append('s');
         }
-        if (ms > 0 || sb.isEmpty()) {
+        if (ms > 0) {
             sb.append(ms).append("ms");
         }
-        return sb.toString();
+        return sb.isEmpty() ? "0s" : sb.toString();
     }
 }
