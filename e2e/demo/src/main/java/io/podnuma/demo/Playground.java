@@ -21,6 +21,9 @@ public record Playground(Path kubeconfig, Path binDir, Optional<Path> examplePod
     /** The line a user (and a test) waits for: everything is up. */
     public static final String READY = "podnuma playground: ready to use";
 
+    /** The last line of the instructions that follow {@link #READY}: a reader has them all once it sees this. */
+    public static final String HOW_TO_STOP = "Ctrl-C here (or kill -TERM ";
+
     /** Prints how to reach the playground and waits until {@code stop}; returns the signal's name. */
     public String hold(PrintStream out, StopSignal stop) throws InterruptedException {
         out.printf("%n== Playground: kept running until Ctrl-C ==%n");
@@ -35,7 +38,7 @@ public record Playground(Path kubeconfig, Path binDir, Optional<Path> examplePod
             out.println("  kubectl apply -f " + pod + "     # a Guaranteed pod with a 1-CPU pod budget");
         });
         tryLines.forEach(line -> out.println("  " + line));
-        out.println("Ctrl-C here (or kill -TERM " + ProcessHandle.current().pid()
+        out.println(HOW_TO_STOP + ProcessHandle.current().pid()
                 + ") tears everything down and checks that the host is left as it was.");
         out.flush();
         String why = stop.await();

@@ -55,7 +55,8 @@ class PlaygroundIT {
         });
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-            while (output.stream().noneMatch(l -> l.startsWith(Playground.READY))) {
+            // The instructions follow the ready line one by one: wait for their last, not the first.
+            while (output.stream().noneMatch(l -> l.startsWith(Playground.HOW_TO_STOP))) {
                 if (!fixture.isAlive()) {
                     reader.join(5_000);
                     Assumptions.assumeFalse(
