@@ -4,6 +4,9 @@ import io.podnuma.agent.engine.cpu.CpuAllocationException;
 import io.podnuma.agent.engine.cpu.CpuState;
 import io.podnuma.agent.engine.cpu.StaticPolicy;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.device.Device;
+import io.podnuma.agent.engine.device.DeviceHints;
+import io.podnuma.agent.engine.device.PodDevices;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.memory.MemoryAllocationException;
 import io.podnuma.agent.engine.memory.MemoryQuantity;
@@ -17,12 +20,34 @@ import io.podnuma.agent.engine.topology.TopologyPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
- * The three managers of one node and the glue between them: hint collection, merge, and allocation calls
+ * The three managers of one node and the glue between them: hint collection (theirs and the devices'), merge, and
+ * allocation calls
  * whose failures become rejections with the upstream reason.
  */
 record Managers(CpuTopology topo, CpuManager cpu, MemoryManager memory, TopologyPolicy topology) {
+
+    /**
+     * The devices a request holds, and all of the node's.
+     *
+     * @param given the devices of the pod (pod scope) or of one container
+     * @param node every device of the node
+     */
+    record Given(List<Device> given, List<Device> node) {
+
+        static final Given NONE = new Given(List.of(), List.of());
+
+        static Given pod(PodDevices devices) {
+            return new Given(devices.ofPod(), devices.node());
+        }
+
+        static Given container(PodDevices devices, String container) {
+            return new Given(devices.of(container), devices.node());
+        }
+    }
 
     boolean pinsCpus() {
         return cpu.pinsCpus();
@@ -33,9 +58,10 @@ record Managers(CpuTopology topo, CpuManager cpu, MemoryManager memory, Topology
     }
 
     /**
-     * Merges the CPU and memory hints for a request and applies the topology policy.
+     * Merges the CPU, memory and device hints for a request and applies the topology policy.
      *
      * @param what names the pod or container in the rejection message
+     * @param devices the devices the kubelet gave the pod or container, and the node's (see {@link DeviceHints})
      */
     TopologyHint admit(
             String what,
@@ -43,8 +69,9 @@ record Managers(CpuTopology topo, CpuManager cpu, MemoryManager memory, Topology
             int cpus,
             CpuSet reusable,
             MemoryState memState,
-            Map<MemoryResource, Long> mem) {
-        List<Map<String, List<TopologyHint>>> providers = new ArrayList<>(2);
+            Map<MemoryResource, Long> mem,
+            Given devices) {
+        List<Map<String, List<TopologyHint>>> providers = new ArrayList<>(3);
         if (cpus > 0) {
             cpu.hints(cpuState, cpus, reusable).ifPresent(hints -> providers.add(Map.of("cpu", hints)));
         }
@@ -55,11 +82,14 @@ record Managers(CpuTopology topo, CpuManager cpu, MemoryManager memory, Topology
                 throw new RejectedException(RejectionReason.UNEXPECTED_ADMISSION_ERROR, what + ": " + e.getMessage());
             }
         }
+        if (!devices.given().isEmpty()) {
+            providers.add(DeviceHints.of(devices.given(), devices.node(), topology.nodes()));
+        }
         TopologyAdmission admission = topology.admit(providers);
         if (!admission.admitted()) {
             throw new RejectedException(
                     RejectionReason.TOPOLOGY_AFFINITY_ERROR,
-                    what + " (" + describe(cpus, mem) + "): " + admission.message());
+                    what + " (" + describe(cpus, mem, devices.given()) + "): " + admission.message());
         }
         return admission.hint();
     }
@@ -102,13 +132,18 @@ record Managers(CpuTopology topo, CpuManager cpu, MemoryManager memory, Topology
                 : CpuSet.of(hint.numaMask().toArray());
     }
 
-    static String describe(int cpus, Map<MemoryResource, Long> mem) {
+    static String describe(int cpus, Map<MemoryResource, Long> mem, List<Device> devices) {
         StringBuilder sb = new StringBuilder();
         if (cpus > 0) {
             sb.append("cpu=").append(cpus);
         }
         mem.forEach((r, v) ->
                 sb.append(sb.isEmpty() ? "" : ", ").append(r).append('=').append(MemoryQuantity.format(v)));
+        new TreeMap<>(devices.stream().collect(Collectors.groupingBy(Device::resource, Collectors.counting())))
+                .forEach((r, n) -> sb.append(sb.isEmpty() ? "" : ", ")
+                        .append(r)
+                        .append('=')
+                        .append(n));
         return sb.isEmpty() ? "no pinned resources" : sb.toString();
     }
 }

@@ -3,6 +3,7 @@ package io.podnuma.agent.engine.node;
 import io.podnuma.agent.engine.cpu.CpuState;
 import io.podnuma.agent.engine.cpu.StaticPolicy;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.device.PodDevices;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.machine.NumaNode;
 import io.podnuma.agent.engine.memory.MemoryState;
@@ -119,8 +120,16 @@ public final class NodeAllocator {
         return NodeState.empty(shared);
     }
 
-    /** Admits a pod; a pod already admitted keeps its first answer. */
+    /** Admits a pod without devices; a pod already admitted keeps its first answer. */
     public AdmissionResult admit(NodeState state, Pod pod) {
+        return admit(state, pod, PodDevices.NONE);
+    }
+
+    /**
+     * Admits a pod whose containers hold {@code devices} (the kubelet gave them before creating the containers): the
+     * devices' NUMA nodes are hints beside the CPU and memory hints. A pod already admitted keeps its first answer.
+     */
+    public AdmissionResult admit(NodeState state, Pod pod, PodDevices devices) {
         PodAssignment existing = state.pods().get(pod.ref().uid());
         if (existing != null) {
             return new AdmissionResult.Admitted(state, existing);
@@ -131,10 +140,10 @@ public final class NodeAllocator {
         try {
             Planned planned;
             if (config.topologyScope() == NodeConfig.TopologyScope.POD && effective.hasPodLevelResources()) {
-                planned = new PodLevelPlanner(managers).plan(effective, cpuState, memState);
+                planned = new PodLevelPlanner(managers).plan(effective, cpuState, memState, devices);
             } else {
                 boolean podScope = config.topologyScope() == NodeConfig.TopologyScope.POD;
-                planned = new PerContainerPlanner(managers, podScope).plan(effective, cpuState, memState);
+                planned = new PerContainerPlanner(managers, podScope).plan(effective, cpuState, memState, devices);
             }
             return new AdmissionResult.Admitted(state.withPod(planned.sharedPool(), planned.pod()), planned.pod());
         } catch (RejectedException e) {
@@ -151,8 +160,13 @@ public final class NodeAllocator {
      * @param within the CPUs the pod may take (intersected with the node's free CPUs)
      */
     public AdmissionResult admitWithin(NodeState state, Pod pod, CpuSet within) {
+        return admitWithin(state, pod, within, PodDevices.NONE);
+    }
+
+    /** {@link #admitWithin(NodeState, Pod, CpuSet)} of a pod holding {@code devices}. */
+    public AdmissionResult admitWithin(NodeState state, Pod pod, CpuSet within, PodDevices devices) {
         NodeState narrowed = new NodeState(state.sharedPool().intersection(within), state.pods());
-        return switch (admit(narrowed, pod)) {
+        return switch (admit(narrowed, pod, devices)) {
             case AdmissionResult.Admitted a -> {
                 CpuSet shared = state.sharedPool().difference(a.pod().exclusiveCpus());
                 yield new AdmissionResult.Admitted(state.withPod(shared, a.pod()), a.pod());

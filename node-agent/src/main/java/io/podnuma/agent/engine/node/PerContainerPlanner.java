@@ -2,6 +2,7 @@ package io.podnuma.agent.engine.node;
 
 import io.podnuma.agent.engine.cpu.CpuState;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.device.PodDevices;
 import io.podnuma.agent.engine.memory.MemoryBlock;
 import io.podnuma.agent.engine.memory.MemoryResource;
 import io.podnuma.agent.engine.memory.MemoryState;
@@ -38,12 +39,19 @@ final class PerContainerPlanner {
         this.podScope = podScope;
     }
 
-    Planned plan(Pod pod, CpuState cpuState, MemoryState memState) {
+    Planned plan(Pod pod, CpuState cpuState, MemoryState memState, PodDevices devices) {
         String uid = pod.ref().uid();
         PodQos qos = PodRules.qos(pod);
         TopologyHint podHint = null;
         if (podScope) {
-            podHint = m.admit("pod " + pod.ref(), cpuState, podCpus(pod), CpuSet.empty(), memState, podMemory(pod));
+            podHint = m.admit(
+                    "pod " + pod.ref(),
+                    cpuState,
+                    podCpus(pod),
+                    CpuSet.empty(),
+                    memState,
+                    podMemory(pod),
+                    Managers.Given.pod(devices));
         }
         CpuSet reusable = CpuSet.empty();
         TreeMap<MemoryResource, Long> memReusable = new TreeMap<>();
@@ -58,7 +66,9 @@ final class PerContainerPlanner {
             }
             String what = c.type().wireName() + " container " + c.name() + " of pod " + pod.ref();
             String owner = NodeState.containerOwner(uid, c.name());
-            TopologyHint hint = podScope ? podHint : m.admit(what, cpuState, n, reusable, memState, mem);
+            TopologyHint hint = podScope
+                    ? podHint
+                    : m.admit(what, cpuState, n, reusable, memState, mem, Managers.Given.container(devices, c.name()));
             CpuSet cpus = CpuSet.empty();
             if (n > 0) {
                 var alloc = m.allocateCpus(what, cpuState, owner, n, hint, reusable, "the node");

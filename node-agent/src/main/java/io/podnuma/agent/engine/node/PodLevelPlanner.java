@@ -2,6 +2,7 @@ package io.podnuma.agent.engine.node;
 
 import io.podnuma.agent.engine.cpu.CpuState;
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.device.PodDevices;
 import io.podnuma.agent.engine.memory.MemoryBlock;
 import io.podnuma.agent.engine.memory.MemoryQuantity;
 import io.podnuma.agent.engine.memory.MemoryResource;
@@ -40,14 +41,15 @@ final class PodLevelPlanner {
     }
 
     /** Returns the admitted pod and the new node shared pool; throws {@link RejectedException}. */
-    Planned plan(Pod pod, CpuState cpuState, MemoryState memState) {
+    Planned plan(Pod pod, CpuState cpuState, MemoryState memState, PodDevices devices) {
         String uid = pod.ref().uid();
         PodQos qos = PodRules.qos(pod);
         int budget = m.pinsCpus() ? PodRules.cpuBudget(pod) : 0;
         SortedMap<MemoryResource, Long> memBudget =
                 m.pinsMemory() && qos == PodQos.GUARANTEED ? PodRules.memoryBudget(pod) : new TreeMap<>();
         String what = "pod " + pod.ref() + " budget";
-        TopologyHint hint = m.admit(what, cpuState, budget, CpuSet.empty(), memState, memBudget);
+        TopologyHint hint =
+                m.admit(what, cpuState, budget, CpuSet.empty(), memState, memBudget, Managers.Given.pod(devices));
 
         CpuSet bubble = CpuSet.empty();
         if (budget > 0) {
