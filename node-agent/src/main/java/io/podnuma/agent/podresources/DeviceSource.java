@@ -40,8 +40,18 @@ public interface DeviceSource extends AutoCloseable {
         }
 
         @Override
+        public boolean knowsDevices() {
+            return false;
+        }
+
+        @Override
         public void close() {}
     };
+
+    /** Whether it can say which devices a pod holds; without a kubelet socket it cannot. */
+    default boolean knowsDevices() {
+        return true;
+    }
 
     /** Whether {@link #all}, {@link #pod} and {@link #allocatable} may block the calling thread. */
     Wait waits();

@@ -16,6 +16,7 @@ import java.util.Optional;
  *
  * @param created the creation timestamp as the API gives it (RFC 3339, so it sorts as text); empty when unknown
  * @param containerIds the runtime IDs the status gives the pod's containers
+ * @param devices the devices of device plugins its containers ask for
  */
 public record PodRecord(
         PodRef ref,
@@ -24,7 +25,8 @@ public record PodRecord(
         Optional<Pod> pod,
         Optional<String> unreadable,
         PodContainerIds containerIds,
-        String created) {
+        String created,
+        DeviceRequests devices) {
 
     public PodRecord {
         Objects.requireNonNull(ref, "ref");
@@ -33,6 +35,7 @@ public record PodRecord(
         Objects.requireNonNull(unreadable, "unreadable");
         Objects.requireNonNull(containerIds, "containerIds");
         Objects.requireNonNull(created, "created");
+        Objects.requireNonNull(devices, "devices");
         if (pod.isPresent() == unreadable.isPresent()) {
             throw new IllegalArgumentException("pod " + ref + ": exactly one of pod and unreadable must be given");
         }
@@ -63,7 +66,8 @@ public record PodRecord(
                 mapped,
                 unreadable,
                 PodContainerIds.of(pod),
-                meta.getCreationTimestamp() == null ? "" : meta.getCreationTimestamp());
+                meta.getCreationTimestamp() == null ? "" : meta.getCreationTimestamp(),
+                DeviceRequests.of(pod));
     }
 
     /** The kubelet's QoS class from the status names the cgroup; before it is set, derive it from the spec. */

@@ -200,6 +200,11 @@ public final class AgentDaemon implements AutoCloseable {
         KubeletCheckCache kubelet = new KubeletCheckCache(config.kubeletFiles(), config.kubeletCallTimeout());
         closeables.add(kubelet);
 
+        // Asked by the admissions (where a pod's devices are) and by the PodResources server; closed after both.
+        DeviceSource devices = config.kubeletPodResourcesSocket().isPresent()
+                ? new KubeletDeviceSource(config.kubeletPodResourcesSocket().get(), config.kubeletCallTimeout())
+                : DeviceSource.NONE;
+        closeables.add(devices);
         agent = new NodeAgent(
                 new NodeAgent.Settings(
                         config.nodeName(),
@@ -227,6 +232,7 @@ public final class AgentDaemon implements AutoCloseable {
                         reportsWhenReady,
                         metrics,
                         kubelet,
+                        devices,
                         this::stepToReady,
                         Clock.systemUTC()));
         closeables.add(agent);
@@ -247,10 +253,6 @@ public final class AgentDaemon implements AutoCloseable {
             agent.watchCpusets();
         }
 
-        DeviceSource devices = config.kubeletPodResourcesSocket().isPresent()
-                ? new KubeletDeviceSource(config.kubeletPodResourcesSocket().get(), config.kubeletCallTimeout())
-                : DeviceSource.NONE;
-        closeables.add(devices);
         podResources = PodResourcesEndpoint.start(
                 new PodResourcesEndpoint.Settings(
                         config.podResourcesSocket(),

@@ -74,7 +74,7 @@ record AgentSteps(
                 settings.reconcilePeriod(),
                 settings.syncTimeoutLog());
         HostScan hostScan = new HostScan(parts.pins(), parts.scan(), host);
-        Admissions admissions = new Admissions(allocator, parts.metrics(), settings.admission());
+        Admissions admissions = new Admissions(allocator, parts.metrics(), settings.admission(), parts.devices());
         Decisions decisions = new Decisions(admissions, pods, parts.events());
         CpuSet.Builder mems = CpuSet.builder();
         parts.topology().numaNodes().forEach(n -> mems.add(n.id()));

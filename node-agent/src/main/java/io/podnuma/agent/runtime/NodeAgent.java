@@ -13,6 +13,7 @@ import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.podresources.DeviceSource;
 import io.podnuma.agent.podresources.PodResourcesSnapshot;
 import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.pods.PodSource;
@@ -105,6 +106,7 @@ public final class NodeAgent implements AutoCloseable {
             Consumer<AgentReport> reports,
             AgentMetrics metrics,
             Supplier<KubeletCheck> kubelet,
+            DeviceSource devices,
             Runnable markReady,
             Clock clock) {}
 

@@ -10,6 +10,7 @@ import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.kubelet.KubeletCheck;
 import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.podresources.DeviceSource;
 import io.podnuma.agent.pods.PodMapper;
 import io.podnuma.agent.pods.PodSource;
 import io.podnuma.agent.runtime.core.PinWriter;
@@ -51,6 +52,7 @@ final class InMemoryAgent {
 
     private AgentMetrics metrics;
     private CheckpointFiles checkpointFiles = CheckpointFiles.HOST;
+    private DeviceSource devices = DeviceSource.NONE;
 
     InMemoryAgent(
             String node,
@@ -95,6 +97,12 @@ final class InMemoryAgent {
     /** The state directory's changes through {@code value} (a crash test's fence, a full directory). */
     InMemoryAgent withCheckpointFiles(CheckpointFiles value) {
         checkpointFiles = value;
+        return this;
+    }
+
+    /** The kubelet's devices: which a pod holds, and the node's. */
+    InMemoryAgent withDevices(DeviceSource value) {
+        devices = value;
         return this;
     }
 
@@ -143,6 +151,7 @@ final class InMemoryAgent {
                         reports,
                         metrics != null ? metrics : new AgentMetrics(topo),
                         kubelet,
+                        devices,
                         () -> {},
                         Clock.systemUTC()));
     }

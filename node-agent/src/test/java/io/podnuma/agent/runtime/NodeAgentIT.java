@@ -135,6 +135,7 @@ class NodeAgentIT {
                         (AgentReport r) -> publisher.publish(NodeStateRenderer.render(r.node())),
                         metrics,
                         () -> new KubeletCheck(List.of()),
+                        io.podnuma.agent.podresources.DeviceSource.NONE,
                         () -> {},
                         Clock.systemUTC()));
         agents.add(agent);

@@ -19,6 +19,18 @@ public sealed interface AdmissionDecision {
     /** The pod cannot keep the CPUs its containers hold; it is no refusal, the pod is admitted afresh later. */
     record NotKept() implements AdmissionDecision {}
 
+    /**
+     * Not decided yet: the kubelet has not given the pod the devices it asks for, and where they are decides where
+     * its CPUs go. The pod's next change (its containers being created) or the next full sync asks again; until then
+     * it runs as an undecided pod does, on the node's shared pool.
+     */
+    record Later(PodRef pod, String why) implements AdmissionDecision {
+        public Later {
+            Objects.requireNonNull(pod, "pod");
+            Objects.requireNonNull(why, "why");
+        }
+    }
+
     /** The pod is refused; {@code evict}: and evicted ({@code admission: Evict}), otherwise it runs unpinned. */
     record Refuse(Refusal refusal, Consequence consequence) implements AdmissionDecision {
         public Refuse {

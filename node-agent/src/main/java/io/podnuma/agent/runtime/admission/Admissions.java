@@ -1,12 +1,14 @@
 package io.podnuma.agent.runtime.admission;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.device.PodDevices;
 import io.podnuma.agent.engine.node.AdmissionResult;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.engine.node.RejectionReason;
 import io.podnuma.agent.engine.pod.Pod;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.podresources.DeviceSource;
 import io.podnuma.agent.pods.PodRecord;
 import io.podnuma.agent.runtime.pods.Refusal;
 import io.podnuma.agent.runtime.pods.RefusalReason;
@@ -24,12 +26,17 @@ public final class Admissions {
     private final NodeAllocator allocator;
     private final AgentMetrics metrics;
     private final AdmissionAction action;
+    private final DeviceSource devices;
 
-    /** @param action what a refusal means: {@link AdmissionAction#EVICT} evicts the pod, otherwise it runs unpinned */
-    public Admissions(NodeAllocator allocator, AgentMetrics metrics, AdmissionAction action) {
+    /**
+     * @param action what a refusal means: {@link AdmissionAction#EVICT} evicts the pod, otherwise it runs unpinned
+     * @param devices where the devices the kubelet gave a pod are read (a pod asking for devices is placed with them)
+     */
+    public Admissions(NodeAllocator allocator, AgentMetrics metrics, AdmissionAction action, DeviceSource devices) {
         this.allocator = allocator;
         this.metrics = metrics;
         this.action = action;
+        this.devices = devices;
     }
 
     /** Admits a readable pod afresh. */
@@ -56,9 +63,24 @@ public final class Admissions {
     private AdmissionDecision decide(NodeState state, PodRecord r, Optional<CpuSet> within) {
         Pod pod = r.pod().orElseThrow();
         long t0 = System.nanoTime();
+        PodDevices given = PodDevices.NONE;
+        if (!r.devices().isEmpty() && devices.knowsDevices()) {
+            given = GivenDevices.of(
+                    r.ref(),
+                    r.devices(),
+                    devices.pod(r.ref().namespace(), r.ref().name()),
+                    devices.allocatable());
+            Optional<String> missing = GivenDevices.missing(r.devices(), given);
+            if (missing.isPresent()) {
+                return new AdmissionDecision.Later(
+                        r.ref(), "the kubelet has not given it its devices yet (" + missing.get() + ")");
+            }
+        }
         AdmissionResult result;
         try {
-            result = within.isPresent() ? allocator.admitWithin(state, pod, within.get()) : allocator.admit(state, pod);
+            result = within.isPresent()
+                    ? allocator.admitWithin(state, pod, within.get(), given)
+                    : allocator.admit(state, pod, given);
         } catch (IllegalArgumentException e) {
             // Only a degraded node (books that no longer add up after a policy change) gets here.
             result = new AdmissionResult.Rejected(

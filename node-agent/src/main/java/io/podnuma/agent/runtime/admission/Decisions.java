@@ -35,6 +35,10 @@ public final class Decisions {
             case AdmissionDecision.NotKept n -> {
                 return state;
             }
+            case AdmissionDecision.Later l -> {
+                LOG.info("pod {} is not decided yet: {}", l.pod(), l.why());
+                return state;
+            }
             case AdmissionDecision.Refuse r -> {
                 refuse(r);
                 return state;

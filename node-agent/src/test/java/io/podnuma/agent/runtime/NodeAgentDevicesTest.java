@@ -1,0 +1,178 @@
+package io.podnuma.agent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.podnuma.agent.cgroup.CgroupDriver;
+import io.podnuma.agent.cgroup.CgroupNaming;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.state.PodAssignment;
+import io.podnuma.agent.podresources.ContainerKey;
+import io.podnuma.agent.podresources.DeviceAssignments;
+import io.podnuma.agent.podresources.DeviceSource;
+import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import io.podnuma.podresources.v1.ContainerDevices;
+import io.podnuma.podresources.v1.NUMANode;
+import io.podnuma.podresources.v1.TopologyInfo;
+import io.podnuma.testkit.agent.SampleConfigs;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A pod asking for a device plugin's device, on the in-memory agent: it is decided only once the kubelet has given
+ * the device, and then its exclusive CPUs go to the device's NUMA node (node 1 of the 2-socket fixture: CPUs 32-63
+ * and 96-127), where the same pod without the device goes to node 0.
+ */
+class NodeAgentDevicesTest {
+
+    private static final String ACCEL = "example.com/accel";
+
+    @TempDir
+    Path stateDir;
+
+    private final FakePods pods = new FakePods();
+    private final KubeletDevices kubelet = new KubeletDevices();
+    private CpuTopology topo;
+    private NodeAgent agent;
+
+    /** The kubelet's devices as its PodResources socket would tell them; a test gives them when it says so. */
+    private static final class KubeletDevices implements DeviceSource {
+        final Map<ContainerKey, DeviceAssignments.Assigned> given = new ConcurrentHashMap<>();
+        final List<ContainerDevices> node = List.of(accel("accel-0", 0), accel("accel-1", 1), accel("accel-2", 1));
+
+        @Override
+        public Wait waits() {
+            return Wait.NEVER;
+        }
+
+        @Override
+        public DeviceAssignments all() {
+            return new DeviceAssignments(given);
+        }
+
+        @Override
+        public DeviceAssignments pod(String namespace, String name) {
+            return all();
+        }
+
+        @Override
+        public List<ContainerDevices> allocatable() {
+            return node;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static ContainerDevices accel(String id, int numaNode) {
+        return ContainerDevices.newBuilder()
+                .setResourceName(ACCEL)
+                .addDeviceIds(id)
+                .setTopology(
+                        TopologyInfo.newBuilder().addNodes(NUMANode.newBuilder().setID(numaNode)))
+                .build();
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        topo = new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
+        agent = new InMemoryAgent(
+                        "unit",
+                        topo,
+                        InMemoryAgent.podScopeConfig("unit", SampleConfigs.reservedCpus("0,64")),
+                        new CgroupNaming(CgroupDriver.SYSTEMD),
+                        new FakeCgroups(new Random(1)),
+                        List::of,
+                        stateDir,
+                        pods)
+                .withDevices(kubelet)
+                .build();
+        agent.start();
+        assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();
+    }
+
+    @AfterEach
+    void close() {
+        agent.close();
+    }
+
+    /** Kind 1 of the fixtures (app with 4 CPUs, helper with 1), its app asking for one accelerator. */
+    private static Pod inference(String name) {
+        Pod p = RuntimeFixtures.podOfKind(1, name, name, "4");
+        return new PodBuilder(p)
+                .editSpec()
+                .editFirstContainer()
+                .editResources()
+                .addToLimits(ACCEL, new Quantity("1"))
+                .addToRequests(ACCEL, new Quantity("1"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build();
+    }
+
+    private CpuSet nodesOf(PodAssignment p, String container) {
+        return topo.numaNodesOf(p.container(container).orElseThrow().cpus());
+    }
+
+    @Test
+    void aPodIsDecidedOnceTheKubeletGaveItsDeviceAndItsCpusGoWhereTheDeviceIs() {
+        Pod pod = inference("infer");
+        String uid = pod.getMetadata().getUid();
+        pods.put(pod); // bound; the kubelet has not admitted it yet
+        agent.drain();
+        assertThat(agent.state().pods())
+                .as("not decided before the device is given")
+                .doesNotContainKey(uid);
+
+        kubelet.given.put(
+                new ContainerKey("churn", "infer", "app"),
+                new DeviceAssignments.Assigned(List.of(accel("accel-2", 1)), List.of()));
+        pods.put(RuntimeFixtures.withStatus(pod)); // its containers are created
+        agent.drain();
+
+        PodAssignment admitted = agent.state().pods().get(uid);
+        assertThat(admitted).as("decided once the device is given").isNotNull();
+        assertThat(nodesOf(admitted, "app")).isEqualTo(CpuSet.of(1));
+
+        Pod plain = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(1, "plain", "plain", "4"));
+        pods.put(plain);
+        agent.drain();
+        assertThat(nodesOf(agent.state().pods().get(plain.getMetadata().getUid()), "app"))
+                .as("the same pod without the device")
+                .isEqualTo(CpuSet.of(0));
+    }
+
+    @Test
+    void withoutAKubeletSocketAPodAskingForADeviceIsDecidedAtOnceWithoutIt() throws Exception {
+        agent.close();
+        agent = new InMemoryAgent(
+                        "unit",
+                        topo,
+                        InMemoryAgent.podScopeConfig("unit", SampleConfigs.reservedCpus("0,64")),
+                        new CgroupNaming(CgroupDriver.SYSTEMD),
+                        new FakeCgroups(new Random(1)),
+                        List::of,
+                        stateDir,
+                        pods)
+                .build();
+        agent.start();
+        assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();
+        Pod pod = inference("blind");
+        pods.put(pod);
+        agent.drain();
+        assertThat(nodesOf(agent.state().pods().get(pod.getMetadata().getUid()), "app"))
+                .isEqualTo(CpuSet.of(0));
+    }
+}
