@@ -87,7 +87,11 @@ class NodeAgentDevicesTest {
     @BeforeEach
     void start() throws Exception {
         topo = new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
-        agent = new InMemoryAgent(
+        agent = started(kubelet);
+    }
+
+    private NodeAgent started(DeviceSource devices) throws InterruptedException {
+        NodeAgent a = new InMemoryAgent(
                         "unit",
                         topo,
                         InMemoryAgent.podScopeConfig("unit", SampleConfigs.reservedCpus("0,64")),
@@ -96,10 +100,11 @@ class NodeAgentDevicesTest {
                         List::of,
                         stateDir,
                         pods)
-                .withDevices(kubelet)
+                .withDevices(devices)
                 .build();
-        agent.start();
-        assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();
+        a.start();
+        assertThat(a.awaitReady(Duration.ofSeconds(10))).isTrue();
+        return a;
     }
 
     @AfterEach
@@ -157,18 +162,7 @@ class NodeAgentDevicesTest {
     @Test
     void withoutAKubeletSocketAPodAskingForADeviceIsDecidedAtOnceWithoutIt() throws Exception {
         agent.close();
-        agent = new InMemoryAgent(
-                        "unit",
-                        topo,
-                        InMemoryAgent.podScopeConfig("unit", SampleConfigs.reservedCpus("0,64")),
-                        new CgroupNaming(CgroupDriver.SYSTEMD),
-                        new FakeCgroups(new Random(1)),
-                        List::of,
-                        stateDir,
-                        pods)
-                .build();
-        agent.start();
-        assertThat(agent.awaitReady(Duration.ofSeconds(10))).isTrue();
+        agent = started(DeviceSource.NONE);
         Pod pod = inference("blind");
         pods.put(pod);
         agent.drain();
