@@ -3,6 +3,7 @@ package io.podnuma.agent.pods;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,20 +14,20 @@ import java.util.stream.Stream;
  * How many devices of each extended resource (a device plugin's, e.g. {@code example.com/accel}) each container of a
  * pod asks for: its limits, which for an extended resource equal its requests.
  *
- * @param byContainer container name to resource to count; containers asking for none are absent
+ * @param byContainer container name to resource to count, both sorted; containers asking for none are absent
  */
 public record DeviceRequests(Map<String, Map<String, Long>> byContainer) {
 
     public static final DeviceRequests NONE = new DeviceRequests(Map.of());
 
     public DeviceRequests {
-        Map<String, Map<String, Long>> copy = new TreeMap<>();
+        TreeMap<String, Map<String, Long>> copy = new TreeMap<>();
         byContainer.forEach((c, r) -> {
             if (!r.isEmpty()) {
-                copy.put(c, Map.copyOf(r));
+                copy.put(c, Collections.unmodifiableSortedMap(new TreeMap<>(r)));
             }
         });
-        byContainer = Map.copyOf(copy);
+        byContainer = Collections.unmodifiableSortedMap(copy);
     }
 
     /** The extended resources every container, init containers and sidecars included, asks for. */

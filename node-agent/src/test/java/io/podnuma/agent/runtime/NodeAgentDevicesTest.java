@@ -11,19 +11,13 @@ import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.podresources.ContainerKey;
-import io.podnuma.agent.podresources.DeviceAssignments;
 import io.podnuma.agent.podresources.DeviceSource;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
-import io.podnuma.podresources.v1.ContainerDevices;
-import io.podnuma.podresources.v1.NUMANode;
-import io.podnuma.podresources.v1.TopologyInfo;
 import io.podnuma.testkit.agent.SampleConfigs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,47 +36,9 @@ class NodeAgentDevicesTest {
     Path stateDir;
 
     private final FakePods pods = new FakePods();
-    private final KubeletDevices kubelet = new KubeletDevices();
+    private final FakeKubeletDevices kubelet = new FakeKubeletDevices(ACCEL, List.of(0, 1, 1));
     private CpuTopology topo;
     private NodeAgent agent;
-
-    /** The kubelet's devices as its PodResources socket would tell them; a test gives them when it says so. */
-    private static final class KubeletDevices implements DeviceSource {
-        final Map<ContainerKey, DeviceAssignments.Assigned> given = new ConcurrentHashMap<>();
-        final List<ContainerDevices> node = List.of(accel("accel-0", 0), accel("accel-1", 1), accel("accel-2", 1));
-
-        @Override
-        public Wait waits() {
-            return Wait.NEVER;
-        }
-
-        @Override
-        public DeviceAssignments all() {
-            return new DeviceAssignments(given);
-        }
-
-        @Override
-        public DeviceAssignments pod(String namespace, String name) {
-            return all();
-        }
-
-        @Override
-        public List<ContainerDevices> allocatable() {
-            return node;
-        }
-
-        @Override
-        public void close() {}
-    }
-
-    private static ContainerDevices accel(String id, int numaNode) {
-        return ContainerDevices.newBuilder()
-                .setResourceName(ACCEL)
-                .addDeviceIds(id)
-                .setTopology(
-                        TopologyInfo.newBuilder().addNodes(NUMANode.newBuilder().setID(numaNode)))
-                .build();
-    }
 
     @BeforeEach
     void start() throws Exception {
@@ -141,9 +97,7 @@ class NodeAgentDevicesTest {
                 .as("not decided before the device is given")
                 .doesNotContainKey(uid);
 
-        kubelet.given.put(
-                new ContainerKey("churn", "infer", "app"),
-                new DeviceAssignments.Assigned(List.of(accel("accel-2", 1)), List.of()));
+        kubelet.give(new ContainerKey("churn", "infer", "app"), kubelet.device("accel-2", 1));
         pods.put(RuntimeFixtures.withStatus(pod)); // its containers are created
         agent.drain();
 

@@ -32,6 +32,10 @@ public enum InputKind {
             "What the kubelet says",
             "the agent's coexistence check (the kubelet's PodResources socket and its configuration file), as the"
                     + " KubeletConflict condition shows it: node-agent BadKubeletCasesTest"),
+    DEVICES(
+            "Devices the kubelet gave",
+            "the agent's admission of a pod asking for device-plugin devices, from the kubelet's PodResources"
+                    + " answers: node-agent BadDeviceCasesTest"),
     SYSFS("sysfs trees", "the agent's topology reader: node-agent BadSysfsCasesTest"),
     CGROUP_TREE("cgroup trees", "the agent's cgroup tree scanner and naming: node-agent BadCgroupTreeCasesTest"),
     POD_RESOURCES(
