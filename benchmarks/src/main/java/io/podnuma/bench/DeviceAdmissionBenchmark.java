@@ -79,8 +79,7 @@ public class DeviceAdmissionBenchmark {
                 new PodRef("bench-infer", "default", "infer"),
                 Optional.empty(),
                 List.of(),
-                List.of(new Container(
-                        "m", ContainerType.APP, Resources.guaranteed(ResourceList.of(4000L, 1L << 30)))),
+                List.of(new Container("m", ContainerType.APP, Resources.guaranteed(ResourceList.of(4000L, 1L << 30)))),
                 List.of());
         List<Device> node = new ArrayList<>();
         for (int i = 0; i < 16; i++) {

@@ -20,8 +20,12 @@ class DeviceAdmissionBenchmarkTest {
     @Test
     void thePodHoldingTheAcceleratorOfNode5GetsCpusOfNode5AndWithoutItOfNode0() {
         var topo = BenchMachine.topology();
-        var with = admitted(DeviceAdmissionBenchmark.ONE_ACCEL).pod().container("m").orElseThrow();
-        var without = admitted(DeviceAdmissionBenchmark.NONE).pod().container("m").orElseThrow();
+        var with = admitted(DeviceAdmissionBenchmark.ONE_ACCEL)
+                .pod()
+                .container("m")
+                .orElseThrow();
+        var without =
+                admitted(DeviceAdmissionBenchmark.NONE).pod().container("m").orElseThrow();
         assertThat(with.cpus().size()).isEqualTo(4);
         assertThat(topo.numaNodesOf(with.cpus()).stream().boxed()).containsExactly(5);
         assertThat(topo.numaNodesOf(without.cpus()).stream().boxed()).containsExactly(0);
