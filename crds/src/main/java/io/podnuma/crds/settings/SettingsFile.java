@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -20,8 +21,7 @@ import java.util.function.Function;
 public record SettingsFile(String flag, String env, long maxBytes, String kind, String contents) {
 
     /** The file named by the flag, else by the variable, else {@code fallback} (null: none). */
-    public String name(
-            java.util.Map<String, String> flags, java.util.Map<String, String> environment, String fallback) {
+    public String name(Map<String, String> flags, Map<String, String> environment, String fallback) {
         return flags.getOrDefault(flag, environment.getOrDefault(env, fallback));
     }
 
