@@ -59,6 +59,7 @@ public final class GuestNode implements AutoCloseable {
     private final Thread shutdownHook = new Thread(this::stop, "podnuma-guestnode-shutdown");
     private ManagedProcess qemu;
     private Duration bootToReady;
+    private final List<Integer> forwardedPorts;
     private boolean closed;
 
     private GuestNode(LocalControlPlane plane, GuestNodeOptions options, Path runDir, Path logDir, GuestLock lock) {
@@ -71,6 +72,16 @@ public final class GuestNode implements AutoCloseable {
         // localhost resolves to where QEMU forwards the kubelet's port from.
         this.nodeName = "localhost";
         this.kubeletPort = FreePorts.next();
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < options.forwardedPorts(); i++) {
+            ports.add(FreePorts.next());
+        }
+        this.forwardedPorts = List.copyOf(ports);
+    }
+
+    /** The ports of {@link GuestNodeOptions#withForwardedPorts}, picked after the guest lock was taken. */
+    public List<Integer> forwardedPorts() {
+        return forwardedPorts;
     }
 
     /**
@@ -120,7 +131,7 @@ public final class GuestNode implements AutoCloseable {
         cmd.addAll(options.topology().qemuArguments());
         cmd.addAll(kernel.qemuArguments());
         StringBuilder netdev = new StringBuilder("user,id=n0");
-        List<Integer> forwarded = new ArrayList<>(options.forwardedPorts());
+        List<Integer> forwarded = new ArrayList<>(forwardedPorts);
         forwarded.add(kubeletPort);
         forwarded.forEach(port -> netdev.append(",hostfwd=tcp:127.0.0.1:" + port + "-:" + port));
         cmd.addAll(List.of("-netdev", netdev.toString(), "-device", "virtio-net-pci,netdev=n0"));

@@ -7,15 +7,16 @@ import java.util.Objects;
 /**
  * How a {@link GuestNode} is built: the machine, the kubelet's own resource managers, the OCI image tars its
  * containerd has when it starts (imported on the host beside the pause image, {@code ContainerdPreload}), and the
- * guest's TCP ports the host reaches on its loopback at the same number (e.g. a host-network agent's metrics; the
- * kubelet's port is always forwarded), and the emulator's CPU priority (raised only for a guest on the build's
+ * number of the guest's TCP ports the host reaches on its loopback at the same number (e.g. a host-network agent's
+ * metrics; the kubelet's port is always forwarded; {@link GuestNode#forwardedPorts} says which they are), and the
+ * emulator's CPU priority (raised only for a guest on the build's
  * critical path).
  */
 public record GuestNodeOptions(
         GuestTopology topology,
         KubeletManagers managers,
         List<Path> images,
-        List<Integer> forwardedPorts,
+        int forwardedPorts,
         GuestKernel.Priority priority) {
 
     /** The kubelet's CPU, memory and topology managers. */
@@ -60,19 +61,26 @@ public record GuestNodeOptions(
         Objects.requireNonNull(managers, "managers");
         Objects.requireNonNull(priority, "priority");
         images = List.copyOf(images);
-        forwardedPorts = List.copyOf(forwardedPorts);
+        if (forwardedPorts < 0) {
+            throw new IllegalArgumentException("forwardedPorts " + forwardedPorts + ": allowed 0 or more");
+        }
     }
 
     public static GuestNodeOptions of(GuestTopology topology, KubeletManagers managers) {
-        return new GuestNodeOptions(topology, managers, List.of(), List.of(), GuestKernel.Priority.NORMAL);
+        return new GuestNodeOptions(topology, managers, List.of(), 0, GuestKernel.Priority.NORMAL);
     }
 
     public GuestNodeOptions withImages(List<Path> tars) {
         return new GuestNodeOptions(topology, managers, tars, forwardedPorts, priority);
     }
 
-    public GuestNodeOptions withForwardedPorts(List<Integer> ports) {
-        return new GuestNodeOptions(topology, managers, images, ports, priority);
+    /**
+     * {@code count} ports forwarded besides the kubelet's. The guest picks them once it holds the guest lock, just
+     * before it boots: ports picked before a wait for another test's guest could be some other listener's by then
+     * (QEMU then cannot set its forwarding up and exits).
+     */
+    public GuestNodeOptions withForwardedPorts(int count) {
+        return new GuestNodeOptions(topology, managers, images, count, priority);
     }
 
     public GuestNodeOptions withPriority(GuestKernel.Priority emulator) {

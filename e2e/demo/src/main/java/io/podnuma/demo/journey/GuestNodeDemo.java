@@ -2,7 +2,6 @@ package io.podnuma.demo.journey;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.podnuma.controlplane.FreePorts;
 import io.podnuma.controlplane.GuestKernel;
 import io.podnuma.controlplane.GuestNode;
 import io.podnuma.controlplane.GuestNodeOptions;
@@ -114,20 +113,19 @@ public final class GuestNodeDemo {
     public GuestReport run() throws Exception {
         started = System.nanoTime();
         long t0 = started;
-        int metricsPort = FreePorts.next();
-        int healthPort = FreePorts.next();
         try (LocalControlPlane plane = LocalControlPlane.startForRealKubelet();
                 GuestNode node = GuestNode.start(
                         plane,
                         GuestNodeOptions.of(TOPOLOGY, GuestNodeOptions.KubeletManagers.NONE)
                                 .withImages(images.tars(IMAGES))
-                                .withForwardedPorts(List.of(metricsPort, healthPort))
+                                .withForwardedPorts(2)
                                 // The journey is the build's last, longest step.
                                 .withPriority(GuestKernel.Priority.RAISED));
                 ChartOperator operator = new ChartOperator(plane, workDir.resolve("operator"), "operator-host")) {
             Journey journey = new Journey(plane, node, operator);
             Map<Integer, CpuList> numa = journey.machine();
-            Pod agent = journey.install(metricsPort, healthPort);
+            int metricsPort = node.forwardedPorts().get(0);
+            Pod agent = journey.install(metricsPort, node.forwardedPorts().get(1));
             List<GuestRow> rows = journey.pods(numa);
             Map<Integer, Long> pages = journey.memory();
             List<GuestRow> tooBig = journey.tooBig(numa);
