@@ -103,8 +103,10 @@ mount -t cgroup2 cgroup2 /sys/fs/cgroup
 for m in $(cat /modules/order); do
     insmod /modules/$m.ko || echo "PODNUMA-GUEST: insmod $m failed"
 done
+# cache=loose on the read-only /usr: without it every exec reads its binary over 9p again, and under
+# emulation that dominated a pod's start and stop (runc, shims). /etc stays uncached: it may change.
 opts=trans=virtio,version=9p2000.L,msize=262144
-mount -t 9p -o $opts,ro usr /usr && mount -t 9p -o $opts,ro etc /etc && mount -t 9p -o $opts work /work
+mount -t 9p -o $opts,ro,cache=loose usr /usr && mount -t 9p -o $opts,ro etc /etc && mount -t 9p -o $opts work /work
 if [ -f /work/run.sh ]; then
     sh /work/run.sh > /work/run.log 2>&1
     echo "PODNUMA-GUEST-DONE rc=$?"

@@ -24,7 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * kubelet's defaults for it ({@code failCgroupV1} stays true), registered to the host's {@link LocalControlPlane}.
  *
  * <p>The guest boots the busybox initramfs of {@link GuestKernel}; the host's {@code /usr} and {@code /etc} arrive
- * read-only over 9p, the control plane's binaries too, and this node's run directory is the read-write {@code /work}:
+ * read-only over 9p, the control plane's binaries too (both with the guest's page cache, {@code cache=loose}: uncached,
+ * each runc and shim start read its binary over 9p again, and a pod took minutes to stop under emulation), and this
+ * node's run directory is the read-write {@code /work}:
  * its configuration, certificates, images, logs and a command channel ({@link #exec}). The guest reaches the API
  * server through QEMU's user networking (the host's loopback is {@code 10.0.2.2} there). Nothing of the guest lives on
  * the host outside the run directory: {@link #close} powers it off, deletes its Node and the directory (logs are kept

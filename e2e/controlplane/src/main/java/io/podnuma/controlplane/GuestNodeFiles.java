@@ -112,7 +112,7 @@ final class GuestNodeFiles {
                 mount -t tmpfs tmpfs /var/log
                 mount -t tmpfs tmpfs /tmp
                 rm -rf /var/run && ln -s /run /var/run
-                mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro bin %1$s
+                mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro,cache=loose bin %1$s
                 echo "+cpuset +cpu +memory +pids +hugetlb" > /sys/fs/cgroup/cgroup.subtree_control
                 echo 1 > /proc/sys/net/ipv4/ip_forward
                 echo "guest: network and mounts ready at $(up) s"

@@ -122,35 +122,44 @@ public final class GuestNodeDemo {
                                 // The journey is the build's last, longest step.
                                 .withPriority(GuestKernel.Priority.RAISED));
                 ChartOperator operator = new ChartOperator(plane, workDir.resolve("operator"), "operator-host")) {
-            Journey journey = new Journey(plane, node, operator);
-            Map<Integer, CpuList> numa = journey.machine();
-            int metricsPort = node.forwardedPorts().get(0);
-            Pod agent = journey.install(metricsPort, node.forwardedPorts().get(1));
-            List<GuestRow> rows = journey.pods(numa);
-            Map<Integer, Long> pages = journey.memory();
-            List<GuestRow> tooBig = journey.tooBig(numa);
-            Optional<BestEffort> spread = Optional.empty();
-            if (length == Length.FULL) {
-                spread = Optional.of(journey.bestEffort(agent, numa));
-            } else {
-                out.printf(
-                        "%n(the short journey ends here: -Dpodnuma.guestjourney=full, or scripts/demo, goes on with the"
-                                + " policy changed to best-effort: the agent's roll and the spread budget)%n");
+            try {
+                return walk(new Journey(plane, node, operator), node, t0);
+            } catch (AssertionError | RuntimeException e) {
+                // The guest's run directory goes with it: its logs' last lines are all a CI log keeps of the cause.
+                node.printLogTails(out, 30);
+                throw e;
             }
-            String metrics = PlainMetrics.fetch(metricsPort);
-            AgentMetrics.excerpt(metrics).forEach(l -> out.println("  " + l));
-            return new GuestReport(
-                    numa,
-                    rows,
-                    pages,
-                    tooBig,
-                    spread,
-                    journey.warnings(),
-                    journey.describe(),
-                    metrics,
-                    node.bootToReady(),
-                    Duration.ofNanos(System.nanoTime() - t0));
         }
+    }
+
+    /** The journey's steps on the booted guest, in order. */
+    private GuestReport walk(Journey journey, GuestNode node, long t0) throws Exception {
+        Map<Integer, CpuList> numa = journey.machine();
+        int metricsPort = node.forwardedPorts().get(0);
+        Pod agent = journey.install(metricsPort, node.forwardedPorts().get(1));
+        List<GuestRow> rows = journey.pods(numa);
+        Map<Integer, Long> pages = journey.memory();
+        List<GuestRow> tooBig = journey.tooBig(numa);
+        Optional<BestEffort> spread = Optional.empty();
+        if (length == Length.FULL) {
+            spread = Optional.of(journey.bestEffort(agent, numa));
+        } else {
+            out.printf("%n(the short journey ends here: -Dpodnuma.guestjourney=full, or scripts/demo, goes on with the"
+                    + " policy changed to best-effort: the agent's roll and the spread budget)%n");
+        }
+        String metrics = PlainMetrics.fetch(metricsPort);
+        AgentMetrics.excerpt(metrics).forEach(l -> out.println("  " + l));
+        return new GuestReport(
+                numa,
+                rows,
+                pages,
+                tooBig,
+                spread,
+                journey.warnings(),
+                journey.describe(),
+                metrics,
+                node.bootToReady(),
+                Duration.ofNanos(System.nanoTime() - t0));
     }
 
     /** The steps on one booted guest. */
