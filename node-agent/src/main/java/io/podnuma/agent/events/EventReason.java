@@ -45,6 +45,9 @@ public enum EventReason {
     /** Warning, pod: the pod object cannot be read into the engine's pod (e.g. a malformed quantity). */
     POD_SPEC_UNREADABLE("PodSpecUnreadable"),
 
+    /** Normal, pod: the pod asks for devices the kubelet has not given it yet; it is placed once they are given. */
+    WAITING_FOR_DEVICES("WaitingForDevices"),
+
     // Warning, pod: the engine refused the pod, in the kubelet's words (RejectionReason).
     TOPOLOGY_AFFINITY_ERROR("TopologyAffinityError"),
     SMT_ALIGNMENT_ERROR("SMTAlignmentError"),

@@ -31,6 +31,7 @@ class EventReasonTest {
             "PolicyConflict",
             "PolicyChanged",
             "PodSpecUnreadable",
+            "WaitingForDevices",
             "TopologyAffinityError",
             "SMTAlignmentError",
             "EmptyPodSharedPoolError",

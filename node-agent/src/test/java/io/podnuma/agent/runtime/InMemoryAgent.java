@@ -1,5 +1,6 @@
 package io.podnuma.agent.runtime;
 
+import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointFiles;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -71,6 +73,22 @@ final class InMemoryAgent {
         this.scan = scan;
         this.stateDir = stateDir;
         this.pods = pods;
+    }
+
+    /**
+     * The 2-socket fixture ({@link RuntimeFixtures#SYSFS}) in pod scope under single-numa-node, CPUs 0 and 64
+     * reserved, systemd cgroup names, fake cgroups, no container on the host: the node the device tests place on.
+     */
+    static InMemoryAgent twoSocketPodScope(CpuTopology topo, Path stateDir, PodSource pods) {
+        return new InMemoryAgent(
+                "unit",
+                topo,
+                podScopeConfig("unit", SampleConfigs.reservedCpus("0,64")),
+                new CgroupNaming(CgroupDriver.SYSTEMD),
+                new FakeCgroups(new Random(1)),
+                List::of,
+                stateDir,
+                pods);
     }
 
     InMemoryAgent withEvents(RuntimeEvents value) {
@@ -123,6 +141,17 @@ final class InMemoryAgent {
      */
     static AgentConfig podScopeConfig(String node, CpuManager cpuManager) {
         return AgentConfigs.load(SampleConfigs.podScope(node, cpuManager).build());
+    }
+
+    /** The agent, started and ready. */
+    NodeAgent started() throws InterruptedException {
+        NodeAgent agent = build();
+        agent.start();
+        if (!agent.awaitReady(Duration.ofSeconds(10))) {
+            agent.close();
+            throw new AssertionError("the in-memory agent was not ready within 10 s");
+        }
+        return agent;
     }
 
     /** The agent, not started; {@code admission: Evict} in the policy turns eviction on. */

@@ -5,19 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.podnuma.agent.cgroup.CgroupDriver;
-import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.podresources.ContainerKey;
 import io.podnuma.agent.podresources.DeviceSource;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
-import io.podnuma.testkit.agent.SampleConfigs;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +33,7 @@ class NodeAgentDevicesTest {
     Path stateDir;
 
     private final FakePods pods = new FakePods();
+    private final List<String> events = Collections.synchronizedList(new ArrayList<>());
     private final FakeKubeletDevices kubelet = new FakeKubeletDevices(ACCEL, List.of(0, 1, 1));
     private CpuTopology topo;
     private NodeAgent agent;
@@ -47,20 +45,10 @@ class NodeAgentDevicesTest {
     }
 
     private NodeAgent started(DeviceSource devices) throws InterruptedException {
-        NodeAgent a = new InMemoryAgent(
-                        "unit",
-                        topo,
-                        InMemoryAgent.podScopeConfig("unit", SampleConfigs.reservedCpus("0,64")),
-                        new CgroupNaming(CgroupDriver.SYSTEMD),
-                        new FakeCgroups(new Random(1)),
-                        List::of,
-                        stateDir,
-                        pods)
+        return InMemoryAgent.twoSocketPodScope(topo, stateDir, pods)
                 .withDevices(devices)
-                .build();
-        a.start();
-        assertThat(a.awaitReady(Duration.ofSeconds(10))).isTrue();
-        return a;
+                .withEvents(new RecordingEvents(events))
+                .started();
     }
 
     @AfterEach
@@ -93,9 +81,20 @@ class NodeAgentDevicesTest {
         String uid = pod.getMetadata().getUid();
         pods.put(pod); // bound; the kubelet has not admitted it yet
         agent.drain();
+        pods.put(new PodBuilder(pod)
+                .editMetadata()
+                .addToLabels("seen", "twice")
+                .endMetadata()
+                .build());
+        agent.drain();
         assertThat(agent.state().pods())
                 .as("not decided before the device is given")
                 .doesNotContainKey(uid);
+        assertThat(events)
+                .as("said once, though asked at each change")
+                .containsExactly("pod churn/infer Normal WaitingForDevices: not placed yet: the kubelet has not given"
+                        + " it its devices yet (container app: example.com/accel 0 of 1); until then it runs on the"
+                        + " node's shared pool");
 
         kubelet.give(new ContainerKey("churn", "infer", "app"), kubelet.device("accel-2", 1));
         pods.put(RuntimeFixtures.withStatus(pod)); // its containers are created

@@ -36,7 +36,15 @@ public final class Decisions {
                 return state;
             }
             case AdmissionDecision.Later l -> {
-                LOG.info("pod {} is not decided yet: {}", l.pod(), l.why());
+                // Asked again on each of the pod's changes and each full sync: said once, not at every ask.
+                if (pods.waiting(l.pod().uid())) {
+                    LOG.info("pod {} is not decided yet: {}", l.pod(), l.why());
+                    events.onPod(
+                            l.pod(),
+                            EventType.NORMAL,
+                            EventReason.WAITING_FOR_DEVICES,
+                            "not placed yet: " + l.why() + "; until then it runs on the node's shared pool");
+                }
                 return state;
             }
             case AdmissionDecision.Refuse r -> {

@@ -20,6 +20,7 @@ public final class PodBook {
     private final Map<String, PodRecord> records = new HashMap<>();
     private final Map<String, Refusal> refused = new TreeMap<>();
     private final Set<String> evicted = new HashSet<>();
+    private final Set<String> waiting = new HashSet<>();
 
     /** The full list replaces what the agent knew. */
     public void listed(List<PodRecord> pods) {
@@ -64,10 +65,17 @@ public final class PodBook {
 
     public void refuse(Refusal refusal) {
         refused.put(refusal.pod().uid(), refusal);
+        waiting.remove(refusal.pod().uid());
     }
 
     public void admitted(String uid) {
         refused.remove(uid);
+        waiting.remove(uid);
+    }
+
+    /** @return whether the pod has just begun to wait for what its decision needs: false while it still waits */
+    public boolean waiting(String uid) {
+        return waiting.add(uid);
     }
 
     /** @return whether the pod is to be evicted now: false when it was asked for already */
@@ -75,9 +83,10 @@ public final class PodBook {
         return evicted.add(uid);
     }
 
-    /** The pod has ended or is gone: it is neither refused nor evicted any more. */
+    /** The pod has ended or is gone: it is neither refused, evicted nor waiting any more. */
     public void ended(String uid) {
         refused.remove(uid);
         evicted.remove(uid);
+        waiting.remove(uid);
     }
 }
