@@ -26,6 +26,7 @@ import io.podnuma.agent.membership.NodeReports;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.nri.NriPlugin;
 import io.podnuma.agent.nri.NriPluginSettings;
+import io.podnuma.agent.podresources.CachedDeviceSource;
 import io.podnuma.agent.podresources.DeviceSource;
 import io.podnuma.agent.podresources.KubeletDeviceSource;
 import io.podnuma.agent.podresources.PodResourcesEndpoint;
@@ -77,6 +78,11 @@ public final class AgentDaemon implements AutoCloseable {
     private static final Duration NRI_RECONNECT_MAX = Duration.ofSeconds(5);
     private static final Duration NRI_GRACE = Duration.ofSeconds(10);
     private static final Duration NRI_WARN_EVERY = Duration.ofSeconds(60);
+    /**
+     * How old the kubelet's devices in a PodResources answer may be: a client polling List costs the kubelet one
+     * call per second, and an answer shows a device the kubelet gave at most a second late.
+     */
+    private static final Duration DEVICES_MAX_AGE = Duration.ofSeconds(1);
 
     private final AgentConfig config;
     private final KubernetesClient client;
@@ -259,7 +265,9 @@ public final class AgentDaemon implements AutoCloseable {
                         config.podResourcesSocketMode(),
                         config.podResourcesQps(),
                         config.podResourcesBurst()),
-                new PodResourcesService(agent::snapshot, devices),
+                new PodResourcesService(
+                        agent::snapshot,
+                        devices.knowsDevices() ? new CachedDeviceSource(devices, DEVICES_MAX_AGE) : devices),
                 metrics::podResourcesRequest);
         closeables.add(podResources);
         LOG.atLevel(podResources.directory().level())

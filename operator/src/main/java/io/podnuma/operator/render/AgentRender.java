@@ -166,7 +166,11 @@ public final class AgentRender {
             // With cgroup the agent never reads these: leaving them out keeps a change of them from rolling it.
             b.nriSocket(NRI_DIR + "/" + host.nriSocketName()).nriPluginIndex(rollout.nriPluginIndex());
         }
-        host.kubeletRootDir().ifPresent(d -> b.kubeletCheckSocket(KUBELET_POD_RESOURCES + "/" + KUBELET_SOCKET));
+        // One socket, two readers: the coexistence check, and the devices the kubelet gave (a pod's placement follows
+        // its devices; the agent's PodResources answers show them).
+        host.kubeletRootDir()
+                .ifPresent(d -> b.kubeletCheckSocket(KUBELET_POD_RESOURCES + "/" + KUBELET_SOCKET)
+                        .kubeletPodResourcesSocket(KUBELET_POD_RESOURCES + "/" + KUBELET_SOCKET));
         host.kubeletConfigFile().ifPresent(f -> b.kubeletConfigFile(KUBELET_CONFIG));
         if (rollout.logFormat() != LogFormat.TEXT) {
             // Like the NRI keys: an agent's default left out of the file, so an operator upgrade that brings the key

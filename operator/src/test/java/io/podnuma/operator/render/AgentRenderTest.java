@@ -65,6 +65,9 @@ class AgentRenderTest {
         assertThat(config.stateDir()).isEqualTo("/var/lib/podnuma");
         assertThat(config.podResourcesSocket()).isEqualTo("/run/podnuma/pod-resources/podnuma.sock");
         assertThat(config.kubeletCheckSocket()).isEqualTo("/host/kubelet-pod-resources/kubelet.sock");
+        assertThat(config.kubeletPodResourcesSocket())
+                .as("the devices the kubelet gave, from the same socket")
+                .isEqualTo("/host/kubelet-pod-resources/kubelet.sock");
         assertThat(config.kubeletConfigFile()).isEqualTo("/host/kubelet-config/config.yaml");
         assertThat(config.metricsPort()).isEqualTo(9464);
         assertThat(config.healthPort()).isEqualTo(8081);
@@ -167,6 +170,7 @@ class AgentRenderTest {
         NodeAgentConfig config =
                 NodeAgentConfigYaml.read(r.configMap().getData().get(AgentRender.CONFIG_KEY));
         assertThat(config.kubeletCheckSocket()).isNull();
+        assertThat(config.kubeletPodResourcesSocket()).isNull();
         assertThat(config.kubeletConfigFile()).isNull();
         assertThat(r.daemonSet().getSpec().getTemplate().getSpec().getVolumes())
                 .extracting(Volume::getName)

@@ -24,6 +24,7 @@ public final class RenderedConfigs {
                 .kubeletCgroupRoot(kubeletCgroupRoot)
                 // No kubelet state on a kwok node.
                 .kubeletCheckSocket(null)
+                .kubeletPodResourcesSocket(null)
                 .kubeletConfigFile(null)
                 .reconcilePeriod("2s")
                 .statusMinInterval("200ms")
