@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 /**
  * A real worker node in a QEMU guest (software emulation): the same kubelet, containerd, runc and CNI plugins as
@@ -54,6 +55,7 @@ public final class GuestNode implements AutoCloseable {
     private final GuestNodeOptions options;
     private final String nodeName;
     private final Path runDir;
+    private final List<String> backgroundLogs = new ArrayList<>();
     private final Path logDir;
     private final int kubeletPort;
     private final GuestLock lock;
@@ -233,6 +235,35 @@ public final class GuestNode implements AutoCloseable {
     }
 
     /**
+     * Starts {@code program}, a static program of this host, in the guest as root, in the background beside the
+     * kubelet until the guest stops (e.g. a device plugin): copied into the run directory, the guest's {@code /work},
+     * and run from there with {@code args}; its output goes to {@code <name>.log} there, kept and shown with the
+     * guest's other logs.
+     */
+    public synchronized void runInBackground(Path program, List<String> args) {
+        String name = program.getFileName().toString();
+        try {
+            Path copy = runDir.resolve(name + ".tmp");
+            Files.copy(program, copy, StandardCopyOption.REPLACE_EXISTING);
+            copy.toFile().setExecutable(true);
+            Files.move(copy, runDir.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy " + program + " into " + runDir + ": " + e.getMessage(), e);
+        }
+        String quoted =
+                args.stream().map(a -> "'" + a.replace("'", "'\\''") + "'").collect(Collectors.joining(" "));
+        exec("nohup /work/" + name + " " + quoted + " > /work/" + name + ".log 2>&1 &\n", Duration.ofSeconds(60));
+        backgroundLogs.add(name + ".log");
+    }
+
+    /** The logs kept and shown: the guest's own, then those of the programs run in the background. */
+    private synchronized List<String> logs() {
+        List<String> all = new ArrayList<>(LOGS);
+        all.addAll(backgroundLogs);
+        return all;
+    }
+
+    /**
      * Applies a pod with one container {@code main} running the pause image on this node and waits until it runs
      * ({@link RealNode#runPausePod}); {@code podLines} must not set {@code nodeName}.
      */
@@ -405,7 +436,7 @@ public final class GuestNode implements AutoCloseable {
 
     /** The last lines of the console, the kubelet's and containerd's logs. */
     public synchronized void printLogTails(PrintStream out, int lines) {
-        for (String log : LOGS) {
+        for (String log : logs()) {
             Path file = runDir.resolve(log);
             if (!Files.isRegularFile(file)) {
                 continue;
@@ -458,7 +489,7 @@ public final class GuestNode implements AutoCloseable {
     private void keepLogs() {
         try {
             Files.createDirectories(logDir);
-            for (String log : LOGS) {
+            for (String log : logs()) {
                 Path file = runDir.resolve(log);
                 if (Files.isRegularFile(file)) {
                     Files.copy(file, logDir.resolve(log), StandardCopyOption.REPLACE_EXISTING);

@@ -56,9 +56,22 @@ public final class GoModules {
      * sources were built with this Go before ({@link #build(Path, Path, Path, Map)}).
      */
     public static Path build(Path module, Path binary, String legacyProperty) throws IOException {
+        return buildWith(module, binary, legacyProperty, Map.of());
+    }
+
+    /**
+     * {@link #build(Path, Path, String)} without cgo: a program that needs no C library of this host, so it runs where
+     * the host's libraries are not (a guest's initramfs).
+     */
+    public static Path buildStatic(Path module, Path binary) throws IOException {
+        return buildWith(module, binary, null, Map.of("CGO_ENABLED", "0"));
+    }
+
+    private static Path buildWith(Path module, Path binary, String legacyProperty, Map<String, String> env)
+            throws IOException {
         Path go = go(legacyProperty)
                 .orElseThrow(() -> new IllegalStateException("no executable 'go' to build " + module + " with"));
-        return build(go, module, binary, Map.of());
+        return build(go, module, binary, env);
     }
 
     /**

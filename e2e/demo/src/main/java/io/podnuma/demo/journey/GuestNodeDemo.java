@@ -12,6 +12,7 @@ import io.podnuma.testkit.Waits;
 import io.podnuma.testkit.chart.ChartOperator;
 import io.podnuma.testkit.chart.PodnumaChart;
 import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.devices.AccelPlugin;
 import io.podnuma.testkit.metrics.PlainMetrics;
 import io.podnuma.testkit.nodestate.NodeStateReads;
 import io.podnuma.testkit.pods.SamplePods;
@@ -37,8 +38,10 @@ import java.util.regex.Pattern;
  * scope, the memory manager {@code Static}), two budgets that end up on different NUMA nodes, a budget bigger than a
  * NUMA node (refused, shared pool) and a Burstable pod, in a table of what each container reports from inside beside
  * what its cgroup's {@code cpuset.cpus.effective} and {@code cpuset.mems.effective} say in the guest; the memory a
- * container writes, page by page on its NUMA node ({@code numa_maps}); then the policy changed to {@code best-effort}:
- * the agent rolls, the pins stay, and a budget bigger than a NUMA node spreads across both.
+ * container writes, page by page on its NUMA node ({@code numa_maps}); two accelerators on NUMA node 1 (the test kit's
+ * device plugin, {@link AccelPlugin}): a budget asking for one placed where it is, one that cannot fit there refused;
+ * then the policy changed to {@code best-effort}: the agent rolls, the pins stay, and a budget bigger than a NUMA node
+ * spreads across both.
  *
  * <p>The operator runs as a process of this machine with the settings the chart rendered ({@link ChartOperator}): a
  * second JVM under software emulation would only slow the journey; the agent runs as its DaemonSet's pod in the guest.
@@ -59,13 +62,18 @@ public final class GuestNodeDemo {
     private static final Duration WAIT = Duration.ofSeconds(300);
 
     private static final int NUMA_MAPS_MIB = 64;
+    /** The NUMA node of the test device plugin's accelerators. */
+    static final int ACCEL_NODE = 1;
+    /** Two accelerators on {@link #ACCEL_NODE}, as the inference node has them. */
+    private static final AccelPlugin ACCELERATORS = AccelPlugin.onNumaNode(2, ACCEL_NODE);
+
     private static final Pattern NODE_PAGES = Pattern.compile(" N(\\d+)=(\\d+)");
 
     /** How much of the journey runs. */
     public enum Length {
         /**
-         * Up to the pod too big for a NUMA node, refused under {@code single-numa-node}: what CI runs (the tier's CI
-         * budget is 8 minutes; the roll alone takes two to three under emulation).
+         * Up to the pods with accelerators, after the one too big for a NUMA node: what CI runs (the tier's CI budget
+         * is 8 minutes; the roll alone takes two to three under emulation).
          */
         SHORT,
         /** Then the policy changed to {@code best-effort}: the agent rolls, and the same budget spreads. */
@@ -106,13 +114,14 @@ public final class GuestNodeDemo {
      * {@link io.podnuma.controlplane.ControlPlaneUnavailableException} from {@link #run}.
      */
     public Optional<String> unavailable() {
-        return images.missing(IMAGES);
+        return images.missing(IMAGES).or(AccelPlugin::whyUnavailable);
     }
 
     /** Boots the guest node, runs the journey, powers the guest off; returns what was seen. */
     public GuestReport run() throws Exception {
         started = System.nanoTime();
         long t0 = started;
+        Path plugin = AccelPlugin.build(workDir);
         try (LocalControlPlane plane = LocalControlPlane.startForRealKubelet();
                 GuestNode node = GuestNode.start(
                         plane,
@@ -123,7 +132,7 @@ public final class GuestNodeDemo {
                                 .withPriority(GuestKernel.Priority.RAISED));
                 ChartOperator operator = new ChartOperator(plane, workDir.resolve("operator"), "operator-host")) {
             try {
-                return walk(new Journey(plane, node, operator), node, t0);
+                return walk(new Journey(plane, node, operator), node, plugin, t0);
             } catch (AssertionError | RuntimeException e) {
                 // The guest's run directory goes with it: its logs' last lines are all a CI log keeps of the cause.
                 node.printLogTails(out, 30);
@@ -133,13 +142,14 @@ public final class GuestNodeDemo {
     }
 
     /** The journey's steps on the booted guest, in order. */
-    private GuestReport walk(Journey journey, GuestNode node, long t0) throws Exception {
+    private GuestReport walk(Journey journey, GuestNode node, Path plugin, long t0) throws Exception {
         Map<Integer, CpuList> numa = journey.machine();
         int metricsPort = node.forwardedPorts().get(0);
         Pod agent = journey.install(metricsPort, node.forwardedPorts().get(1));
         List<GuestRow> rows = journey.pods(numa);
         Map<Integer, Long> pages = journey.memory();
         List<GuestRow> tooBig = journey.tooBig(numa);
+        List<GuestRow> devices = journey.devices(numa, plugin);
         Optional<BestEffort> spread = Optional.empty();
         if (length == Length.FULL) {
             spread = Optional.of(journey.bestEffort(agent, numa));
@@ -154,6 +164,7 @@ public final class GuestNodeDemo {
                 rows,
                 pages,
                 tooBig,
+                devices,
                 spread,
                 journey.warnings(),
                 journey.describe(),
@@ -266,6 +277,56 @@ public final class GuestNodeDemo {
             return rows;
         }
 
+        /**
+         * Two accelerators on NUMA node {@value #ACCEL_NODE}, offered by the test device plugin (registered with the
+         * guest's kubelet, which hands them out and reports them on its PodResources socket): once too-big went, a
+         * budget whose engine asks for one gets its CPUs and memory where the accelerator is; one whose CPUs do not
+         * fit beside it there is refused under single-numa-node (the kubelet still gives it its accelerator).
+         */
+        List<GuestRow> devices(Map<Integer, CpuList> numa, Path plugin) throws InterruptedException {
+            section("Devices: " + ACCELERATORS.devices().size() + " accelerators (" + AccelPlugin.ACCEL
+                    + ") on NUMA node " + ACCEL_NODE + "; infer (2 CPUs + 1) and infer-wide (3 CPUs + 1), after too-big"
+                    + " is deleted");
+            delete("too-big");
+            long t0 = System.nanoTime();
+            node.runInBackground(plugin, ACCELERATORS.arguments(GuestNode.KUBELET_ROOT + "/device-plugins"));
+            Waits.await(
+                    WAIT,
+                    () -> "the node's allocatable " + AccelPlugin.ACCEL + " to be "
+                            + ACCELERATORS.devices().size(),
+                    () -> Optional.ofNullable(plane.client()
+                                    .nodes()
+                                    .withName(node.nodeName())
+                                    .get())
+                            .map(n -> n.getStatus().getAllocatable().get(AccelPlugin.ACCEL))
+                            .filter(q -> q.getAmount()
+                                    .equals(Integer.toString(
+                                            ACCELERATORS.devices().size()))));
+            took("the accelerators allocatable", t0);
+            out.println(plane.kubectl(
+                            "get",
+                            "node",
+                            node.nodeName(),
+                            "-o",
+                            "custom-columns=NODE:.metadata.name,ACCELERATORS:.status.allocatable.example\\.com/accel")
+                    .assertSuccess()
+                    .stdout()
+                    .strip());
+            Map<String, Pod> running = new LinkedHashMap<>();
+            running.put("trader", node.awaitRunning(NS, "trader"));
+            for (Pod pod : List.of(
+                    SamplePods.withDevices(
+                            SamplePods.budgeted(node.nodeName(), "infer", 2), "engine", AccelPlugin.ACCEL, 1),
+                    SamplePods.withDevices(
+                            SamplePods.budgeted(node.nodeName(), "infer-wide", 3), "engine", AccelPlugin.ACCEL, 1))) {
+                running.put(pod.getMetadata().getName(), run(pod));
+            }
+            List<GuestRow> rows = rows(running, numa);
+            table(rows);
+            warnings().stream().filter(w -> w.contains(" on infer")).forEach(out::println);
+            return rows;
+        }
+
         /** 64 MiB written by trader's engine: on which NUMA nodes the kernel put the pages. */
         Map<Integer, Long> memory() {
             section("Memory: trader/engine writes " + NUMA_MAPS_MIB + " MiB; /proc/self/numa_maps of the mapping");
@@ -289,14 +350,16 @@ public final class GuestNodeDemo {
         }
 
         /**
-         * The policy changed to {@code best-effort} while too-big goes: the agent rolls with the policy, trader keeps
+         * The policy changed to {@code best-effort} while the inference pods go: the agent rolls with the policy, trader keeps
          * its pins and a budget wider than a NUMA node spreads across both.
          */
         BestEffort bestEffort(Pod agent, Map<Integer, CpuList> numa) throws InterruptedException {
             section("best-effort: kubectl patch nrp " + POLICY + " (topologyManager.policy), a " + WIDE
                     + "-CPU budget again");
-            // too-big goes while the agent rolls: its sandbox stops as slowly as a new agent starts under emulation.
-            requestDeletion("too-big");
+            // The inference pods go while the agent rolls, to make room for the wide budget: their sandboxes stop as
+            // slowly as a new agent starts under emulation.
+            requestDeletion("infer");
+            requestDeletion("infer-wide");
             String patch = "{\"spec\":{\"topologyManager\":{\"policy\":\"best-effort\"}}}";
             out.println("$ kubectl patch nrp " + POLICY + " --type=merge -p '" + patch + "'");
             plane.kubectl("patch", "nrp", POLICY, "--type=merge", "-p", patch).assertSuccess();
@@ -315,7 +378,8 @@ public final class GuestNodeDemo {
                     .assertSuccess()
                     .stdout()
                     .strip());
-            awaitGone("too-big");
+            awaitGone("infer");
+            awaitGone("infer-wide");
             Map<String, Pod> running = new LinkedHashMap<>();
             running.put("trader", node.awaitRunning(NS, "trader"));
             running.put("spread", run(SamplePods.budgeted(node.nodeName(), "spread", WIDE)));
@@ -543,6 +607,7 @@ public final class GuestNodeDemo {
             List<GuestRow> rows,
             Map<Integer, Long> traderPages,
             List<GuestRow> tooBig,
+            List<GuestRow> devices,
             Optional<BestEffort> bestEffort,
             List<String> warnings,
             String describe,
@@ -553,6 +618,11 @@ public final class GuestNodeDemo {
         /** The rows of pod {@code name} under single-numa-node. */
         public List<GuestRow> pod(String name) {
             return rows.stream().filter(r -> r.row().pod().equals(name)).toList();
+        }
+
+        /** The rows of pod {@code name} once the accelerators were there. */
+        public List<GuestRow> withDevices(String name) {
+            return devices.stream().filter(r -> r.row().pod().equals(name)).toList();
         }
 
         /** The rows of pod {@code name} after the change to best-effort (none in the short journey). */

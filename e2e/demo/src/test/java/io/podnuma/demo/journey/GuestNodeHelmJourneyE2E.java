@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * of 2 cores × 2 threads in a QEMU guest, the kubelet's own managers off, the agent as its DaemonSet's pod): checks what
  * the containers report from inside against the guest's topology, the agent's cgroup v2 writes as the kernel has them
  * in force, where the kernel put a container's memory, the refusal of a budget wider than a NUMA node under
- * {@code single-numa-node}; in the full journey ({@code -Dpodnuma.guestjourney=full}; CI runs the short one, the
+ * {@code single-numa-node}, a budget placed where the accelerator the kubelet gave it is (the test device plugin) and
+ * one refused that cannot fit there; in the full journey ({@code -Dpodnuma.guestjourney=full}; CI runs the short one, the
  * tier's CI budget being 8 minutes) also its spread under {@code best-effort} after the agent rolled with the policy.
  */
 class GuestNodeHelmJourneyE2E {
@@ -78,6 +79,21 @@ class GuestNodeHelmJourneyE2E {
                         .startsWith("Warning TopologyAffinityError on too-big: ")
                         .contains("it runs in the node's shared pool"));
 
+        // Devices: infer's CPUs and memory where its accelerator is; infer-wide cannot fit there, refused.
+        GuestRow infer = onOneNumaNode(r.withDevices("infer"), r, 2);
+        assertThat(infer.cpuNuma())
+                .as("infer's CPUs on the NUMA node of the accelerator the kubelet gave it")
+                .isEqualTo(Integer.toString(GuestNodeDemo.ACCEL_NODE));
+        assertThat(infer.row().cpus().ids())
+                .doesNotContainAnyElementsOf(trader.row().cpus().ids());
+        onTheSharedPool(
+                r.withDevices("infer-wide"), trader.row().cpus(), infer.row().cpus());
+        assertThat(r.warnings())
+                .anySatisfy(w -> assertThat(w)
+                        .startsWith("Warning TopologyAffinityError on infer-wide: ")
+                        .contains("example.com/accel")
+                        .contains("it runs in the node's shared pool"));
+
         // What the user reads.
         assertThat(r.describe())
                 .contains("Name:         " + GuestNodeDemo.POLICY)
@@ -85,8 +101,9 @@ class GuestNodeHelmJourneyE2E {
         if (length == GuestNodeDemo.Length.SHORT) {
             assertThat(r.bestEffort()).isEmpty();
             assertThat(PrometheusText.sampleValue(r.metrics(), "podnuma_cpu_manager_exclusive_cpu_allocation_count"))
-                    .as("CPUs held exclusively: trader's 2 (analytics deleted, too-big refused)")
-                    .isEqualTo(2.0);
+                    .as("CPUs held exclusively: trader's 2 and infer's 2 (analytics and too-big deleted,"
+                            + " infer-wide refused)")
+                    .isEqualTo(4.0);
             System.out.println("[GuestNodeHelmJourneyE2E] the best-effort part (the agent's roll, the spread budget)"
                     + " runs with -Dpodnuma.guestjourney=full");
             return;

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -51,6 +52,29 @@ public final class SamplePods {
                 .endContainer()
                 .endSpec()
                 .build();
+    }
+
+    /**
+     * {@code pod} with its app container {@code container} asking for {@code count} of the extended resource
+     * {@code resource} (a device plugin's: a limit, which the API server copies to the request).
+     */
+    public static Pod withDevices(Pod pod, String container, String resource, int count) {
+        Pod copy = new PodBuilder(pod).build();
+        Container c = copy.getSpec().getContainers().stream()
+                .filter(x -> x.getName().equals(container))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "pod " + pod.getMetadata().getName() + " has no app container " + container));
+        if (c.getResources() == null) {
+            c.setResources(new ResourceRequirements());
+        }
+        Map<String, Quantity> limits = new LinkedHashMap<>(
+                c.getResources().getLimits() == null
+                        ? Map.of()
+                        : c.getResources().getLimits());
+        limits.put(resource, new Quantity(Integer.toString(count)));
+        c.getResources().setLimits(limits);
+        return copy;
     }
 
     /** {@link #budgeted(String, String, int)} with a one-CPU budget. */

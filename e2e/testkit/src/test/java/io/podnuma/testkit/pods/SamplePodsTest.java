@@ -31,6 +31,19 @@ class SamplePodsTest {
     }
 
     @Test
+    void aContainerAsksForDevicesByItsLimitAndTheOriginalIsLeftAsItWas() {
+        Pod budgeted = SamplePods.budgeted("n1", "infer", 2);
+        Pod asking = SamplePods.withDevices(budgeted, "engine", "example.com/accel", 1);
+        assertThat(asking.getSpec().getContainers().getFirst().getResources().getLimits())
+                .isEqualTo(Map.of("example.com/accel", new Quantity("1")));
+        assertThat(asking.getSpec().getResources()).isEqualTo(budgeted.getSpec().getResources());
+        assertThat(budgeted.getSpec().getContainers().getFirst().getResources()).isNull();
+        assertThatThrownBy(() -> SamplePods.withDevices(budgeted, "proxy", "example.com/accel", 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("pod infer has no app container proxy");
+    }
+
+    @Test
     void burstableAsksForMemoryWithoutALimitAndBestEffortForNothing() {
         Container web =
                 SamplePods.burstable("n1", "web").getSpec().getContainers().getFirst();
