@@ -46,6 +46,15 @@ final class SimulateCommand implements Callable<Integer> {
                     + " podnuma.io/simulate: delete is removed instead.")
     private Path podsDir;
 
+    @Option(
+            names = "--devices",
+            paramLabel = "FILE",
+            description = "The node's devices (YAML: resource -> device id -> NUMA nodes, e.g. example.com/accel:"
+                    + " {accel-0: [1]}); a pod annotated " + SimulationDevices.GIVEN_ANNOTATION + ":"
+                    + " '<container>=<id>[,<id>...][;...]' holds those the kubelet gave it, and its CPUs and memory go"
+                    + " where they are.")
+    private Path devicesFile;
+
     @Mixin
     private OutputOption output;
 
@@ -108,6 +117,8 @@ final class SimulateCommand implements Callable<Integer> {
             throw new SimulationInputs.InputException(
                     policyFile + ": the policy does not fit machine " + sysfs.root + ": " + e.getMessage());
         }
+        SimulationDevices devices =
+                devicesFile == null ? SimulationDevices.none() : SimulationDevices.read(devicesFile);
         PodMapper mapper = new PodMapper(mapped.budgetAnnotation());
         NodeState state = allocator.initialState();
         List<Step> steps = new ArrayList<>();
@@ -140,7 +151,7 @@ final class SimulateCommand implements Callable<Integer> {
                 steps.add(new Step(m.file(), "admit", ns, name, "already-admitted"));
                 continue;
             }
-            switch (allocator.admit(state, pod)) {
+            switch (allocator.admit(state, pod, devices.given(m.file(), m.pod()))) {
                 case AdmissionResult.Admitted a -> {
                     state = a.state();
                     steps.add(new Step(m.file(), "admit", ns, name, "admitted"));

@@ -127,7 +127,7 @@ final class SimulationInputs {
         return sb.toString();
     }
 
-    private static String firstLine(String s) {
+    static String firstLine(String s) {
         if (s == null) {
             return "";
         }

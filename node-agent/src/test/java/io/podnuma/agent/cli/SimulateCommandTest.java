@@ -14,6 +14,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Element;
@@ -149,6 +150,96 @@ class SimulateCommandTest {
         JsonNode fits = pod(j, "fits");
         assertThat(fits.get("bubble").asText()).isEqualTo("1-3,65-67");
         assertThat(cpusKind(fits, "helper")).isEqualTo("pod-shared 3,67");
+    }
+
+    @Test
+    void aBudgetGoesWhereTheDeviceTheKubeletGaveItIsOrIsRefusedWhereItCannot() throws Exception {
+        Path dir = EXAMPLES.resolve("devices");
+        Run r = exampleWith(
+                "devices",
+                INTEL,
+                "--output",
+                "json",
+                "--devices",
+                dir.resolve("devices.yaml").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode j = r.json();
+        assertThat(pod(j, "infer").get("numaAffinity").toString())
+                .as("where accel-0 is")
+                .isEqualTo("[1]");
+        assertThat(container(pod(j, "infer"), "app").get("memoryNodes").toString())
+                .isEqualTo("[1]");
+        assertThat(pod(j, "plain").get("numaAffinity").toString())
+                .as("without a device")
+                .isEqualTo("[0]");
+        JsonNode rejected = j.get("rejected").get(0);
+        assertThat(rejected.get("name").asText()).isEqualTo("too-wide");
+        assertThat(rejected.get("reason").asText()).isEqualTo("TopologyAffinityError");
+        assertThat(rejected.get("message").asText()).contains("example.com/accel [{1} preferred");
+
+        Run blind = exampleWith("devices", INTEL, "--output", "json");
+        assertThat(blind.code()).isEqualTo(1);
+        assertThat(blind.err())
+                .contains("error: 01-infer.yaml: metadata.annotations[podnuma.io/simulate-devices]: device \"accel-0\""
+                        + " of container app is not a device of the node: give the node's devices with --devices");
+    }
+
+    @Test
+    void badDevicesNameTheFileTheFieldAndWhatIsAllowed(@TempDir Path tmp) throws IOException {
+        Path dir = EXAMPLES.resolve("devices");
+        Path devices = tmp.resolve("devices.yaml");
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(
+                "example.com/accel: {accel-0: 1}\n",
+                devices + ": example.com/accel.accel-0: 1 is not a list of NUMA"
+                        + " nodes: allowed e.g. [1], [0, 1] or [] (no topology)");
+        cases.put(
+                "example.com/accel: {accel-0: [-1]}\n",
+                devices + ": example.com/accel.accel-0: NUMA node -1 is not a" + " number from 0");
+        cases.put(
+                "example.com/accel: {accel-0: [1]}\nexample.com/gpu: {accel-0: [0]}\n",
+                devices
+                        + ": example.com/gpu.accel-0: device id accel-0 is also a device of example.com/accel: allowed one"
+                        + " device per id");
+        cases.put(
+                "example.com/accel: []\n",
+                devices + ": example.com/accel: expected its devices, device id → NUMA"
+                        + " nodes, e.g. {accel-0: [1]}");
+        cases.put(
+                "[]\n",
+                devices + ": expected the node's devices, resource → device id → NUMA nodes, e.g."
+                        + " example.com/accel: {accel-0: [1]}");
+        cases.put(
+                "example.com/accel: {accel-1: [1]}\n",
+                "error: 01-infer.yaml: metadata.annotations"
+                        + "[podnuma.io/simulate-devices]: device \"accel-0\" of container app is not a device of the node:"
+                        + " allowed [accel-1]");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            Files.writeString(devices, c.getKey());
+            Run r = exampleWith("devices", INTEL, "--devices", devices.toString());
+            assertThat(r.code()).as(c.getKey()).isEqualTo(1);
+            assertThat(r.err()).as(c.getKey()).contains(c.getValue());
+        }
+
+        Path pods = Files.createDirectory(tmp.resolve("pods"));
+        Files.writeString(
+                pods.resolve("01-bad.yaml"),
+                "kind: Pod\nmetadata:\n  name: bad\n  annotations:\n    podnuma.io/simulate-devices: \"main=accel-0\"\n"
+                        + "spec:\n  containers:\n    - name: app\n");
+        Run r = run(
+                "simulate",
+                "--sysfs",
+                INTEL,
+                "--policy",
+                dir.resolve("policy.yaml").toString(),
+                "--pods",
+                pods.toString(),
+                "--devices",
+                dir.resolve("devices.yaml").toString());
+        assertThat(r.err())
+                .contains(
+                        "error: 01-bad.yaml: metadata.annotations[podnuma.io/simulate-devices]: \"main=accel-0\" does"
+                                + " not name a container of the pod: allowed <container>=<device id>[,<device id>...] for [app]");
     }
 
     @Test
