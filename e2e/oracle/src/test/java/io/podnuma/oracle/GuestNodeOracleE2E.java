@@ -17,10 +17,13 @@ import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import io.podnuma.crds.v1alpha1.policy.MemoryManager;
 import io.podnuma.crds.v1alpha1.policy.MemoryManagerPolicy;
 import io.podnuma.crds.v1alpha1.policy.NumaMemoryReservation;
+import io.podnuma.testkit.Waits;
 import io.podnuma.testkit.agent.SampleConfigs;
 import io.podnuma.testkit.agent.Simulation;
 import io.podnuma.testkit.agent.Simulation.Placement;
 import io.podnuma.testkit.cpu.CpuList;
+import io.podnuma.testkit.devices.AccelPlugin;
+import io.podnuma.testkit.pods.SamplePods;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +34,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -226,6 +230,142 @@ class GuestNodeOracleE2E {
         assertThat(tally.runningSets)
                 .as("sets compared in the containers' own cgroups")
                 .isPositive();
+    }
+
+    /**
+     * Two accelerators on NUMA node 1 (the test kit's device plugin, registered with the guest's kubelet), and budgets
+     * asking for one: the kubelet's topology manager aligns each with the accelerator it gives (its device manager is a
+     * hint provider), podnuma's engine with the accelerator the kubelet gave, and both must agree. {@code infer} goes
+     * to node 1 though node 0 is free (the device's hint), {@code plain} (no device) to node 0, {@code infer-wide}
+     * cannot fit beside the other accelerator and is refused by both, {@code infer-small} fits there. A pod the kubelet
+     * refused got no device: the engine is given the one the kubelet would have given it without a topology manager
+     * (podnuma's own deployment), the free one.
+     */
+    @Test
+    @Order(3)
+    void theKubeletAndTheEngineAlignABudgetWithTheAcceleratorTheKubeletGaveIt() throws Exception {
+        AccelPlugin accelerators = AccelPlugin.onNumaNode(2, 1);
+        node.runInBackground(
+                AccelPlugin.build(workDir), accelerators.arguments(GuestNode.KUBELET_ROOT + "/device-plugins"));
+        Waits.await(
+                Duration.ofSeconds(120),
+                "the node's allocatable " + AccelPlugin.ACCEL + " to be 2",
+                () -> Optional.ofNullable(
+                                plane.client().nodes().withName(node.nodeName()).get())
+                        .map(n -> n.getStatus().getAllocatable().get(AccelPlugin.ACCEL))
+                        .filter(q -> q.getAmount().equals("2")));
+        List<Pod> pods = List.of(
+                SamplePods.withDevices(
+                        SamplePods.budgeted(node.nodeName(), "infer", 2), "engine", AccelPlugin.ACCEL, 1),
+                SamplePods.budgeted(node.nodeName(), "plain", 2),
+                SamplePods.withDevices(
+                        SamplePods.budgeted(node.nodeName(), "infer-wide", 3), "engine", AccelPlugin.ACCEL, 1),
+                SamplePods.withDevices(
+                        SamplePods.budgeted(node.nodeName(), "infer-small", 1), "engine", AccelPlugin.ACCEL, 1));
+        Map<String, String> refusals = new TreeMap<>();
+        List<Pod> admitted = new ArrayList<>();
+        for (Pod pod : pods) {
+            plane.client()
+                    .pods()
+                    .inNamespace(NS)
+                    .resource(new PodBuilder(pod)
+                            .editSpec()
+                            .withRuntimeClassName(ADMIT_ONLY)
+                            .endSpec()
+                            .build())
+                    .create();
+            Pod decided = awaitDecided(pod.getMetadata().getName());
+            if ("Failed".equals(decided.getStatus().getPhase())) {
+                refusals.put(
+                        pod.getMetadata().getName(),
+                        decided.getStatus().getReason() + ": "
+                                + decided.getStatus().getMessage());
+            } else {
+                admitted.add(decided);
+            }
+        }
+        Map<String, Map<String, Placement>> kubelet = KubeletCheckpoints.parse(
+                        node.exec(KubeletCheckpoints.script(GuestNode.KUBELET_ROOT), Duration.ofSeconds(30)))
+                .placements(admitted, topology().nodes());
+        KubeletDevices given =
+                KubeletDevices.parse(node.exec(KubeletDevices.script(GuestNode.KUBELET_ROOT), Duration.ofSeconds(30)));
+        List<String> free = new ArrayList<>(accelerators.devices().keySet());
+        free.removeAll(given.allGiven());
+
+        List<Simulation.Step> steps = new ArrayList<>();
+        for (Pod pod : pods) {
+            String name = pod.getMetadata().getName();
+            Map<String, List<String>> held = admitted.stream()
+                    .filter(p -> p.getMetadata().getName().equals(name))
+                    .findFirst()
+                    .map(p -> given.given(p.getMetadata().getUid()))
+                    .orElseGet(() -> asksForAnAccelerator(pod) ? Map.of("engine", List.of(free.getFirst())) : Map.of());
+            steps.add(Simulation.Step.admit(
+                    held.isEmpty()
+                            ? pod
+                            : new PodBuilder(pod)
+                                    .editMetadata()
+                                    .addToAnnotations("podnuma.io/simulate-devices", devicesAnnotation(held))
+                                    .endMetadata()
+                                    .build()));
+        }
+        Simulation.Result engine = Simulation.run(
+                sysfs,
+                policy(),
+                NS,
+                steps,
+                workDir,
+                topology().nodes() + "-devices",
+                Optional.of(accelerators.simulateDevices()));
+        System.out.printf(
+                "%s, devices: the kubelet gave %s; placed by the kubelet %s, refused %s; by the engine %s, refused %s%n",
+                getClass().getSimpleName(),
+                admitted.stream()
+                        .collect(Collectors.toMap(
+                                p -> p.getMetadata().getName(),
+                                p -> given.given(p.getMetadata().getUid()),
+                                (a, b) -> a,
+                                TreeMap::new)),
+                kubelet,
+                refusals.keySet(),
+                expected(engine),
+                engine.refusals().keySet());
+        deleteAll();
+
+        assertThat(kubelet).as("the kubelet's checkpoints against the engine").isEqualTo(expected(engine));
+        assertThat(refusals.keySet())
+                .as("refused")
+                .isEqualTo(engine.refusals().keySet())
+                .containsExactly("infer-wide");
+        assertThat(engine.refusals().get("infer-wide"))
+                .startsWith("TopologyAffinityError")
+                .contains(AccelPlugin.ACCEL);
+        CpuList accelNode =
+                CpuList.parse(topology().firstCpu(1) + "-" + topology().lastCpu(1));
+        for (String pod : List.of("infer", "infer-small")) {
+            assertThat(kubelet.get(pod).values()).allSatisfy(p -> {
+                assertThat(accelNode.ids())
+                        .as("%s's CPUs where its accelerator is", pod)
+                        .containsAll(p.cpus().ids());
+                assertThat(p.memoryNodes()).isEqualTo(CpuList.of(1));
+            });
+        }
+        assertThat(kubelet.get("plain").values())
+                .allSatisfy(p -> assertThat(p.cpus().ids()).doesNotContainAnyElementsOf(accelNode.ids()));
+    }
+
+    private static boolean asksForAnAccelerator(Pod pod) {
+        return pod.getSpec().getContainers().stream()
+                .anyMatch(c -> c.getResources() != null
+                        && c.getResources().getLimits() != null
+                        && c.getResources().getLimits().containsKey(AccelPlugin.ACCEL));
+    }
+
+    /** simulate's annotation for what the kubelet gave: {@code <container>=<id>[,<id>...]}, {@code ;} between. */
+    private static String devicesAnnotation(Map<String, List<String>> held) {
+        return held.entrySet().stream()
+                .map(e -> e.getKey() + "=" + String.join(",", e.getValue()))
+                .collect(Collectors.joining(";"));
     }
 
     /**

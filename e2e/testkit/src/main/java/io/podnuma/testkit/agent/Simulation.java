@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
@@ -66,6 +67,22 @@ public final class Simulation {
      */
     public static Result run(
             Path sysfs, NumaResourcePolicySpec policy, String namespace, List<Step> steps, Path workDir, String run) {
+        return run(sysfs, policy, namespace, steps, workDir, run, Optional.empty());
+    }
+
+    /**
+     * {@link #run(Path, NumaResourcePolicySpec, String, List, Path, String)} on a node with {@code devices} (simulate's
+     * {@code --devices} file, e.g. {@link io.podnuma.testkit.devices.AccelPlugin#simulateDevices}); a pod holds those
+     * its {@code podnuma.io/simulate-devices} annotation names.
+     */
+    public static Result run(
+            Path sysfs,
+            NumaResourcePolicySpec policy,
+            String namespace,
+            List<Step> steps,
+            Path workDir,
+            String run,
+            Optional<String> devices) {
         try {
             Path dir = Files.createDirectories(workDir.resolve("simulate-" + run));
             Path pods = Files.createDirectories(dir.resolve("pods"));
@@ -79,22 +96,26 @@ public final class Simulation {
             NumaResourcePolicy p = new NumaResourcePolicy("oracle", onEveryNode(policy));
             Path policyFile = Files.writeString(dir.resolve("policy.yaml"), Serialization.asYaml(p));
             Path err = dir.resolve("simulate.err");
-            Process simulate = new ProcessBuilder(
-                            Path.of(System.getProperty("java.home"), "bin", "java")
-                                    .toString(),
-                            "-jar",
-                            AgentCliJar.locate().toString(),
-                            "simulate",
-                            "--sysfs",
-                            sysfs.toString(),
-                            "--policy",
-                            policyFile.toString(),
-                            "--pods",
-                            pods.toString(),
-                            "--output",
-                            "json")
-                    .redirectError(err.toFile())
-                    .start();
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-jar",
+                    AgentCliJar.locate().toString(),
+                    "simulate",
+                    "--sysfs",
+                    sysfs.toString(),
+                    "--policy",
+                    policyFile.toString(),
+                    "--pods",
+                    pods.toString(),
+                    "--output",
+                    "json"));
+            if (devices.isPresent()) {
+                command.add("--devices");
+                command.add(Files.writeString(dir.resolve("devices.yaml"), devices.get())
+                        .toString());
+            }
+            Process simulate =
+                    new ProcessBuilder(command).redirectError(err.toFile()).start();
             String stdout = new String(simulate.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!simulate.waitFor(120, TimeUnit.SECONDS)) {
                 simulate.destroyForcibly();

@@ -52,6 +52,14 @@ public record AccelPlugin(String resource, Map<String, Integer> devices) {
         return GoModules.buildStatic(MODULE, outDir.resolve("accelplugin"));
     }
 
+    /** The same devices as {@code node-agent simulate --devices} reads them: resource → id → NUMA nodes. */
+    public String simulateDevices() {
+        StringBuilder yaml = new StringBuilder(resource).append(":\n");
+        devices.forEach((id, node) ->
+                yaml.append("  ").append(id).append(": [").append(node).append("]\n"));
+        return yaml.toString();
+    }
+
     /** Its arguments, serving from and registering in the kubelet's device plugin directory {@code dir}. */
     public List<String> arguments(String dir) {
         List<String> args = new ArrayList<>(List.of("-dir", dir, "-resource", resource, "-devices"));

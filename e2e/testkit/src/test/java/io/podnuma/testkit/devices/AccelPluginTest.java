@@ -27,6 +27,12 @@ class AccelPluginTest {
     }
 
     @Test
+    void simulateIsToldTheSameDevices() {
+        assertThat(AccelPlugin.onNumaNode(2, 1).simulateDevices())
+                .isEqualTo("example.com/accel:\n  accel-0: [1]\n  accel-1: [1]\n");
+    }
+
+    @Test
     void aPluginWithoutDevicesIsRefused() {
         assertThatThrownBy(() -> new AccelPlugin("example.com/accel", Map.of()))
                 .isInstanceOf(IllegalArgumentException.class)
