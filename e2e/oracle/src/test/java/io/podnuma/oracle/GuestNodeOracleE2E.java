@@ -233,27 +233,27 @@ class GuestNodeOracleE2E {
     }
 
     /**
-     * Two accelerators on NUMA node 1 (the test kit's device plugin, registered with the guest's kubelet), and budgets
+     * Three accelerators on NUMA node 1 (the test kit's device plugin, registered with the guest's kubelet), and budgets
      * asking for one: the kubelet's topology manager aligns each with the accelerator it gives (its device manager is a
      * hint provider), podnuma's engine with the accelerator the kubelet gave, and both must agree. {@code infer} goes
      * to node 1 though node 0 is free (the device's hint), {@code plain} (no device) to node 0, {@code infer-wide}
      * cannot fit beside the other accelerator and is refused by both, {@code infer-small} fits there. A pod the kubelet
-     * refused got no device: the engine is given the one the kubelet would have given it without a topology manager
-     * (podnuma's own deployment), the free one.
+     * refused got no device: the engine is given one the kubelet would have given it without a topology manager
+     * (podnuma's own deployment), the one still free at the end (all are on node 1).
      */
     @Test
     @Order(3)
     void theKubeletAndTheEngineAlignABudgetWithTheAcceleratorTheKubeletGaveIt() throws Exception {
-        AccelPlugin accelerators = AccelPlugin.onNumaNode(2, 1);
+        AccelPlugin accelerators = AccelPlugin.onNumaNode(3, 1);
         node.runInBackground(
                 AccelPlugin.build(workDir), accelerators.arguments(GuestNode.KUBELET_ROOT + "/device-plugins"));
         Waits.await(
                 Duration.ofSeconds(120),
-                "the node's allocatable " + AccelPlugin.ACCEL + " to be 2",
+                "the node's allocatable " + AccelPlugin.ACCEL + " to be 3",
                 () -> Optional.ofNullable(
                                 plane.client().nodes().withName(node.nodeName()).get())
                         .map(n -> n.getStatus().getAllocatable().get(AccelPlugin.ACCEL))
-                        .filter(q -> q.getAmount().equals("2")));
+                        .filter(q -> q.getAmount().equals("3")));
         List<Pod> pods = List.of(
                 SamplePods.withDevices(
                         SamplePods.budgeted(node.nodeName(), "infer", 2), "engine", AccelPlugin.ACCEL, 1),
