@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * Reads device assignments from the kubelet's own PodResources socket. Each call has a deadline, so a slow or
@@ -79,8 +80,16 @@ public final class KubeletDeviceSource implements DeviceSource {
             return body.apply(PodResourcesListerGrpc.newBlockingStub(channel())
                     .withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS));
         } catch (StatusRuntimeException e) {
-            // The kubelet answers Get for a pod it does not know with an error too; either way: no devices.
-            LOG.warn("kubelet PodResources {} on {} failed: {}; answering without devices", rpc, socket, e.getStatus());
+            // The kubelet answers Get for a pod it has not admitted yet with an error too (the usual course for a pod
+            // just bound): either way no devices, but only a failure is worth a warning.
+            boolean notAdmittedYet = "Get".equals(rpc)
+                    && String.valueOf(e.getStatus().getDescription()).contains("not found");
+            LOG.atLevel(notAdmittedYet ? Level.DEBUG : Level.WARN)
+                    .log(
+                            "kubelet PodResources {} on {} failed: {}; answering without devices",
+                            rpc,
+                            socket,
+                            e.getStatus());
             return none;
         }
     }

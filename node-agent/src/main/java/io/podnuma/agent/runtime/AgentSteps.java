@@ -114,6 +114,7 @@ record AgentSteps(
                 decisions,
                 parts.topology().onlineCpus());
         CpusetReads reads = new CpusetReads(settings.reconcilePeriod());
+        PodEvents podEvents = new PodEvents(node, pods, allocator, admissions, decisions, decided, pins, status);
         DriftCheck drift =
                 new DriftCheck(parts.pins(), host, pods, targets, pins, gate, parts.metrics(), parts.events(), status);
         return new AgentSteps(
@@ -128,9 +129,20 @@ record AgentSteps(
                 recovery,
                 targets,
                 pins,
-                new PodEvents(node, pods, allocator, admissions, decisions, decided, pins, status),
+                podEvents,
                 new FirstList(fullSync, node, pods, host, recovery, kubelet, pins, status, parts.markReady()),
-                new ReconcilePass(node, pods, kubelet, hostScan, drift, pins, recovery, status, reads, parts.metrics()),
+                new ReconcilePass(
+                        node,
+                        pods,
+                        kubelet,
+                        hostScan,
+                        drift,
+                        pins,
+                        recovery,
+                        status,
+                        reads,
+                        parts.metrics(),
+                        podEvents::askWaitingAgain),
                 new BirthBoard(new BirthPins(wanted)),
                 reads);
     }

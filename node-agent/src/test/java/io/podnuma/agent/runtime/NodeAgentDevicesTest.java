@@ -81,23 +81,22 @@ class NodeAgentDevicesTest {
         String uid = pod.getMetadata().getUid();
         pods.put(pod); // bound; the kubelet has not admitted it yet
         agent.drain();
-        pods.put(new PodBuilder(pod)
-                .editMetadata()
-                .addToLabels("seen", "twice")
-                .endMetadata()
-                .build());
+        assertThat(events).as("the usual course: nothing said").isEmpty();
+        pods.put(RuntimeFixtures.withStatus(pod)); // its containers exist, and still no device
+        agent.drain();
+        agent.reconcileNow(); // asked again
         agent.drain();
         assertThat(agent.state().pods())
                 .as("not decided before the device is given")
                 .doesNotContainKey(uid);
         assertThat(events)
-                .as("said once, though asked at each change")
+                .as("said once its containers exist, though asked at each change")
                 .containsExactly("pod churn/infer Normal WaitingForDevices: not placed yet: the kubelet has not given"
                         + " it its devices yet (container app: example.com/accel 0 of 1); until then it runs on the"
                         + " node's shared pool");
 
         kubelet.give(new ContainerKey("churn", "infer", "app"), kubelet.device("accel-2", 1));
-        pods.put(RuntimeFixtures.withStatus(pod)); // its containers are created
+        agent.reconcileNow();
         agent.drain();
 
         PodAssignment admitted = agent.state().pods().get(uid);

@@ -24,11 +24,20 @@ public sealed interface AdmissionDecision {
      * its CPUs go. The pod's next change (its containers being created) or the next full sync asks again; until then
      * it runs as an undecided pod does, on the node's shared pool.
      */
-    record Later(PodRef pod, String why) implements AdmissionDecision {
+    record Later(PodRef pod, String why, Lag lag) implements AdmissionDecision {
         public Later {
             Objects.requireNonNull(pod, "pod");
             Objects.requireNonNull(why, "why");
+            Objects.requireNonNull(lag, "lag");
         }
+    }
+
+    /** Whether waiting for the kubelet's devices is the usual course or worth telling. */
+    enum Lag {
+        /** The kubelet has not admitted the pod yet (no container of it exists): it gives the devices when it does. */
+        BEFORE_ADMISSION,
+        /** The pod's containers exist and the kubelet still lists fewer devices than it asks for. */
+        OVERDUE
     }
 
     /** The pod is refused; {@code evict}: and evicted ({@code admission: Evict}), otherwise it runs unpinned. */

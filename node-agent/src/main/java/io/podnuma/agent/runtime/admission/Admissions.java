@@ -73,7 +73,11 @@ public final class Admissions {
             Optional<String> missing = GivenDevices.missing(r.devices(), given);
             if (missing.isPresent()) {
                 return new AdmissionDecision.Later(
-                        r.ref(), "the kubelet has not given it its devices yet (" + missing.get() + ")");
+                        r.ref(),
+                        "the kubelet has not given it its devices yet (" + missing.get() + ")",
+                        r.containerIds().current().isEmpty()
+                                ? AdmissionDecision.Lag.BEFORE_ADMISSION
+                                : AdmissionDecision.Lag.OVERDUE);
             }
         }
         AdmissionResult result;

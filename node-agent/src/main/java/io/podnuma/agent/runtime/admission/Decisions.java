@@ -36,8 +36,10 @@ public final class Decisions {
                 return state;
             }
             case AdmissionDecision.Later l -> {
-                // Asked again on each of the pod's changes and each full sync: said once, not at every ask.
-                if (pods.waiting(l.pod().uid())) {
+                // Asked again on each of the pod's changes and each full sync: said once, not at every ask, and not
+                // before the kubelet admitted the pod (it gives the devices then).
+                if (l.lag() == AdmissionDecision.Lag.OVERDUE
+                        && pods.waiting(l.pod().uid())) {
                     LOG.info("pod {} is not decided yet: {}", l.pod(), l.why());
                     events.onPod(
                             l.pod(),

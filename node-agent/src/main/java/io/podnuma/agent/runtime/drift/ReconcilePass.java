@@ -12,8 +12,9 @@ import io.podnuma.agent.runtime.recovery.Recovery;
 import io.podnuma.agent.runtime.status.AgentStatus;
 
 /**
- * The reconcile tick: the kubelet check, a checkpoint write that failed retried, the cgroup tree read again (what
- * {@link CpusetReads} says of it), drift repaired, every container to its pin.
+ * The reconcile tick: the kubelet check, a checkpoint write that failed retried, the pods waiting on the kubelet's
+ * devices asked again, the cgroup tree read again (what {@link CpusetReads} says of it), drift repaired, every
+ * container to its pin.
  * Before the first full sync too (the API server may be away): pins follow the checkpoint, nothing is released.
  */
 public final class ReconcilePass {
@@ -28,6 +29,13 @@ public final class ReconcilePass {
     private final AgentStatus status;
     private final CpusetReads reads;
     private final AgentMetrics metrics;
+    private final WaitingPods waiting;
+
+    /** The pods whose decision waits on the kubelet, to be asked again. */
+    @FunctionalInterface
+    public interface WaitingPods {
+        void askAgain();
+    }
 
     public ReconcilePass(
             NodeBook node,
@@ -39,7 +47,8 @@ public final class ReconcilePass {
             Recovery recovery,
             AgentStatus status,
             CpusetReads reads,
-            AgentMetrics metrics) {
+            AgentMetrics metrics,
+            WaitingPods waiting) {
         this.node = node;
         this.pods = pods;
         this.kubelet = kubelet;
@@ -50,6 +59,7 @@ public final class ReconcilePass {
         this.status = status;
         this.reads = reads;
         this.metrics = metrics;
+        this.waiting = waiting;
     }
 
     public void run() {
@@ -61,6 +71,8 @@ public final class ReconcilePass {
         }
         NodeState state = node.state();
         recovery.catchUp(state);
+        waiting.askAgain();
+        state = node.state();
         int drifted = drift.run(state, tick);
         pins.all(state);
         // The tick runs every few seconds on every node: render the reports only when something changed.

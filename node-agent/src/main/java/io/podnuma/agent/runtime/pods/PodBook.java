@@ -78,6 +78,11 @@ public final class PodBook {
         return waiting.add(uid);
     }
 
+    /** The pods that wait for what their decision needs, by UID (a copy: asking them again may end their wait). */
+    public List<String> waitingPods() {
+        return List.copyOf(waiting);
+    }
+
     /** @return whether the pod is to be evicted now: false when it was asked for already */
     public boolean evicting(String uid) {
         return evicted.add(uid);

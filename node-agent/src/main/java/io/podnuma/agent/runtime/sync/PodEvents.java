@@ -60,6 +60,24 @@ public final class PodEvents implements PodFeed.Listener {
             // main cost on a quiet node. Drift stays the reconcile tick's.
             return;
         }
+        reconsider(r);
+    }
+
+    /**
+     * The pods whose containers exist and which still wait for the kubelet's devices, asked again (the reconcile
+     * tick's): such a pod may not change again, and a kubelet answer may have failed.
+     */
+    public void askWaitingAgain() {
+        if (!node.synced()) {
+            return;
+        }
+        for (String uid : pods.waitingPods()) {
+            pods.get(uid).ifPresent(this::reconsider);
+        }
+    }
+
+    private void reconsider(PodRecord r) {
+        String uid = r.ref().uid();
         CpuSet poolBefore = node.state().sharedPool();
         boolean changed = false;
         if (r.terminal()) {
