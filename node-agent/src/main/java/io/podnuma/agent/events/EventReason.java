@@ -48,6 +48,12 @@ public enum EventReason {
     /** Normal, pod: the pod asks for devices the kubelet has not given it yet; it is placed once they are given. */
     WAITING_FOR_DEVICES("WaitingForDevices"),
 
+    /** Normal, pod: the pod's budget was resized in place; it kept its CPUs and gained or gave back the difference. */
+    RESOURCES_RESIZED("ResourcesResized"),
+
+    /** Warning, pod: the pod's new budget cannot be given in place; it keeps what it holds. */
+    RESIZE_INFEASIBLE("ResizeInfeasible"),
+
     // Warning, pod: the engine refused the pod, in the kubelet's words (RejectionReason).
     TOPOLOGY_AFFINITY_ERROR("TopologyAffinityError"),
     SMT_ALIGNMENT_ERROR("SMTAlignmentError"),

@@ -6,6 +6,7 @@ import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.pods.PodFeed;
 import io.podnuma.agent.runtime.admission.Admissions;
 import io.podnuma.agent.runtime.admission.Decisions;
+import io.podnuma.agent.runtime.admission.Resizes;
 import io.podnuma.agent.runtime.birth.BirthBoard;
 import io.podnuma.agent.runtime.birth.BirthPins;
 import io.podnuma.agent.runtime.core.NodeBook;
@@ -114,7 +115,16 @@ record AgentSteps(
                 decisions,
                 parts.topology().onlineCpus());
         CpusetReads reads = new CpusetReads(settings.reconcilePeriod());
-        PodEvents podEvents = new PodEvents(node, pods, allocator, admissions, decisions, decided, pins, status);
+        PodEvents podEvents = new PodEvents(
+                node,
+                pods,
+                allocator,
+                admissions,
+                decisions,
+                decided,
+                pins,
+                status,
+                new Resizes(allocator, parts.events()));
         DriftCheck drift =
                 new DriftCheck(parts.pins(), host, pods, targets, pins, gate, parts.metrics(), parts.events(), status);
         return new AgentSteps(

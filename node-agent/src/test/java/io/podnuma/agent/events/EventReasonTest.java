@@ -32,6 +32,8 @@ class EventReasonTest {
             "PolicyChanged",
             "PodSpecUnreadable",
             "WaitingForDevices",
+            "ResourcesResized",
+            "ResizeInfeasible",
             "TopologyAffinityError",
             "SMTAlignmentError",
             "EmptyPodSharedPoolError",

@@ -14,6 +14,7 @@ import io.podnuma.agent.engine.memory.MemoryResource;
 import io.podnuma.agent.engine.memory.MemoryState;
 import io.podnuma.agent.engine.node.manager.CpuManager;
 import io.podnuma.agent.engine.node.manager.MemoryManager;
+import io.podnuma.agent.engine.node.manager.StaticCpuManager;
 import io.podnuma.agent.engine.topology.TopologyAdmission;
 import io.podnuma.agent.engine.topology.TopologyHint;
 import io.podnuma.agent.engine.topology.TopologyPolicy;
@@ -25,8 +26,7 @@ import java.util.stream.Collectors;
 
 /**
  * The three managers of one node and the glue between them: hint collection (theirs and the devices'), merge, and
- * allocation calls
- * whose failures become rejections with the upstream reason.
+ * allocation calls whose failures become rejections with the upstream reason.
  */
 record Managers(CpuTopology topo, CpuManager cpu, MemoryManager memory, TopologyPolicy topology) {
 
@@ -37,8 +37,6 @@ record Managers(CpuTopology topo, CpuManager cpu, MemoryManager memory, Topology
      * @param node every device of the node
      */
     record Given(List<Device> given, List<Device> node) {
-
-        static final Given NONE = new Given(List.of(), List.of());
 
         static Given pod(PodDevices devices) {
             return new Given(devices.ofPod(), devices.node());
@@ -51,6 +49,11 @@ record Managers(CpuTopology topo, CpuManager cpu, MemoryManager memory, Topology
 
     boolean pinsCpus() {
         return cpu.pinsCpus();
+    }
+
+    /** Whether the CPU manager hands out whole physical cores only ({@code full-pcpus-only}). */
+    boolean fullPcpusOnly() {
+        return cpu instanceof StaticCpuManager s && s.policy().options().fullPcpusOnly();
     }
 
     boolean pinsMemory() {

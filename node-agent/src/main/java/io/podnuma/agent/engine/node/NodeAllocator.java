@@ -175,6 +175,15 @@ public final class NodeAllocator {
         };
     }
 
+    /**
+     * Resizes an admitted pod's budget in place to {@code resized}'s CPUs ({@code resize} subresource): the pod keeps
+     * every CPU it holds and gains or gives back the difference ({@link BudgetResize}); what cannot be done in place
+     * is {@link ResizeResult.Infeasible} with the state unchanged.
+     */
+    public ResizeResult resize(NodeState state, Pod resized) {
+        return new BudgetResize(managers, config.podLevelResources()).resize(state, resized);
+    }
+
     /** Removes a pod: its bubble, exclusive CPUs and memory return to the node. Unknown pods: no change. */
     public NodeState remove(NodeState state, String podUid) {
         PodAssignment pod = state.pods().get(podUid);

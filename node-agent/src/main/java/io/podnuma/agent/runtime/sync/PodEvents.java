@@ -2,11 +2,13 @@ package io.podnuma.agent.runtime.sync;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.node.NodeAllocator;
+import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.pods.PodFeed;
 import io.podnuma.agent.pods.PodRecord;
 import io.podnuma.agent.runtime.admission.AdmissionDecision;
 import io.podnuma.agent.runtime.admission.Admissions;
 import io.podnuma.agent.runtime.admission.Decisions;
+import io.podnuma.agent.runtime.admission.Resizes;
 import io.podnuma.agent.runtime.core.NodeBook;
 import io.podnuma.agent.runtime.pin.PlanApplier;
 import io.podnuma.agent.runtime.pods.PodBook;
@@ -14,8 +16,9 @@ import io.podnuma.agent.runtime.status.AgentStatus;
 import java.util.Optional;
 
 /**
- * A pod changed or went away, after the first full sync: a new pod is admitted (or refused), a finished or deleted
- * one released; a decision is carried out ({@link Decided}), otherwise the pod's containers are brought to their
+ * A pod changed or went away, after the first full sync: a new pod is admitted (or refused), an admitted one whose
+ * spec changed resized in place ({@link Resizes}), a finished or deleted one released; a decision is carried out
+ * ({@link Decided}), otherwise the pod's containers are brought to their
  * pins. Before the first full sync pods are only booked: the full sync decides, in creation order. Runs on the loop
  * thread.
  */
@@ -29,6 +32,7 @@ public final class PodEvents implements PodFeed.Listener {
     private final Decided decided;
     private final PlanApplier pins;
     private final AgentStatus status;
+    private final Resizes resizes;
 
     public PodEvents(
             NodeBook node,
@@ -38,7 +42,8 @@ public final class PodEvents implements PodFeed.Listener {
             Decisions decisions,
             Decided decided,
             PlanApplier pins,
-            AgentStatus status) {
+            AgentStatus status,
+            Resizes resizes) {
         this.node = node;
         this.pods = pods;
         this.allocator = allocator;
@@ -47,6 +52,7 @@ public final class PodEvents implements PodFeed.Listener {
         this.decided = decided;
         this.pins = pins;
         this.status = status;
+        this.resizes = resizes;
     }
 
     @Override
@@ -60,7 +66,7 @@ public final class PodEvents implements PodFeed.Listener {
             // main cost on a quiet node. Drift stays the reconcile tick's.
             return;
         }
-        reconsider(r);
+        reconsider(r, was);
     }
 
     /**
@@ -72,11 +78,12 @@ public final class PodEvents implements PodFeed.Listener {
             return;
         }
         for (String uid : pods.waitingPods()) {
-            pods.get(uid).ifPresent(this::reconsider);
+            pods.get(uid).ifPresent(r -> reconsider(r, Optional.of(r)));
         }
     }
 
-    private void reconsider(PodRecord r) {
+    /** Decides on a pod that changed from {@code was}: admits, refuses, releases or resizes it, then pins. */
+    private void reconsider(PodRecord r, Optional<PodRecord> was) {
         String uid = r.ref().uid();
         CpuSet poolBefore = node.state().sharedPool();
         boolean changed = false;
@@ -88,6 +95,10 @@ public final class PodEvents implements PodFeed.Listener {
             } else {
                 decisions.refuseUnreadable(r);
             }
+        } else if (r.pod().isPresent() && !r.pod().equals(was.flatMap(PodRecord::pod))) {
+            NodeState before = node.state();
+            node.state(resizes.resize(before, r));
+            changed = node.state() != before;
         }
         if (changed) {
             decided.carryOut(poolBefore);

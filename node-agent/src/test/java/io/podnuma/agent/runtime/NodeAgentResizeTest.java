@@ -1,0 +1,114 @@
+package io.podnuma.agent.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.agent.engine.cpuset.CpuSet;
+import io.podnuma.agent.engine.machine.CpuTopology;
+import io.podnuma.agent.engine.state.PodAssignment;
+import io.podnuma.agent.podresources.DeviceSource;
+import io.podnuma.agent.sysfs.SysfsTopologyReader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A budget resized in place on the in-memory agent (2-socket fixture, single-numa-node, pod scope): the agent keeps
+ * the pod's CPUs, adds or gives back the difference, tells it in an Event, and a resize it cannot do in place leaves
+ * the pod as it was with a Warning.
+ */
+class NodeAgentResizeTest {
+
+    @TempDir
+    Path stateDir;
+
+    private final FakePods pods = new FakePods();
+    private final List<String> events = Collections.synchronizedList(new ArrayList<>());
+    private CpuTopology topo;
+    private NodeAgent agent;
+
+    @BeforeEach
+    void start() throws Exception {
+        topo = new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
+        agent = InMemoryAgent.twoSocketPodScope(topo, stateDir, pods)
+                .withDevices(DeviceSource.NONE)
+                .withEvents(new RecordingEvents(events))
+                .started();
+    }
+
+    @AfterEach
+    void close() {
+        agent.close();
+    }
+
+    /** Kind 0 of the fixtures: a budget of {@code cpus}, a sharing sidecar and an app with one exclusive CPU. */
+    private static Pod budget(String cpus) {
+        return RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(0, "resized", "resized", cpus));
+    }
+
+    private PodAssignment held(Pod pod) {
+        return agent.state().pods().get(pod.getMetadata().getUid());
+    }
+
+    @Test
+    void aBudgetGrowsAndShrinksInPlaceKeepingItsCpus() {
+        Pod four = budget("4");
+        pods.put(four);
+        agent.drain();
+        PodAssignment before = held(four);
+        assertThat(before.bubble().size()).isEqualTo(4);
+
+        pods.put(budget("6"));
+        agent.drain();
+        PodAssignment grown = held(four);
+        assertThat(grown.bubble().size()).isEqualTo(6);
+        assertThat(before.bubble().isSubsetOf(grown.bubble()))
+                .as("kept what it held")
+                .isTrue();
+        assertThat(topo.numaNodesOf(grown.bubble())).isEqualTo(topo.numaNodesOf(before.bubble()));
+        assertThat(grown.container("app").orElseThrow().cpus())
+                .isEqualTo(before.container("app").orElseThrow().cpus());
+        assertThat(agent.state().sharedPool().intersects(grown.bubble())).isFalse();
+
+        pods.put(budget("3"));
+        agent.drain();
+        PodAssignment shrunk = held(four);
+        assertThat(shrunk.bubble().size()).isEqualTo(3);
+        assertThat(shrunk.bubble().isSubsetOf(grown.bubble())).isTrue();
+        assertThat(shrunk.container("app").orElseThrow().cpus())
+                .isEqualTo(before.container("app").orElseThrow().cpus());
+
+        CpuSet added = grown.bubble().difference(before.bubble());
+        CpuSet returned = grown.bubble().difference(shrunk.bubble());
+        assertThat(events.stream()
+                        .filter(e -> e.contains(" ResourcesResized: "))
+                        .toList())
+                .containsExactly(
+                        "pod churn/resized Normal ResourcesResized: budget 4 → 6 CPUs in place: added " + added
+                                + ", kept the rest; now " + grown.bubble(),
+                        "pod churn/resized Normal ResourcesResized: budget 6 → 3 CPUs in place: gave back " + returned
+                                + ", kept the rest; now " + shrunk.bubble());
+    }
+
+    @Test
+    void aBudgetThatCannotGrowInPlaceKeepsWhatItHoldsWithAWarning() {
+        Pod four = budget("4");
+        pods.put(four);
+        agent.drain();
+        PodAssignment before = held(four);
+
+        pods.put(budget("70")); // a NUMA node of the fixture has 64 CPUs
+        agent.drain();
+
+        assertThat(held(four)).isEqualTo(before);
+        assertThat(events.getLast())
+                .startsWith("pod churn/resized Warning ResizeInfeasible: TopologyAffinityError: pod churn/resized")
+                .contains("budget: cpu 4 → 70: 66 more CPUs on NUMA node(s) ")
+                .endsWith("; the pod keeps " + before.bubble() + "; it keeps its CPUs and memory");
+    }
+}
