@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The kubelet's devices as the PodResources server answers with them: read from the kubelet at most once per
@@ -50,10 +51,7 @@ public final class CachedDeviceSource implements DeviceSource {
 
     @Override
     public synchronized DeviceAssignments all() {
-        long now = nanoTime.getAsLong();
-        if (all == null || now - all.at() >= maxAgeNanos) {
-            all = new Read<>(kubelet.all(), now);
-        }
+        all = fresh(all, kubelet::all);
         return all.value();
     }
 
@@ -71,11 +69,14 @@ public final class CachedDeviceSource implements DeviceSource {
 
     @Override
     public synchronized List<ContainerDevices> allocatable() {
-        long now = nanoTime.getAsLong();
-        if (allocatable == null || now - allocatable.at() >= maxAgeNanos) {
-            allocatable = new Read<>(kubelet.allocatable(), now);
-        }
+        allocatable = fresh(allocatable, kubelet::allocatable);
         return allocatable.value();
+    }
+
+    /** {@code last} while it is younger than the age, else a new read of the kubelet. */
+    private <T> Read<T> fresh(Read<T> last, Supplier<T> kubeletRead) {
+        long now = nanoTime.getAsLong();
+        return last != null && now - last.at() < maxAgeNanos ? last : new Read<>(kubeletRead.get(), now);
     }
 
     @Override

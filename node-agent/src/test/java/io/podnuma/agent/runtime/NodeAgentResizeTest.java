@@ -51,21 +51,19 @@ class NodeAgentResizeTest {
         return RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(0, "resized", "resized", cpus));
     }
 
-    private PodAssignment held(Pod pod) {
+    /** What the agent holds for {@code pod} once it has heard of it. */
+    private PodAssignment heldAfter(Pod pod) {
+        pods.put(pod);
+        agent.drain();
         return agent.state().pods().get(pod.getMetadata().getUid());
     }
 
     @Test
     void aBudgetGrowsAndShrinksInPlaceKeepingItsCpus() {
-        Pod four = budget("4");
-        pods.put(four);
-        agent.drain();
-        PodAssignment before = held(four);
+        PodAssignment before = heldAfter(budget("4"));
         assertThat(before.bubble().size()).isEqualTo(4);
 
-        pods.put(budget("6"));
-        agent.drain();
-        PodAssignment grown = held(four);
+        PodAssignment grown = heldAfter(budget("6"));
         assertThat(grown.bubble().size()).isEqualTo(6);
         assertThat(before.bubble().isSubsetOf(grown.bubble()))
                 .as("kept what it held")
@@ -75,9 +73,7 @@ class NodeAgentResizeTest {
                 .isEqualTo(before.container("app").orElseThrow().cpus());
         assertThat(agent.state().sharedPool().intersects(grown.bubble())).isFalse();
 
-        pods.put(budget("3"));
-        agent.drain();
-        PodAssignment shrunk = held(four);
+        PodAssignment shrunk = heldAfter(budget("3"));
         assertThat(shrunk.bubble().size()).isEqualTo(3);
         assertThat(shrunk.bubble().isSubsetOf(grown.bubble())).isTrue();
         assertThat(shrunk.container("app").orElseThrow().cpus())
@@ -97,15 +93,10 @@ class NodeAgentResizeTest {
 
     @Test
     void aBudgetThatCannotGrowInPlaceKeepsWhatItHoldsWithAWarning() {
-        Pod four = budget("4");
-        pods.put(four);
-        agent.drain();
-        PodAssignment before = held(four);
+        PodAssignment before = heldAfter(budget("4"));
 
-        pods.put(budget("70")); // a NUMA node of the fixture has 64 CPUs
-        agent.drain();
-
-        assertThat(held(four)).isEqualTo(before);
+        // A NUMA node of the fixture has 64 CPUs.
+        assertThat(heldAfter(budget("70"))).isEqualTo(before);
         assertThat(events.getLast())
                 .startsWith("pod churn/resized Warning ResizeInfeasible: TopologyAffinityError: pod churn/resized")
                 .contains("budget: cpu 4 → 70: 66 more CPUs on NUMA node(s) ")

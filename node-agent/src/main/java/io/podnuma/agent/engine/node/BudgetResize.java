@@ -16,7 +16,6 @@ import io.podnuma.agent.engine.topology.NumaMask;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -95,7 +94,8 @@ final class BudgetResize {
             }
             SortedMap<MemoryResource, Long> wanted = PodRules.memoryBudget(resized);
             if (!had.equals(wanted)) {
-                return Optional.of("memory " + describe(had) + " → " + describe(wanted) + ": the memory manager"
+                return Optional.of("memory " + Managers.describe(0, had, List.of()) + " → "
+                        + Managers.describe(0, wanted, List.of()) + ": the memory manager"
                         + " (Static) pinned the budget's memory to its NUMA nodes, and pinned memory does not resize in"
                         + " place");
             }
@@ -144,7 +144,7 @@ final class BudgetResize {
         CpuSet bubble = held.bubble().union(added);
         NumaMask affinity = strict || held.numaAffinity().isEmpty()
                 ? held.numaAffinity()
-                : NumaMask.of(toList(m.topo().numaNodesOf(bubble)));
+                : NumaMask.of(m.topo().numaNodesOf(bubble).toArray());
         PodAssignment grown = withBubble(held, bubble, held.podSharedPool().union(added), affinity);
         return new ResizeResult.Resized(
                 state.withPod(state.sharedPool().difference(added), grown), grown, added, CpuSet.empty());
@@ -240,20 +240,5 @@ final class BudgetResize {
 
     private static ResizeResult infeasible(Pod pod, RejectionReason reason, String message) {
         return new ResizeResult.Infeasible(pod.ref(), reason, message);
-    }
-
-    private static String describe(Map<MemoryResource, Long> memory) {
-        StringBuilder sb = new StringBuilder();
-        memory.forEach((r, v) -> sb.append(sb.isEmpty() ? "" : ", ")
-                .append(r)
-                .append('=')
-                .append(io.podnuma.agent.engine.memory.MemoryQuantity.format(v)));
-        return sb.isEmpty() ? "none" : sb.toString();
-    }
-
-    private static List<Integer> toList(CpuSet ids) {
-        List<Integer> out = new ArrayList<>();
-        ids.forEach(out::add);
-        return out;
     }
 }

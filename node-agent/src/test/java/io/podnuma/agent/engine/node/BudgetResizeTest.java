@@ -40,6 +40,12 @@ class BudgetResizeTest {
                 .build();
     }
 
+    /** The only pod a state holds. */
+    private static PodAssignment only(NodeState s) {
+        assertThat(s.pods()).hasSize(1);
+        return s.pods().values().iterator().next();
+    }
+
     private static NodeState admitted(NodeAllocator a, NodeState s, Pod p) {
         AdmissionResult r = a.admit(s, p);
         assertThat(r).as("%s", r).isInstanceOf(AdmissionResult.Admitted.class);
@@ -81,7 +87,7 @@ class BudgetResizeTest {
     void growingKeepsEveryCpuAndTakesTheDifferenceOnTheSameNumaNodeWholeCoresFirst() {
         NodeAllocator a = NodeAllocator.create(INTEL, SINGLE);
         NodeState s = admitted(a, a.initialState(), budget("infer", 4, 2));
-        PodAssignment before = s.pods().values().iterator().next();
+        PodAssignment before = only(s);
 
         ResizeResult.Resized r = resized(a.resize(s, budget("infer", 8, 2)));
 
@@ -111,7 +117,7 @@ class BudgetResizeTest {
     void shrinkingGivesBackPoolCpusWholeCoresAndTheHighestFirstAndNeverASlice() {
         NodeAllocator a = NodeAllocator.create(INTEL, SINGLE);
         NodeState s = admitted(a, a.initialState(), budget("infer", 8, 2));
-        PodAssignment before = s.pods().values().iterator().next();
+        PodAssignment before = only(s);
 
         ResizeResult.Resized r = resized(a.resize(s, budget("infer", 5, 2)));
 
@@ -181,7 +187,7 @@ class BudgetResizeTest {
         ResizeResult.Infeasible no = infeasible(a.resize(s, budget("infer", exclusive, exclusive)));
         assertThat(no.reason()).isEqualTo(RejectionReason.EMPTY_POD_SHARED_POOL_ERROR);
         assertThat(no.message())
-                .isEqualTo("pod " + s.pods().values().iterator().next().ref() + " budget: cpu 4 → " + exclusive
+                .isEqualTo("pod " + only(s).ref() + " budget: cpu 4 → " + exclusive
                         + ": the exclusive slices hold " + exclusive + " CPUs and the pod shared pool " + pool
                         + ", which its sharing containers need one of, so at most " + (pool - 1)
                         + " can be given back");
@@ -195,7 +201,7 @@ class BudgetResizeTest {
     void aContainersOwnRequestPinnedMemoryAndNoCpusAtAllDoNotResizeInPlace() {
         NodeAllocator a = NodeAllocator.create(INTEL, SINGLE);
         NodeState s = admitted(a, a.initialState(), budget("infer", 4, 2));
-        String ref = s.pods().values().iterator().next().ref().toString();
+        String ref = only(s).ref().toString();
 
         assertThat(infeasible(a.resize(s, budget("infer", 6, 3))).message())
                 .isEqualTo(
