@@ -136,6 +136,11 @@ final class BirthChurn {
         }
     }
 
+    /** The app container's reports, once it printed its first one. */
+    List<WorkloadPods.Affinity> appReports(Pod running) throws InterruptedException {
+        return WorkloadPods.awaitLogged(node, running, "app", RUNNING);
+    }
+
     /** The first report of every container of {@code running} (the init containers have all exited). */
     List<Birth> births(Pod running) {
         List<Birth> births = new ArrayList<>();
@@ -165,15 +170,27 @@ final class BirthChurn {
                 .withName(pod.getMetadata().getName())
                 .withGracePeriod(1)
                 .delete();
+        awaitGone(pod.getMetadata().getName());
+    }
+
+    /** Deletes every pod of the namespace and waits until they are gone. */
+    void deleteAll() throws InterruptedException {
+        List<Pod> left = plane.client().pods().inNamespace(namespace).list().getItems();
+        for (Pod pod : left) {
+            delete(pod);
+        }
+    }
+
+    private void awaitGone(String name) throws InterruptedException {
         long deadline = System.nanoTime() + RUNNING.toNanos();
         while (Optional.ofNullable(plane.client()
                         .pods()
                         .inNamespace(namespace)
-                        .withName(pod.getMetadata().getName())
+                        .withName(name)
                         .get())
                 .isPresent()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("pod " + pod.getMetadata().getName() + " is still there");
+                throw new AssertionError("pod " + name + " is still there");
             }
             TimeUnit.MILLISECONDS.sleep(100);
         }

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -108,6 +109,14 @@ class BornPinnedE2E {
         }
     }
 
+    /** A failed case leaves no pod behind to hold the node's one free CPU and fail every case after it. */
+    @AfterEach
+    void deleteLeftPods() throws InterruptedException {
+        if (churn != null) {
+            churn.deleteAll();
+        }
+    }
+
     @Test
     @Order(1)
     void withNriEveryContainerIsBornOnItsCpus() throws Exception {
@@ -160,7 +169,7 @@ class BornPinnedE2E {
             Commands.run(List.of("kill", "-CONT", Long.toString(pid)), Map.of(), null, Duration.ofSeconds(10))
                     .assertSuccess();
         }
-        List<WorkloadPods.Affinity> before = WorkloadPods.logged(node, running, "app");
+        List<WorkloadPods.Affinity> before = churn.appReports(running);
         assertThat(churn.onPodCpus(before.get(0)))
                 .as("fail-open: born as the runtime made it")
                 .isFalse();
@@ -183,8 +192,7 @@ class BornPinnedE2E {
         agent.removeAgent();
         Pod pod = churn.create("absent", 0, 0, Map.of());
         Pod running = churn.awaitRunning(pod.getMetadata().getName());
-        List<WorkloadPods.Affinity> before = WorkloadPods.logged(node, running, "app");
-        assertThat(before).isNotEmpty();
+        List<WorkloadPods.Affinity> before = churn.appReports(running);
         assertThat(churn.onPodCpus(before.get(0)))
                 .as("no agent: born on whatever the runtime gave, " + before.get(0))
                 .isFalse();

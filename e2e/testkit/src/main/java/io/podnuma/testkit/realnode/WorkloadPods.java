@@ -12,11 +12,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -101,6 +103,26 @@ public final class WorkloadPods {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
         return seen;
+    }
+
+    /**
+     * {@link #logged} once the container printed its first affinity: a container the kubelet reports running may not
+     * have written its first line yet (or the kubelet not yet copied it to the log file).
+     */
+    public static List<Affinity> awaitLogged(RealNode node, Pod pod, String container, Duration within)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (true) {
+            List<Affinity> seen = logged(node, pod, container);
+            if (!seen.isEmpty()) {
+                return seen;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("container " + pod.getMetadata().getName() + "/" + container
+                        + " printed no affinity within " + within.toSeconds() + " s");
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
     }
 
     /** The CPUs the container says it may use: {@code Cpus_allowed_list} of a process exec'd into it. */
