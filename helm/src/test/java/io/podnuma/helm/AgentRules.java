@@ -22,6 +22,7 @@ final class AgentRules {
         List<PolicyRule> rules = new ArrayList<>(List.of(
                 rule("", List.of("pods"), "get", "list", "watch"),
                 rule("", List.of("pods/eviction"), "impersonate-on:associated-node:create"),
+                rule("", List.of("pods/status"), "impersonate-on:associated-node:patch"),
                 rule("authentication.k8s.io", List.of("nodes"), "impersonate:associated-node"),
                 rule("", List.of("events"), "create", "patch"),
                 rule("", List.of("nodes"), "get"),

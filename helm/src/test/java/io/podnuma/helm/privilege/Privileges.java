@@ -208,10 +208,16 @@ public final class Privileges {
                             + " to another node, and it cannot evict as itself",
                     "impersonate-on:associated-node:create"),
             agent(
+                    "pods/status",
+                    Part.ALWAYS,
+                    "a resized pod's podnuma.io/ResizePending condition, only as its node (constrained"
+                            + " impersonation): NodeRestriction refuses the status of a pod bound to another node",
+                    "impersonate-on:associated-node:patch"),
+            agent(
                     "nodes.authentication.k8s.io",
                     Part.ALWAYS,
                     "acting as the node its pod runs on (system:node:<its node>, taken from its pod-bound token by"
-                            + " the API server; no other node), for evictions only",
+                            + " the API server; no other node), for evictions and resize conditions only",
                     "impersonate:associated-node"),
             agent(
                     "events",

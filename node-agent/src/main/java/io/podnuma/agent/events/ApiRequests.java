@@ -76,6 +76,13 @@ final class ApiRequests {
                 "PATCH " + path);
     }
 
+    /** A strategic merge patch with headers of its own beside the client's credentials. */
+    Answer strategicPatch(String path, String patch, Map<String, String> headers) {
+        HttpRequest.Builder request = builder(path).method("PATCH", "application/strategic-merge-patch+json", patch);
+        headers.forEach(request::setHeader);
+        return send(request.build(), "PATCH " + path);
+    }
+
     /** The refusal as an exception carrying the code and the API server's explanation. */
     KubernetesClientException failure(String what, Answer answer) {
         return new KubernetesClientException(

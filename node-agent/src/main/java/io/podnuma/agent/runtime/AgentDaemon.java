@@ -18,6 +18,7 @@ import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.events.KubeEventRecorder;
 import io.podnuma.agent.events.NodeRef;
 import io.podnuma.agent.events.PodEvictor;
+import io.podnuma.agent.events.PodResizeConditions;
 import io.podnuma.agent.health.Readiness;
 import io.podnuma.agent.http.HttpEndpoint;
 import io.podnuma.agent.kubelet.KubeletCheckCache;
@@ -187,6 +188,9 @@ public final class AgentDaemon implements AutoCloseable {
         closeables.add(recorder);
         PodEvictor evictor = new PodEvictor(client, new NodeRef(config.nodeName()), recorder);
         closeables.add(evictor);
+        PodResizeConditions resizeConditions =
+                new PodResizeConditions(client, new NodeRef(config.nodeName()), Duration.ofSeconds(10));
+        closeables.add(resizeConditions);
 
         statePublisher =
                 new NodeStatePublisher(new NodeStateWriter(client, config.nodeName()), config.statusMinInterval());
@@ -234,7 +238,7 @@ public final class AgentDaemon implements AutoCloseable {
                         () -> scan(layout),
                         new CheckpointStore(config.stateDir()),
                         pods,
-                        new KubeRuntimeEvents(recorder, evictor, config.nodeName()),
+                        new KubeRuntimeEvents(recorder, evictor, resizeConditions, config.nodeName()),
                         reportsWhenReady,
                         metrics,
                         kubelet,

@@ -105,6 +105,7 @@ record AgentSteps(
                 loop);
         KubeletWatch kubelet = new KubeletWatch(parts.kubelet(), gate, status, parts.events());
         Decided decided = new Decided(node, pods, recovery, pins, status);
+        Resizes resizes = new Resizes(allocator, parts.events());
         FullSync fullSync = new FullSync(
                 allocator,
                 pods,
@@ -113,18 +114,11 @@ record AgentSteps(
                 gate,
                 admissions,
                 decisions,
+                resizes,
                 parts.topology().onlineCpus());
         CpusetReads reads = new CpusetReads(settings.reconcilePeriod());
-        PodEvents podEvents = new PodEvents(
-                node,
-                pods,
-                allocator,
-                admissions,
-                decisions,
-                decided,
-                pins,
-                status,
-                new Resizes(allocator, parts.events()));
+        PodEvents podEvents =
+                new PodEvents(node, pods, allocator, admissions, decisions, decided, pins, status, resizes);
         DriftCheck drift =
                 new DriftCheck(parts.pins(), host, pods, targets, pins, gate, parts.metrics(), parts.events(), status);
         return new AgentSteps(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -356,5 +358,62 @@ class EventsAndEvictionIT {
         for (Pod pod : List.of(mine, theirs)) {
             assertUntouched(cp, pod.getMetadata().getName(), pod.getMetadata().getUid());
         }
+    }
+
+    @Test
+    void aResizeConditionIsSetAndRemovedOnAPodOfItsNodeOnly(ControlPlane cp) throws Exception {
+        Pod pod = runningPod(cp, "resized", Map.of("app", "resized"));
+        Pod theirs = runningPod(cp, "resized-elsewhere", Map.of("app", "resized"), otherNode);
+        ResizePending pending = new ResizePending("TopologyAffinityError", "budget: cpu 4 → 70: 66 more CPUs");
+        try (PodResizeConditions conditions = new PodResizeConditions(agent, new NodeRef(node), TIMEOUT)) {
+            conditions.set(ref(pod), Optional.of(pending));
+            await(
+                    "the condition on resized",
+                    () -> resizeCondition(cp, "resized").isPresent());
+            PodCondition c = resizeCondition(cp, "resized").orElseThrow();
+            assertThat(c.getStatus()).isEqualTo("True");
+            assertThat(c.getReason()).isEqualTo("Infeasible");
+            assertThat(c.getMessage()).isEqualTo("TopologyAffinityError: budget: cpu 4 → 70: 66 more CPUs");
+            assertThat(cp.kubectl(
+                                    "get",
+                                    "pod",
+                                    "-n",
+                                    NS,
+                                    "resized",
+                                    "-o",
+                                    "jsonpath={.status.conditions[?(@.type==\"podnuma.io/ResizePending\")].reason}")
+                            .assertSuccess()
+                            .stdout())
+                    .isEqualTo("Infeasible");
+            assertThat(cp.client()
+                            .pods()
+                            .inNamespace(NS)
+                            .withName("resized")
+                            .get()
+                            .getStatus()
+                            .getPhase())
+                    .as("the rest of the status stays")
+                    .isEqualTo("Running");
+
+            conditions.set(ref(pod), Optional.empty());
+            await(
+                    "the condition gone from resized",
+                    () -> resizeCondition(cp, "resized").isEmpty());
+
+            ApiRequests.Answer elsewhere = conditions.writeNow(ref(theirs), Optional.of(pending));
+            assertThat(elsewhere.code()).as(elsewhere.body()).isEqualTo(403);
+            PodRef recreated = new PodRef("another-uid", NS, "resized");
+            assertThat(conditions.writeNow(recreated, Optional.of(pending)).code())
+                    .as("a pod recreated under the name is not written")
+                    .isEqualTo(409);
+        }
+        assertThat(resizeCondition(cp, "resized-elsewhere")).isEmpty();
+        assertThat(resizeCondition(cp, "resized")).isEmpty();
+    }
+
+    private static Optional<PodCondition> resizeCondition(ControlPlane cp, String name) {
+        return cp.client().pods().inNamespace(NS).withName(name).get().getStatus().getConditions().stream()
+                .filter(c -> c.getType().equals(PodResizeConditions.TYPE))
+                .findFirst();
     }
 }

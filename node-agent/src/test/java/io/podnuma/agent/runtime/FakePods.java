@@ -42,5 +42,7 @@ final class FakePods implements PodSource {
     }
 
     @Override
-    public void close() {}
+    public void close() {
+        listener = null;
+    }
 }

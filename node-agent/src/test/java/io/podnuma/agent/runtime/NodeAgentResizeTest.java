@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A budget resized in place on the in-memory agent (2-socket fixture, single-numa-node, pod scope): the agent keeps
  * the pod's CPUs, adds or gives back the difference, tells it in an Event, and a resize it cannot do in place leaves
- * the pod as it was with a Warning.
+ * the pod as it was with a Warning and its {@code podnuma.io/ResizePending} condition; a resize made while no agent ran
+ * is done when the agent is back.
  */
 class NodeAgentResizeTest {
 
@@ -35,7 +36,11 @@ class NodeAgentResizeTest {
     @BeforeEach
     void start() throws Exception {
         topo = new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
-        agent = InMemoryAgent.twoSocketPodScope(topo, stateDir, pods)
+        agent = agentOnTheStateDir();
+    }
+
+    private NodeAgent agentOnTheStateDir() throws Exception {
+        return InMemoryAgent.twoSocketPodScope(topo, stateDir, pods)
                 .withDevices(DeviceSource.NONE)
                 .withEvents(new RecordingEvents(events))
                 .started();
@@ -97,9 +102,38 @@ class NodeAgentResizeTest {
 
         // A NUMA node of the fixture has 64 CPUs.
         assertThat(heldAfter(budget("70"))).isEqualTo(before);
-        assertThat(events.getLast())
+        assertThat(events.stream()
+                        .filter(e -> e.contains(" ResizeInfeasible: "))
+                        .toList())
+                .singleElement()
+                .asString()
                 .startsWith("pod churn/resized Warning ResizeInfeasible: TopologyAffinityError: pod churn/resized")
                 .contains("budget: cpu 4 → 70: 66 more CPUs on NUMA node(s) ")
-                .endsWith("; the pod keeps " + before.bubble() + "; it keeps its CPUs and memory");
+                .endsWith("; it keeps " + before.bubble());
+        assertThat(events).contains("condition churn/resized ResizePending TopologyAffinityError");
+
+        assertThat(heldAfter(budget("4"))).as("asked back to what it holds").isEqualTo(before);
+        assertThat(events.getLast()).isEqualTo("condition churn/resized ResizePending removed");
+    }
+
+    @Test
+    void aBudgetResizedWhileTheAgentWasAwayIsResizedInPlaceWhenItComesBack() throws Exception {
+        PodAssignment before = heldAfter(budget("4"));
+        agent.close();
+        pods.put(budget("6"));
+        events.clear();
+
+        agent = agentOnTheStateDir();
+        agent.drain();
+        PodAssignment after = agent.state().pods().get(before.ref().uid());
+        assertThat(after.bubble().size()).isEqualTo(6);
+        assertThat(before.bubble().isSubsetOf(after.bubble()))
+                .as("the checkpoint's CPUs kept")
+                .isTrue();
+        assertThat(after.container("app").orElseThrow().cpus())
+                .isEqualTo(before.container("app").orElseThrow().cpus());
+        assertThat(events)
+                .contains("pod churn/resized Normal ResourcesResized: budget 4 → 6 CPUs in place: added "
+                        + after.bubble().difference(before.bubble()) + ", kept the rest; now " + after.bubble());
     }
 }

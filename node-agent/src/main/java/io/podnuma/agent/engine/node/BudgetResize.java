@@ -1,7 +1,5 @@
 package io.podnuma.agent.engine.node;
 
-import io.podnuma.agent.engine.cpu.CpuAllocationException;
-import io.podnuma.agent.engine.cpu.CpuState;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.memory.MemoryBlock;
 import io.podnuma.agent.engine.memory.MemoryResource;
@@ -13,7 +11,6 @@ import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.engine.topology.NumaMask;
-import io.podnuma.agent.engine.topology.TopologyPolicyName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,43 +28,44 @@ import java.util.TreeMap;
  */
 final class BudgetResize {
 
-    private static final String OWNER_SUFFIX = "#resize";
-
     private final Managers m;
+    private final ResizeCpus cpus;
     private final boolean podLevelResources;
 
     BudgetResize(Managers m, boolean podLevelResources) {
         this.m = m;
+        this.cpus = new ResizeCpus(m);
         this.podLevelResources = podLevelResources;
     }
 
-    ResizeResult resize(NodeState state, Pod resized) {
-        PodAssignment held = state.pods().get(resized.ref().uid());
-        if (held == null) {
-            return new ResizeResult.NotHeld(resized.ref(), "the pod is not admitted");
-        }
-        if (!held.hasBubble()) {
-            return new ResizeResult.NotHeld(resized.ref(), "the pod holds no pod budget of exclusive CPUs");
-        }
+    /** {@code held}: the pod's assignment, with a bubble. */
+    ResizeResult resize(NodeState state, PodAssignment held, Pod resized) {
         Pod effective = podLevelResources ? resized : resized.withoutPodResources();
         int wanted = m.pinsCpus() && effective.hasPodLevelResources() ? PodRules.cpuBudget(effective) : 0;
         int have = held.bubble().size();
         String what = "pod " + resized.ref() + " budget";
         Optional<String> fixed = changedBeyondTheBudget(effective, held);
         if (fixed.isPresent()) {
-            return infeasible(resized, RejectionReason.UNEXPECTED_ADMISSION_ERROR, what + ": " + fixed.get());
+            return infeasible(resized, RejectionReason.UNEXPECTED_ADMISSION_ERROR, what + ": " + fixed.get(), held);
         }
         if (wanted == 0) {
             return infeasible(
                     resized,
                     RejectionReason.UNEXPECTED_ADMISSION_ERROR,
                     what + ": cpu " + have + " → no whole CPUs: a budget of exclusive CPUs cannot become a shared one"
-                            + " in place; recreate the pod");
+                            + " in place; recreate the pod",
+                    held);
         }
         if (wanted == have) {
             return new ResizeResult.Unchanged(held);
         }
-        return wanted > have ? grow(state, held, resized, wanted - have) : shrink(state, held, resized, have - wanted);
+        try {
+            return wanted > have
+                    ? grow(state, held, resized, wanted - have)
+                    : shrink(state, held, resized, have - wanted);
+        } catch (ResizeCpus.Refused e) {
+            return e.result();
+        }
     }
 
     /** What changed besides the budget's CPU count, if anything: such a change needs the pod recreated. */
@@ -103,65 +101,27 @@ final class BudgetResize {
         return Optional.empty();
     }
 
-    private ResizeResult grow(NodeState state, PodAssignment held, Pod resized, int extra) {
-        CpuState books = new CpuState(state.sharedPool(), state.cpuOwners());
-        CpuSet free = m.cpu().assignable(books);
+    private ResizeResult grow(NodeState state, PodAssignment held, Pod resized, int extra) throws ResizeCpus.Refused {
         CpuSet nodes = held.numaAffinity().isEmpty()
-                ? m.topo().numaNodesOf(held.bubble())
+                ? cpus.nodesOf(held.bubble())
                 : CpuSet.of(held.numaAffinity().toArray());
-        CpuSet near = free.intersection(m.topo().cpusInNumaNodes(nodes));
-        TopologyPolicyName policy = m.topology().name();
-        boolean strict = policy == TopologyPolicyName.SINGLE_NUMA_NODE || policy == TopologyPolicyName.RESTRICTED;
         String what = "pod " + resized.ref() + " budget: cpu " + held.bubble().size() + " → "
                 + (held.bubble().size() + extra);
-        if (strict && near.size() < extra) {
-            return infeasible(
-                    resized,
-                    RejectionReason.TOPOLOGY_AFFINITY_ERROR,
-                    what + ": " + extra + " more CPUs on NUMA node(s) " + nodes + " under " + policy.configName()
-                            + ", " + near.size() + " free there (" + free.size() + " on the node); the pod keeps "
-                            + held.bubble());
-        }
-        if (free.size() < extra) {
-            return infeasible(
-                    resized,
-                    RejectionReason.UNEXPECTED_ADMISSION_ERROR,
-                    what + ": " + extra + " more CPUs, " + free.size() + " free on the node; the pod keeps "
-                            + held.bubble());
-        }
-        CpuSet added;
-        try {
-            added = take(resized, near, Math.min(extra, near.size()));
-            if (added.size() < extra) {
-                added = added.union(take(resized, free.difference(near), extra - added.size()));
-            }
-        } catch (CpuAllocationException e) {
-            RejectionReason reason = RejectionReason.SMT_ALIGNMENT_ERROR.wire().equals(e.reason())
-                    ? RejectionReason.SMT_ALIGNMENT_ERROR
-                    : RejectionReason.UNEXPECTED_ADMISSION_ERROR;
-            return infeasible(resized, reason, what + ": " + e.getMessage() + "; the pod keeps " + held.bubble());
-        }
+        CpuSet added = cpus.grow(state, resized, nodes, extra, what, held.bubble());
         CpuSet bubble = held.bubble().union(added);
-        NumaMask affinity = strict || held.numaAffinity().isEmpty()
+        NumaMask affinity = cpus.strict() || held.numaAffinity().isEmpty()
                 ? held.numaAffinity()
-                : NumaMask.of(m.topo().numaNodesOf(bubble).toArray());
+                : NumaMask.of(cpus.nodesOf(bubble).toArray());
         PodAssignment grown = withBubble(held, bubble, held.podSharedPool().union(added), affinity);
         return new ResizeResult.Resized(
-                state.withPod(state.sharedPool().difference(added), grown), grown, added, CpuSet.empty());
+                state.withPod(state.sharedPool().difference(added), grown),
+                grown,
+                "budget " + held.bubble().size() + " → " + bubble.size() + " CPUs",
+                added,
+                CpuSet.empty());
     }
 
-    /** {@code n} CPUs of {@code from}, as the CPU manager takes them (whole cores and close CPUs first). */
-    private CpuSet take(Pod resized, CpuSet from, int n) throws CpuAllocationException {
-        if (n == 0) {
-            return CpuSet.empty();
-        }
-        String owner = resized.ref().uid() + OWNER_SUFFIX;
-        return m.cpu()
-                .allocate(CpuState.of(from), owner, n, CpuSet.empty(), CpuSet.empty())
-                .cpus();
-    }
-
-    private ResizeResult shrink(NodeState state, PodAssignment held, Pod resized, int fewer) {
+    private ResizeResult shrink(NodeState state, PodAssignment held, Pod resized, int fewer) throws ResizeCpus.Refused {
         CpuSet pool = held.podSharedPool();
         boolean shared = held.containers().stream().anyMatch(c -> c.kind() == AssignmentKind.POD_SHARED);
         int mayGo = shared ? pool.size() - 1 : pool.size();
@@ -173,57 +133,19 @@ final class BudgetResize {
                     RejectionReason.EMPTY_POD_SHARED_POOL_ERROR,
                     what + ": the exclusive slices hold " + (held.bubble().size() - pool.size())
                             + " CPUs and the pod shared pool " + pool.size()
-                            + (shared ? ", which its sharing" + " containers need one of" : "") + ", so at most "
-                            + Math.max(0, mayGo)
-                            + " can be given back");
+                            + (shared ? ", which its sharing containers need one of" : "") + ", so at most "
+                            + Math.max(0, mayGo) + " can be given back",
+                    held);
         }
-        Optional<CpuSet> returned = giveBack(pool, fewer);
-        if (returned.isEmpty()) {
-            return infeasible(
-                    resized,
-                    RejectionReason.SMT_ALIGNMENT_ERROR,
-                    what + ": full-pcpus-only gives back whole cores of "
-                            + m.topo().cpusPerCore()
-                            + " CPUs, and " + fewer + " is not a number of whole cores of the pod shared pool "
-                            + pool);
-        }
-        CpuSet gone = returned.get();
+        CpuSet gone = cpus.giveBack(resized, pool, fewer, what, held.bubble());
         PodAssignment shrunk =
                 withBubble(held, held.bubble().difference(gone), pool.difference(gone), held.numaAffinity());
         return new ResizeResult.Resized(
-                state.withPod(state.sharedPool().union(gone), shrunk), shrunk, CpuSet.empty(), gone);
-    }
-
-    /**
-     * {@code n} CPUs of {@code pool} to give back: whole cores first, the highest first, then single CPUs, the highest
-     * first; under full-pcpus-only whole cores only (empty when {@code n} cannot be made of them).
-     */
-    private Optional<CpuSet> giveBack(CpuSet pool, int n) {
-        List<CpuSet> whole = new ArrayList<>();
-        m.topo().coresOf(pool).forEach(core -> {
-            CpuSet cpus = m.topo().cpusInCore(core);
-            if (cpus.isSubsetOf(pool)) {
-                whole.add(cpus);
-            }
-        });
-        whole.sort((a, b) -> Integer.compare(b.last(), a.last()));
-        CpuSet.Builder out = CpuSet.builder();
-        int left = n;
-        for (CpuSet core : whole) {
-            if (core.size() <= left) {
-                out.addAll(core);
-                left -= core.size();
-            }
-        }
-        if (left > 0 && m.fullPcpusOnly()) {
-            return Optional.empty();
-        }
-        CpuSet taken = out.build();
-        int[] rest = pool.difference(taken).toArray();
-        for (int i = rest.length - 1; i >= 0 && left > 0; i--, left--) {
-            out.add(rest[i]);
-        }
-        return Optional.of(out.build());
+                state.withPod(state.sharedPool().union(gone), shrunk),
+                shrunk,
+                "budget " + held.bubble().size() + " → " + shrunk.bubble().size() + " CPUs",
+                CpuSet.empty(),
+                gone);
     }
 
     private static PodAssignment withBubble(PodAssignment held, CpuSet bubble, CpuSet pool, NumaMask affinity) {
@@ -238,7 +160,7 @@ final class BudgetResize {
                 held.ref(), held.qos(), held.placement(), affinity, bubble, pool, held.podMemory(), containers);
     }
 
-    private static ResizeResult infeasible(Pod pod, RejectionReason reason, String message) {
-        return new ResizeResult.Infeasible(pod.ref(), reason, message);
+    private static ResizeResult infeasible(Pod pod, RejectionReason reason, String message, PodAssignment held) {
+        return new ResizeCpus.Refused(pod, reason, message, held.bubble()).result();
     }
 }

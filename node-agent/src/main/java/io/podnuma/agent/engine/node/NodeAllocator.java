@@ -176,12 +176,19 @@ public final class NodeAllocator {
     }
 
     /**
-     * Resizes an admitted pod's budget in place to {@code resized}'s CPUs ({@code resize} subresource): the pod keeps
-     * every CPU it holds and gains or gives back the difference ({@link BudgetResize}); what cannot be done in place
-     * is {@link ResizeResult.Infeasible} with the state unchanged.
+     * Resizes an admitted pod in place to {@code resized}'s CPUs ({@code resize} subresource): its budget
+     * ({@link BudgetResize}) or, placed per container, its containers' exclusive CPUs ({@link ContainerResize}). The
+     * pod keeps every CPU it holds and gains or gives back the difference; what cannot be done in place is
+     * {@link ResizeResult.Infeasible} with the state unchanged.
      */
     public ResizeResult resize(NodeState state, Pod resized) {
-        return new BudgetResize(managers, config.podLevelResources()).resize(state, resized);
+        PodAssignment held = state.pods().get(resized.ref().uid());
+        if (held == null) {
+            return new ResizeResult.NotHeld(resized.ref(), "the pod is not admitted");
+        }
+        return held.hasBubble()
+                ? new BudgetResize(managers, config.podLevelResources()).resize(state, held, resized)
+                : new ContainerResize(managers).resize(state, held, resized);
     }
 
     /** Removes a pod: its bubble, exclusive CPUs and memory return to the node. Unknown pods: no change. */

@@ -5,14 +5,17 @@ import io.podnuma.agent.engine.pod.PodRef;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
 
-/** What an in-place resize of a pod's budget comes to ({@link NodeAllocator#resize}). */
+/** What an in-place resize of a pod's budget or of its containers' exclusive CPUs comes to ({@link NodeAllocator#resize}). */
 public sealed interface ResizeResult {
 
     /**
-     * The new budget is in force: the pod keeps every CPU it held and gained {@code added}, or gave back
+     * The new size is in force: the pod keeps every CPU it held and gained {@code added}, or gave back
      * {@code returned}; {@code state} includes it.
+     *
+     * @param change what changed, for Events ("budget 2 → 3 CPUs", "container app 2 → 4 CPUs")
      */
-    record Resized(NodeState state, PodAssignment pod, CpuSet added, CpuSet returned) implements ResizeResult {}
+    record Resized(NodeState state, PodAssignment pod, String change, CpuSet added, CpuSet returned)
+            implements ResizeResult {}
 
     /** The budget asks for the CPUs the pod holds already: nothing to do. */
     record Unchanged(PodAssignment pod) implements ResizeResult {}

@@ -5,15 +5,20 @@ import io.podnuma.agent.engine.node.ResizeResult;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.events.EventReason;
 import io.podnuma.agent.events.EventType;
+import io.podnuma.agent.events.ResizePending;
 import io.podnuma.agent.pods.PodRecord;
 import io.podnuma.agent.runtime.core.RuntimeEvents;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An admitted pod whose budget changed in place ({@code resize} subresource): the engine's answer
+ * An admitted pod resized in place (its budget or its containers' whole CPUs through the {@code resize} subresource): the engine's answer
  * ({@link NodeAllocator#resize}) becomes the node state, an Event on the pod and a log line. A resize that cannot be
- * done in place leaves the pod with what it holds.
+ * done in place leaves the pod with what it holds and sets its {@code podnuma.io/ResizePending} condition, until the
+ * pod holds what it asks for.
  */
 public final class Resizes {
 
@@ -21,25 +26,35 @@ public final class Resizes {
 
     private final NodeAllocator allocator;
     private final RuntimeEvents events;
+    /** The pods whose resize condition is set: the loop thread's only. */
+    private final Set<String> pending = new HashSet<>();
 
     public Resizes(NodeAllocator allocator, RuntimeEvents events) {
         this.allocator = allocator;
         this.events = events;
     }
 
+    /** The pod went: nothing of it to remember. */
+    public void forget(String uid) {
+        pending.remove(uid);
+    }
+
+    /** The pod holds what it asks for: its condition goes (sent also when not known to be set, after a restart). */
+    private void settled(PodRecord r) {
+        pending.remove(r.ref().uid());
+        events.resizePending(r.ref(), Optional.empty());
+    }
+
     /** The node state after {@code r}'s pod asked for its current spec; the same state unless it was resized. */
     public NodeState resize(NodeState state, PodRecord r) {
         return switch (allocator.resize(state, r.pod().orElseThrow())) {
             case ResizeResult.Resized x -> {
-                String message = "budget "
-                        + (x.pod().bubble().size()
-                                - x.added().size()
-                                + x.returned().size())
-                        + " → " + x.pod().bubble().size() + " CPUs in place: "
+                String message = x.change() + " in place: "
                         + (x.added().isEmpty() ? "gave back " + x.returned() : "added " + x.added())
-                        + ", kept the rest; now " + x.pod().bubble();
+                        + ", kept the rest; now " + x.pod().exclusiveCpus();
                 LOG.info("pod {} resized: {}", r.ref(), message);
                 events.onPod(r.ref(), EventType.NORMAL, EventReason.RESOURCES_RESIZED, message);
+                settled(r);
                 yield x.state();
             }
             case ResizeResult.Infeasible x -> {
@@ -52,10 +67,18 @@ public final class Resizes {
                         r.ref(),
                         EventType.WARNING,
                         EventReason.RESIZE_INFEASIBLE,
-                        x.reason().wire() + ": " + x.message() + "; it keeps its CPUs and memory");
+                        x.reason().wire() + ": " + x.message());
+                pending.add(r.ref().uid());
+                events.resizePending(
+                        r.ref(), Optional.of(new ResizePending(x.reason().wire(), x.message())));
                 yield state;
             }
-            case ResizeResult.Unchanged u -> state;
+            case ResizeResult.Unchanged u -> {
+                if (pending.contains(r.ref().uid())) {
+                    settled(r);
+                }
+                yield state;
+            }
             case ResizeResult.NotHeld n -> state;
         };
     }

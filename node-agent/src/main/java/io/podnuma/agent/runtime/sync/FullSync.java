@@ -7,6 +7,7 @@ import io.podnuma.agent.pods.PodRecord;
 import io.podnuma.agent.runtime.admission.AdmissionDecision;
 import io.podnuma.agent.runtime.admission.Admissions;
 import io.podnuma.agent.runtime.admission.Decisions;
+import io.podnuma.agent.runtime.admission.Resizes;
 import io.podnuma.agent.runtime.host.HostBook;
 import io.podnuma.agent.runtime.host.HostScan;
 import io.podnuma.agent.runtime.pin.WriteGate;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The decisions of the first full list: pods the engine holds but the list does not (or lists as finished) are
- * released, the others admitted in creation order; each pod the checkpoint does not hold (all of them without one) is
+ * released, those it holds resized to their current spec, the others admitted in creation order; each pod the checkpoint does not hold (all of them without one) is
  * first tried within the CPUs its containers hold, so running pods are not moved.
  */
 public final class FullSync {
@@ -37,6 +38,7 @@ public final class FullSync {
     private final WriteGate gate;
     private final Admissions admissions;
     private final Decisions decisions;
+    private final Resizes resizes;
     private final CpuSet onlineCpus;
 
     public FullSync(
@@ -47,6 +49,7 @@ public final class FullSync {
             WriteGate gate,
             Admissions admissions,
             Decisions decisions,
+            Resizes resizes,
             CpuSet onlineCpus) {
         this.allocator = allocator;
         this.pods = pods;
@@ -55,6 +58,7 @@ public final class FullSync {
         this.gate = gate;
         this.admissions = admissions;
         this.decisions = decisions;
+        this.resizes = resizes;
         this.onlineCpus = onlineCpus;
     }
 
@@ -74,6 +78,13 @@ public final class FullSync {
                 .sorted(Comparator.comparing(PodRecord::created)
                         .thenComparing(r -> r.ref().uid()))
                 .toList();
+        // A pod resized while no agent ran (or while this one restarted) holds its old size in the checkpoint: it
+        // is resized in place before anything new is admitted, as it would have been had the agent seen it.
+        for (PodRecord r : order) {
+            if (state.pods().containsKey(r.ref().uid()) && r.pod().isPresent()) {
+                state = resizes.resize(state, r);
+            }
+        }
         // Before the admissions: without a checkpoint the cgroups found here are the record of who held what, and
         // with one they are for the pods it does not know (a checkpoint older than the last agent's decisions).
         scan.rescan();

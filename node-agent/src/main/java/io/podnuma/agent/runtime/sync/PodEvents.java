@@ -111,6 +111,7 @@ public final class PodEvents implements PodFeed.Listener {
     @Override
     public void deleted(String uid) {
         pods.remove(uid);
+        resizes.forget(uid);
         CpuSet poolBefore = node.state().sharedPool();
         if (node.synced() && release(uid)) {
             decided.carryOut(poolBefore);

@@ -1,5 +1,9 @@
 package io.podnuma.agent.engine.node;
 
+import static io.podnuma.agent.engine.node.ResizeAssertions.admitted;
+import static io.podnuma.agent.engine.node.ResizeAssertions.booksAddUp;
+import static io.podnuma.agent.engine.node.ResizeAssertions.infeasible;
+import static io.podnuma.agent.engine.node.ResizeAssertions.resized;
 import static io.podnuma.agent.engine.pod.TestPods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,8 +11,6 @@ import io.podnuma.agent.engine.cpu.StaticPolicyOptions;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.pod.Pod;
-import io.podnuma.agent.engine.state.AssignmentKind;
-import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.engine.state.PodAssignment;
 import io.podnuma.agent.engine.topology.TopologyPolicyName;
@@ -46,43 +48,6 @@ class BudgetResizeTest {
         return s.pods().values().iterator().next();
     }
 
-    private static NodeState admitted(NodeAllocator a, NodeState s, Pod p) {
-        AdmissionResult r = a.admit(s, p);
-        assertThat(r).as("%s", r).isInstanceOf(AdmissionResult.Admitted.class);
-        return ((AdmissionResult.Admitted) r).state();
-    }
-
-    private static ResizeResult.Resized resized(ResizeResult r) {
-        assertThat(r).as("%s", r).isInstanceOf(ResizeResult.Resized.class);
-        return (ResizeResult.Resized) r;
-    }
-
-    private static ResizeResult.Infeasible infeasible(ResizeResult r) {
-        assertThat(r).as("%s", r).isInstanceOf(ResizeResult.Infeasible.class);
-        return (ResizeResult.Infeasible) r;
-    }
-
-    /** Every CPU once: the node shared pool and the pods' bubbles and slices never overlap, and add up to the node. */
-    private static void booksAddUp(NodeAllocator a, NodeState s) {
-        CpuSet held = CpuSet.empty();
-        for (PodAssignment p : s.pods().values()) {
-            assertThat(p.bubble().intersects(held))
-                    .as("%s overlaps another pod", p.ref())
-                    .isFalse();
-            held = held.union(p.bubble());
-            for (ContainerAssignment c : p.containers()) {
-                if (c.kind() != AssignmentKind.NODE_SHARED) {
-                    assertThat(c.cpus().isSubsetOf(p.bubble())).isTrue();
-                }
-            }
-        }
-        assertThat(s.sharedPool().intersects(held))
-                .as("the node pool overlaps a bubble")
-                .isFalse();
-        assertThat(s.sharedPool().union(held)).isEqualTo(INTEL.onlineCpus());
-        a.validate(s);
-    }
-
     @Test
     void growingKeepsEveryCpuAndTakesTheDifferenceOnTheSameNumaNodeWholeCoresFirst() {
         NodeAllocator a = NodeAllocator.create(INTEL, SINGLE);
@@ -110,7 +75,7 @@ class BudgetResizeTest {
                 .isEqualTo(before.podSharedPool().union(r.added()))
                 .isEqualTo(r.pod().podSharedPool());
         assertThat(r.state().sharedPool()).isEqualTo(s.sharedPool().difference(r.added()));
-        booksAddUp(a, r.state());
+        booksAddUp(INTEL, a, r.state());
     }
 
     @Test
@@ -134,12 +99,12 @@ class BudgetResizeTest {
         assertThat(r.pod().container("proxy").orElseThrow().cpus())
                 .isEqualTo(r.pod().podSharedPool());
         assertThat(r.state().sharedPool()).isEqualTo(s.sharedPool().union(r.returned()));
-        booksAddUp(a, r.state());
+        booksAddUp(INTEL, a, r.state());
 
         // And back: the same size again takes what is free, on the same node.
         ResizeResult.Resized again = resized(a.resize(r.state(), budget("infer", 8, 2)));
         assertThat(INTEL.numaNodesOf(again.pod().bubble())).isEqualTo(INTEL.numaNodesOf(before.bubble()));
-        booksAddUp(a, again.state());
+        booksAddUp(INTEL, a, again.state());
     }
 
     @Test
@@ -166,7 +131,7 @@ class BudgetResizeTest {
         assertThat(no.reason()).isEqualTo(RejectionReason.TOPOLOGY_AFFINITY_ERROR);
         assertThat(no.message())
                 .contains("cpu 40 → 50: 10 more CPUs on NUMA node(s) " + node + " under single-numa-node")
-                .contains("the pod keeps " + infer.bubble());
+                .contains("it keeps " + infer.bubble());
 
         NodeAllocator spread = NodeAllocator.create(INTEL, BEST_EFFORT);
         NodeState t = admitted(spread, spread.initialState(), budget("infer", 40, 2));
@@ -175,7 +140,7 @@ class BudgetResizeTest {
         assertThat(r.added().size()).isEqualTo(10);
         assertThat(INTEL.numaNodesOf(r.pod().bubble()).size()).as("both nodes").isEqualTo(2);
         assertThat(r.pod().numaAffinity().toArray()).containsExactly(0, 1);
-        booksAddUp(spread, r.state());
+        booksAddUp(INTEL, spread, r.state());
     }
 
     @ParameterizedTest
@@ -190,7 +155,7 @@ class BudgetResizeTest {
                 .isEqualTo("pod " + only(s).ref() + " budget: cpu 4 → " + exclusive
                         + ": the exclusive slices hold " + exclusive + " CPUs and the pod shared pool " + pool
                         + ", which its sharing containers need one of, so at most " + (pool - 1)
-                        + " can be given back");
+                        + " can be given back; it keeps " + only(s).bubble());
         assertThat(resized(a.resize(s, budget("infer", exclusive + 1, exclusive)))
                         .returned()
                         .size())
@@ -206,7 +171,8 @@ class BudgetResizeTest {
         assertThat(infeasible(a.resize(s, budget("infer", 6, 3))).message())
                 .isEqualTo(
                         "pod " + ref + " budget: container engine asks for 3 exclusive CPUs and holds 2: only the pod"
-                                + " budget's CPUs resize in place, a container's own exclusive CPUs do not");
+                                + " budget's CPUs resize in place, a container's own exclusive CPUs do not; it keeps "
+                                + only(s).bubble());
         Pod fractional = pod("infer")
                 .budget("500m", "4Gi")
                 .sidecar("proxy", null, null)
@@ -225,7 +191,8 @@ class BudgetResizeTest {
         ResizeResult.Infeasible memory = infeasible(pinned.resize(t, moreMemory));
         assertThat(memory.message())
                 .isEqualTo("pod " + ref + " budget: memory memory=4Gi → memory=8Gi: the memory manager (Static) pinned"
-                        + " the budget's memory to its NUMA nodes, and pinned memory does not resize in place");
+                        + " the budget's memory to its NUMA nodes, and pinned memory does not resize in place; it keeps "
+                        + only(t).bubble());
         assertThat(resized(pinned.resize(t, budget("infer", 6, 0))).added().size())
                 .as("its CPUs still resize")
                 .isEqualTo(2);
@@ -244,14 +211,5 @@ class BudgetResizeTest {
         assertThat(INTEL.cpusInCores(INTEL.coresOf(even.returned()))).isEqualTo(even.returned());
         ResizeResult.Infeasible oddGrowth = infeasible(a.resize(s, budget("infer", 9, 2)));
         assertThat(oddGrowth.reason()).isEqualTo(RejectionReason.SMT_ALIGNMENT_ERROR);
-    }
-
-    @Test
-    void aPodPlacedPerContainerHoldsNoBudgetToResize() {
-        NodeAllocator a = NodeAllocator.create(INTEL, TestConfigs.withoutPodLevel(SINGLE));
-        Pod classic = pod("classic").app("engine", "2", "1Gi").build();
-        NodeState s = admitted(a, a.initialState(), classic);
-        assertThat(a.resize(s, pod("classic").app("engine", "4", "1Gi").build()))
-                .isEqualTo(new ResizeResult.NotHeld(classic.ref(), "the pod holds no pod budget of exclusive CPUs"));
     }
 }
