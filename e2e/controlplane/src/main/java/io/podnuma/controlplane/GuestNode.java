@@ -356,6 +356,25 @@ public final class GuestNode implements AutoCloseable {
         return byId;
     }
 
+    /**
+     * Kills every process of the container with SIGKILL, as a crash would (the kubelet then restarts it as its pod's
+     * restart policy says); returns how many processes were killed.
+     */
+    public int killContainer(String containerId) {
+        String id = containerId.replaceFirst("^[a-z]+://", "");
+        if (!id.matches("[0-9a-f]{12,64}")) {
+            throw new IllegalArgumentException("not a container ID: " + containerId);
+        }
+        String out = exec("""
+                n=0
+                for procs in $(find /sys/fs/cgroup/kubepods -path '*/%s/cgroup.procs'); do
+                    for pid in $(cat "$procs"); do kill -9 "$pid" && n=$((n + 1)); done
+                done
+                echo "$n"
+                """.formatted(id), Duration.ofSeconds(60));
+        return Integer.parseInt(out.strip());
+    }
+
     /** A line a container wrote to its log, and which run of the container wrote it (0 for the first). */
     public record LoggedLine(String podUid, String container, int run, String line) {}
 

@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param created the creation timestamp as the API gives it (RFC 3339, so it sorts as text); empty when unknown
  * @param containerIds the runtime IDs the status gives the pod's containers
  * @param devices the devices of device plugins its containers ask for
+ * @param allocation whether the kubelet has allocated what the spec asks for (a resize is followed once it has)
  */
 public record PodRecord(
         PodRef ref,
@@ -26,7 +27,8 @@ public record PodRecord(
         Optional<String> unreadable,
         PodContainerIds containerIds,
         String created,
-        DeviceRequests devices) {
+        DeviceRequests devices,
+        KubeletAllocation allocation) {
 
     public PodRecord {
         Objects.requireNonNull(ref, "ref");
@@ -36,6 +38,7 @@ public record PodRecord(
         Objects.requireNonNull(containerIds, "containerIds");
         Objects.requireNonNull(created, "created");
         Objects.requireNonNull(devices, "devices");
+        Objects.requireNonNull(allocation, "allocation");
         if (pod.isPresent() == unreadable.isPresent()) {
             throw new IllegalArgumentException("pod " + ref + ": exactly one of pod and unreadable must be given");
         }
@@ -67,7 +70,8 @@ public record PodRecord(
                 unreadable,
                 PodContainerIds.of(pod),
                 meta.getCreationTimestamp() == null ? "" : meta.getCreationTimestamp(),
-                DeviceRequests.of(pod));
+                DeviceRequests.of(pod),
+                KubeletAllocation.of(pod));
     }
 
     /** The kubelet's QoS class from the status names the cgroup; before it is set, derive it from the spec. */
@@ -85,6 +89,14 @@ public record PodRecord(
     /** Whether the engine should hold an assignment for this pod. */
     public boolean admissible() {
         return !terminal && pod.isPresent();
+    }
+
+    /**
+     * Whether a held pod may be resized to this spec: it is readable and the kubelet has allocated it (a resize the
+     * kubelet has not taken is not followed; the engine answers {@code Unchanged} when nothing changed).
+     */
+    public boolean resizable() {
+        return pod.isPresent() && allocation == KubeletAllocation.AS_SPEC;
     }
 
     /** The container a runtime ID belongs to (its current run or the previous one), when the status names it. */

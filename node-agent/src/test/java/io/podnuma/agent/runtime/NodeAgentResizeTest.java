@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -135,5 +136,20 @@ class NodeAgentResizeTest {
         assertThat(events)
                 .contains("pod churn/resized Normal ResourcesResized: budget 4 → 6 CPUs in place: added "
                         + after.bubble().difference(before.bubble()) + ", kept the rest; now " + after.bubble());
+    }
+
+    @Test
+    void aResizeTheKubeletHasNotAllocatedIsFollowedOnlyOnceItHas() {
+        PodAssignment before = heldAfter(budget("4"));
+        Pod asked = budget("6");
+        // The kubelet still reports the old budget as allocated: it deferred the resize, or has not taken it yet.
+        asked.getStatus().setAdditionalProperty("allocatedResources", Map.of("cpu", "4", "memory", "1Gi"));
+        assertThat(heldAfter(asked)).as("not ahead of the kubelet").isEqualTo(before);
+        assertThat(events).noneMatch(e -> e.contains("Resize"));
+
+        asked.getStatus().setAdditionalProperty("allocatedResources", Map.of("cpu", "6", "memory", "1Gi"));
+        PodAssignment grown = heldAfter(asked);
+        assertThat(grown.bubble().size()).isEqualTo(6);
+        assertThat(before.bubble().isSubsetOf(grown.bubble())).isTrue();
     }
 }

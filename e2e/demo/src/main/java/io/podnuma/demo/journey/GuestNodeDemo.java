@@ -148,6 +148,7 @@ public final class GuestNodeDemo {
         Pod agent = journey.install(metricsPort, node.forwardedPorts().get(1));
         List<GuestRow> rows = journey.pods(numa);
         Map<Integer, Long> pages = journey.memory();
+        Resize resize = journey.resize(numa);
         List<GuestRow> tooBig = journey.tooBig(numa);
         List<GuestRow> devices = journey.devices(numa, plugin);
         Optional<BestEffort> spread = Optional.empty();
@@ -163,6 +164,7 @@ public final class GuestNodeDemo {
                 numa,
                 rows,
                 pages,
+                resize,
                 tooBig,
                 devices,
                 spread,
@@ -347,6 +349,123 @@ public final class GuestNodeDemo {
             Map<Integer, Long> pages = pagesPerNode(maps);
             out.println("4 KiB pages per NUMA node: " + pages);
             return pages;
+        }
+
+        /**
+         * trader's budget resized in place ({@code kubectl patch pod --subresource resize}): grown to all of its NUMA
+         * node but the reserved CPU with the agent killed (SIGKILL) right after the patch, so the agent that comes back
+         * finishes it from its checkpoint and the pod's spec; then one CPU more than the node has, which the kubelet
+         * allocates and the agent refuses under single-numa-node (trader keeps its CPUs, with a Warning and its
+         * {@code podnuma.io/ResizePending} condition); then back to its 2 CPUs.
+         */
+        Resize resize(Map<Integer, CpuList> numa) throws InterruptedException {
+            Map<String, Pod> trader = new LinkedHashMap<>();
+            trader.put("trader", node.awaitRunning(NS, "trader"));
+            List<GuestRow> before = rows(trader, numa);
+            CpuList held = before.get(0).row().cpus();
+            int nodeId = Integer.parseInt(before.get(0).cpuNuma());
+            int room = numa.get(nodeId).size() - (numa.get(nodeId).contains(0) ? 1 : 0);
+            int grownBy = room - held.size();
+            section("Resize in place: trader's budget " + held.size() + " → " + room + " (the agent killed right after"
+                    + " the patch), → " + (room + 1) + " (more than NUMA node " + nodeId + " has), → " + held.size());
+
+            Pod agent = awaitAgent(Optional.empty());
+            int restarts = agentRestarts(agent);
+            long t0 = System.nanoTime();
+            patchCpu("trader", room);
+            int killed = node.killContainer(
+                    agent.getStatus().getContainerStatuses().getFirst().getContainerID());
+            out.printf(
+                    "killed the agent's %d processes (SIGKILL) %.1f s after the patch%n",
+                    killed, (System.nanoTime() - t0) / 1e9);
+            Pod back = Waits.await(
+                    AGENT_READY,
+                    () -> "the agent Ready again after its restart (now: "
+                            + PodsTable.agentPodsNow(plane, node.nodeName(), POLICY) + ")",
+                    () -> PodsTable.readyAgent(plane, node.nodeName(), POLICY)
+                            .filter(p -> agentRestarts(p) > restarts));
+            took("the agent back", t0);
+            List<GuestRow> grown = awaitTraderOn(trader, numa, room);
+            Duration grownAfter = Duration.ofNanos(System.nanoTime() - t0);
+            table(grown);
+
+            patchCpu("trader", room + 1);
+            long t1 = System.nanoTime();
+            Optional<String> pending = Waits.await(
+                    WAIT,
+                    "trader's podnuma.io/ResizePending condition",
+                    () -> resizeCondition("trader").map(Optional::of));
+            took("trader's resize refused", t1);
+            out.println("trader's condition: " + pending.orElseThrow());
+            List<GuestRow> refused = rows(trader, numa);
+
+            patchCpu("trader", held.size());
+            long t2 = System.nanoTime();
+            List<GuestRow> shrunk = awaitTraderOn(trader, numa, held.size());
+            Waits.await(
+                    WAIT,
+                    "trader's podnuma.io/ResizePending condition gone",
+                    () -> resizeCondition("trader").isEmpty() ? Optional.of(true) : Optional.empty());
+            took("trader back to " + held.size() + " CPUs", t2);
+            table(shrunk);
+            List<String> events = agentEvents("trader");
+            events.forEach(e -> out.println("  " + e));
+            return new Resize(
+                    before,
+                    grown,
+                    refused,
+                    shrunk,
+                    grownBy,
+                    events,
+                    pending,
+                    resizeCondition("trader"),
+                    agentRestarts(back) - restarts,
+                    grownAfter);
+        }
+
+        private void patchCpu(String pod, int cpus) {
+            String patch = "{\"spec\":{\"resources\":{\"requests\":{\"cpu\":\"" + cpus + "\"},\"limits\":{\"cpu\":\""
+                    + cpus + "\"}}}}";
+            out.println("$ kubectl patch pod -n " + NS + " " + pod + " --subresource resize --type=merge -p '" + patch
+                    + "'");
+            plane.kubectl("patch", "pod", "-n", NS, pod, "--subresource", "resize", "--type=merge", "-p", patch)
+                    .assertSuccess();
+        }
+
+        /** trader's rows once each of its containers reports {@code cpus} CPUs. */
+        private List<GuestRow> awaitTraderOn(Map<String, Pod> trader, Map<Integer, CpuList> numa, int cpus)
+                throws InterruptedException {
+            return Waits.await(WAIT, "trader's containers on " + cpus + " CPUs", () -> {
+                List<GuestRow> rows = rows(trader, numa);
+                return rows.stream().allMatch(r -> r.row().cpus().size() == cpus)
+                        ? Optional.of(rows)
+                        : Optional.empty();
+            });
+        }
+
+        /** The pod's {@code podnuma.io/ResizePending} condition as {@code status reason: message}. */
+        private Optional<String> resizeCondition(String pod) {
+            Pod p = plane.client().pods().inNamespace(NS).withName(pod).get();
+            return p.getStatus().getConditions().stream()
+                    .filter(c -> c.getType().equals("podnuma.io/ResizePending"))
+                    .map(c -> c.getStatus() + " " + c.getReason() + ": " + c.getMessage())
+                    .findFirst();
+        }
+
+        /** The pod's Events from the agent, oldest first, as {@code Type Reason: message}. */
+        private List<String> agentEvents(String pod) {
+            return plane.client().v1().events().inNamespace(NS).list().getItems().stream()
+                    .filter(e -> pod.equals(e.getInvolvedObject().getName()))
+                    .filter(e -> e.getSource() != null
+                            && "podnuma-agent".equals(e.getSource().getComponent()))
+                    .sorted(Comparator.comparing(e -> String.valueOf(e.getLastTimestamp())))
+                    .map(e -> e.getType() + " " + e.getReason() + ": " + e.getMessage())
+                    .toList();
+        }
+
+        private static int agentRestarts(Pod agent) {
+            Integer n = agent.getStatus().getContainerStatuses().getFirst().getRestartCount();
+            return n == null ? 0 : n;
         }
 
         /**
@@ -585,7 +704,6 @@ public final class GuestNodeDemo {
                 + " CGROUP: cpuset.cpus.effective and cpuset.mems.effective of its cgroup v2 directory in the guest)");
     }
 
-    /** A step's title, and when it began: where a run's time goes under emulation. */
     /** Where the journey's minutes go, step by step (emulation makes some steps slow, a loaded host others). */
     private void took(String step, long sinceNanos) {
         out.printf("  (%s: %.1f s)%n", step, (System.nanoTime() - sinceNanos) / 1e9);
@@ -598,6 +716,29 @@ public final class GuestNodeDemo {
     /** A container on the guest node: its row, the NUMA nodes of its CPUs, its cgroup's effective cpuset. */
     public record GuestRow(ContainerRow row, String cpuNuma, String cgroupCpus, String cgroupMems) {}
 
+    /**
+     * trader resized in place: its rows before, once grown (the agent killed right after the patch), while a growth
+     * past its NUMA node was refused, and once shrunk back.
+     *
+     * @param grownBy CPUs added in the first step (all of trader's NUMA node but the reserved CPU)
+     * @param events trader's Events from the agent ({@code Type Reason: message}), in order
+     * @param pendingCondition trader's {@code podnuma.io/ResizePending} condition while refused ({@code status reason:
+     *     message}), empty when it had none
+     * @param conditionAfter the same once shrunk back; empty when it is gone
+     * @param agentRestarts the agent container's restarts after the kill
+     */
+    public record Resize(
+            List<GuestRow> before,
+            List<GuestRow> grown,
+            List<GuestRow> refused,
+            List<GuestRow> shrunk,
+            int grownBy,
+            List<String> events,
+            Optional<String> pendingCondition,
+            Optional<String> conditionAfter,
+            int agentRestarts,
+            Duration grownAfterPatch) {}
+
     /** After the change to best-effort: trader and the spread budget, and how long the agent's roll took. */
     public record BestEffort(List<GuestRow> rows, Duration roll) {}
 
@@ -606,6 +747,7 @@ public final class GuestNodeDemo {
             Map<Integer, CpuList> numa,
             List<GuestRow> rows,
             Map<Integer, Long> traderPages,
+            Resize resize,
             List<GuestRow> tooBig,
             List<GuestRow> devices,
             Optional<BestEffort> bestEffort,

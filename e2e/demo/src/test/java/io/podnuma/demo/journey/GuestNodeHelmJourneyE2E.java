@@ -70,6 +70,42 @@ class GuestNodeHelmJourneyE2E {
         assertThat(r.traderPages()).as("numa_maps").containsOnlyKeys(Integer.parseInt(trader.cpuNuma()));
         assertThat(r.traderPages().get(Integer.parseInt(trader.cpuNuma()))).isGreaterThanOrEqualTo(64L * 256);
 
+        // Resized in place: grown with the agent killed right after the patch, a growth past the NUMA node refused,
+        // then back.
+        GuestNodeDemo.Resize resize = r.resize();
+        int size = trader.row().cpus().size();
+        int grownTo = size + resize.grownBy();
+        assertThat(resize.agentRestarts()).as("the agent was killed once").isEqualTo(1);
+        GuestRow grown = onOneNumaNode(resize.grown(), r, grownTo);
+        assertThat(grown.cpuNuma()).as("grown on its NUMA node").isEqualTo(trader.cpuNuma());
+        assertThat(grown.row().cpus().ids())
+                .as("kept its CPUs")
+                .containsAll(trader.row().cpus().ids());
+        GuestRow refused = onOneNumaNode(resize.refused(), r, grownTo);
+        assertThat(refused.row().cpus())
+                .as("refused: kept what it held")
+                .isEqualTo(grown.row().cpus());
+        assertThat(resize.pendingCondition())
+                .hasValueSatisfying(c -> assertThat(c)
+                        .startsWith("True Infeasible: TopologyAffinityError: ")
+                        .contains("cpu " + grownTo + " → " + (grownTo + 1))
+                        .endsWith("it keeps " + grown.row().cpus()));
+        GuestRow shrunk = onOneNumaNode(resize.shrunk(), r, size);
+        assertThat(grown.row().cpus().ids())
+                .as("shrunk within")
+                .containsAll(shrunk.row().cpus().ids());
+        assertThat(resize.conditionAfter())
+                .as("the condition gone once it holds what it asks")
+                .isEmpty();
+        assertThat(resize.events())
+                .anySatisfy(e -> assertThat(e)
+                        .startsWith(
+                                "Normal ResourcesResized: budget " + size + " → " + grownTo + " CPUs in place: added "))
+                .anySatisfy(e -> assertThat(e).startsWith("Warning ResizeInfeasible: TopologyAffinityError: "))
+                .anySatisfy(e -> assertThat(e)
+                        .startsWith("Normal ResourcesResized: budget " + grownTo + " → " + size
+                                + " CPUs in place: gave back "));
+
         // Wider than a NUMA node: refused under single-numa-node, a Warning, the shared pool.
         onTheSharedPool(
                 r.tooBig().stream().filter(c -> c.row().pod().equals("too-big")).toList(),

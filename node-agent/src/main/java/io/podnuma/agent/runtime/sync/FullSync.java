@@ -81,7 +81,7 @@ public final class FullSync {
         // A pod resized while no agent ran (or while this one restarted) holds its old size in the checkpoint: it
         // is resized in place before anything new is admitted, as it would have been had the agent seen it.
         for (PodRecord r : order) {
-            if (state.pods().containsKey(r.ref().uid()) && r.pod().isPresent()) {
+            if (state.pods().containsKey(r.ref().uid()) && r.resizable()) {
                 state = resizes.resize(state, r);
             }
         }

@@ -16,8 +16,8 @@ import io.podnuma.agent.runtime.status.AgentStatus;
 import java.util.Optional;
 
 /**
- * A pod changed or went away, after the first full sync: a new pod is admitted (or refused), an admitted one whose
- * spec changed resized in place ({@link Resizes}), a finished or deleted one released; a decision is carried out
+ * A pod changed or went away, after the first full sync: a new pod is admitted (or refused), an admitted one resized
+ * in place to what the kubelet allocated ({@link Resizes}), a finished or deleted one released; a decision is carried out
  * ({@link Decided}), otherwise the pod's containers are brought to their
  * pins. Before the first full sync pods are only booked: the full sync decides, in creation order. Runs on the loop
  * thread.
@@ -66,7 +66,7 @@ public final class PodEvents implements PodFeed.Listener {
             // main cost on a quiet node. Drift stays the reconcile tick's.
             return;
         }
-        reconsider(r, was);
+        reconsider(r);
     }
 
     /**
@@ -78,12 +78,12 @@ public final class PodEvents implements PodFeed.Listener {
             return;
         }
         for (String uid : pods.waitingPods()) {
-            pods.get(uid).ifPresent(r -> reconsider(r, Optional.of(r)));
+            pods.get(uid).ifPresent(this::reconsider);
         }
     }
 
-    /** Decides on a pod that changed from {@code was}: admits, refuses, releases or resizes it, then pins. */
-    private void reconsider(PodRecord r, Optional<PodRecord> was) {
+    /** Decides on a pod that changed: admits, refuses, releases or resizes it, then pins. */
+    private void reconsider(PodRecord r) {
         String uid = r.ref().uid();
         CpuSet poolBefore = node.state().sharedPool();
         boolean changed = false;
@@ -95,7 +95,7 @@ public final class PodEvents implements PodFeed.Listener {
             } else {
                 decisions.refuseUnreadable(r);
             }
-        } else if (r.pod().isPresent() && !r.pod().equals(was.flatMap(PodRecord::pod))) {
+        } else if (r.resizable()) {
             NodeState before = node.state();
             node.state(resizes.resize(before, r));
             changed = node.state() != before;
