@@ -130,6 +130,7 @@ public final class AgentMetrics {
     private final Histogram pinLatencySeconds;
     private final Histogram poolPropagationSeconds;
     private final Histogram nriRequestSeconds;
+    private final Histogram podResizeSeconds;
 
     private final AtomicLong sharedPoolMillicores = new AtomicLong();
     private final AtomicLong exclusiveCpus = new AtomicLong();
@@ -168,6 +169,17 @@ public final class AgentMetrics {
                 .withoutExemplars()
                 .register(registry.getPrometheusRegistry());
 
+        podResizeSeconds = Histogram.builder()
+                .name(PREFIX + "pod_resize_duration_seconds")
+                .help("Seconds from the agent taking a resized pod's update to the new CPUs written to its containers'"
+                        + " cpusets (the checkpoint saved first).")
+                .classicUpperBounds(PIN_LATENCY_SECONDS_BUCKETS)
+                .classicOnly()
+                .withoutExemplars()
+                .register(registry.getPrometheusRegistry());
+        for (ResizeOutcome o : ResizeOutcome.values()) {
+            resizeCounter(o);
+        }
         nriRequestSeconds = Histogram.builder()
                 .name(PREFIX + "nri_request_duration_seconds")
                 .help("Seconds the agent took to answer an NRI call of the container runtime, by method.")
@@ -370,6 +382,38 @@ public final class AgentMetrics {
     /** Time from the agent seeing a container to its cpuset being written. */
     public void pinLatency(Duration seenToWritten) {
         pinLatencySeconds.observe(nonNegative(seenToWritten, "pin latency").toNanos() / 1e9);
+    }
+
+    /** What the agent made of a pod resized in place. */
+    public enum ResizeOutcome {
+        /** The new size is in force. */
+        RESIZED("resized"),
+        /** It cannot be given in place; the pod keeps what it holds. */
+        INFEASIBLE("infeasible");
+
+        private final String label;
+
+        ResizeOutcome(String label) {
+            this.label = label;
+        }
+    }
+
+    /** A resize answered. */
+    public void podResized(ResizeOutcome outcome) {
+        resizeCounter(outcome).increment();
+    }
+
+    /** Time from a resized pod's update taken to its new CPUs written to its containers' cpusets. */
+    public void podResizeWritten(Duration took) {
+        podResizeSeconds.observe(nonNegative(took, "pod resize").toNanos() / 1e9);
+    }
+
+    private Counter resizeCounter(ResizeOutcome outcome) {
+        return lazyCounter(
+                "pod_resizes_total",
+                "Pods resized in place (by the resize subresource), by what the agent made of it.",
+                "result",
+                outcome.label);
     }
 
     /** Time from a decision that changed the node shared pool to every container on the pool holding it. */

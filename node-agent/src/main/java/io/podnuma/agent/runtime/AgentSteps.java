@@ -105,7 +105,7 @@ record AgentSteps(
                 loop);
         KubeletWatch kubelet = new KubeletWatch(parts.kubelet(), gate, status, parts.events());
         Decided decided = new Decided(node, pods, recovery, pins, status);
-        Resizes resizes = new Resizes(allocator, parts.events());
+        Resizes resizes = new Resizes(allocator, parts.events(), parts.metrics());
         FullSync fullSync = new FullSync(
                 allocator,
                 pods,
@@ -117,8 +117,8 @@ record AgentSteps(
                 resizes,
                 parts.topology().onlineCpus());
         CpusetReads reads = new CpusetReads(settings.reconcilePeriod());
-        PodEvents podEvents =
-                new PodEvents(node, pods, allocator, admissions, decisions, decided, pins, status, resizes);
+        PodEvents podEvents = new PodEvents(
+                node, pods, allocator, admissions, decisions, decided, pins, status, resizes, parts.metrics());
         DriftCheck drift =
                 new DriftCheck(parts.pins(), host, pods, targets, pins, gate, parts.metrics(), parts.events(), status);
         return new AgentSteps(

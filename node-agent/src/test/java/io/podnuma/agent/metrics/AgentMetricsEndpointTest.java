@@ -391,7 +391,8 @@ class AgentMetricsEndpointTest {
                 "code",
                 "le",
                 "condition",
-                "status");
+                "status",
+                "result");
         Set<String> identities = new HashSet<>();
         for (PodAssignment p : state.pods().values()) {
             identities.add(p.ref().uid());

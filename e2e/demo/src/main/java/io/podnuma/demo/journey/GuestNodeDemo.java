@@ -24,9 +24,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -68,6 +70,11 @@ public final class GuestNodeDemo {
     private static final AccelPlugin ACCELERATORS = AccelPlugin.onNumaNode(2, ACCEL_NODE);
 
     private static final Pattern NODE_PAGES = Pattern.compile(" N(\\d+)=(\\d+)");
+    /** The agent's line for a resize in force: the time from the pod's update taken to its cpusets written. */
+    private static final Pattern RESIZE_WRITTEN =
+            Pattern.compile("resized in place: its new CPUs written ([0-9.]+) ms after its update was taken");
+    /** Timed resizes after the resize steps ({@code -Dpodnuma.guestjourney.resizes}, the bench's); 0: none. */
+    private static final int RESIZES = Integer.getInteger("podnuma.guestjourney.resizes", 0);
 
     /** How much of the journey runs. */
     public enum Length {
@@ -410,6 +417,7 @@ public final class GuestNodeDemo {
             table(shrunk);
             List<String> events = agentEvents("trader");
             events.forEach(e -> out.println("  " + e));
+            Optional<ResizeSeries> series = RESIZES > 0 ? Optional.of(series(held.size())) : Optional.empty();
             return new Resize(
                     before,
                     grown,
@@ -420,7 +428,41 @@ public final class GuestNodeDemo {
                     pending,
                     resizeCondition("trader"),
                     agentRestarts(back) - restarts,
-                    grownAfter);
+                    grownAfter,
+                    series);
+        }
+
+        /**
+         * {@link #RESIZES} resizes of trader, {@code size} → {@code size + 1} and back, one after the other, each
+         * waited for until the agent's NumaNodeState shows it: the agent's own time from the update taken to the
+         * cpusets written (its log line for each), and the time from the patch returning to the NumaNodeState.
+         */
+        private ResizeSeries series(int size) throws InterruptedException {
+            section(RESIZES + " timed resizes of trader: " + size + " ↔ " + (size + 1) + " CPUs");
+            List<Long> toState = new ArrayList<>();
+            for (int i = 0; i < RESIZES; i++) {
+                int cpus = i % 2 == 0 ? size + 1 : size;
+                patchCpu("trader", cpus);
+                long t0 = System.nanoTime();
+                Waits.await(
+                        WAIT,
+                        "trader's engine on " + cpus + " CPUs in the NumaNodeState",
+                        () -> NodeStateReads.status(plane.client(), node.nodeName())
+                                .flatMap(s -> NodeStateReads.container(s, NS, "trader", "engine"))
+                                .map(c -> String.valueOf(c.get("cpus")))
+                                .filter(c -> CpuList.parse(c).size() == cpus));
+                toState.add(System.nanoTime() - t0);
+            }
+            List<Double> agentMillis = new ArrayList<>();
+            Matcher m = RESIZE_WRITTEN.matcher(node.logTails(PodnumaChart.NAMESPACE, 400));
+            while (m.find()) {
+                agentMillis.add(Double.parseDouble(m.group(1)));
+            }
+            List<Double> last = agentMillis.subList(Math.max(0, agentMillis.size() - RESIZES), agentMillis.size());
+            ResizeSeries series = new ResizeSeries(
+                    RESIZES, last, toState.stream().map(n -> n / 1e6).toList());
+            out.println(series.summary());
+            return series;
         }
 
         private void patchCpu(String pod, int cpus) {
@@ -435,12 +477,18 @@ public final class GuestNodeDemo {
         /** trader's rows once each of its containers reports {@code cpus} CPUs. */
         private List<GuestRow> awaitTraderOn(Map<String, Pod> trader, Map<Integer, CpuList> numa, int cpus)
                 throws InterruptedException {
-            return Waits.await(WAIT, "trader's containers on " + cpus + " CPUs", () -> {
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (true) {
                 List<GuestRow> rows = rows(trader, numa);
-                return rows.stream().allMatch(r -> r.row().cpus().size() == cpus)
-                        ? Optional.of(rows)
-                        : Optional.empty();
-            });
+                if (rows.stream().allMatch(r -> r.row().cpus().size() == cpus)) {
+                    return rows;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            "trader's containers not on " + cpus + " CPUs within " + WAIT + ": " + rows);
+                }
+                TimeUnit.MILLISECONDS.sleep(500);
+            }
         }
 
         /** The pod's {@code podnuma.io/ResizePending} condition as {@code status reason: message}. */
@@ -737,7 +785,42 @@ public final class GuestNodeDemo {
             Optional<String> pendingCondition,
             Optional<String> conditionAfter,
             int agentRestarts,
-            Duration grownAfterPatch) {}
+            Duration grownAfterPatch,
+            Optional<ResizeSeries> series) {}
+
+    /**
+     * Timed resizes on the guest node.
+     *
+     * @param agentMillis the agent's time from each resized pod's update taken to its cpusets written (its log)
+     * @param stateMillis the time from each patch returning to the agent's NumaNodeState showing it
+     */
+    public record ResizeSeries(int count, List<Double> agentMillis, List<Double> stateMillis) {
+
+        /** The figures, one line. */
+        public String summary() {
+            return String.format(
+                    Locale.ROOT,
+                    "%d resizes (%d timed by the agent): update taken → cpusets written p50 %.2f ms, p99 %.2f ms,"
+                            + " max %.2f ms; patch returned → NumaNodeState p50 %.0f ms, p99 %.0f ms",
+                    count,
+                    agentMillis.size(),
+                    quantile(agentMillis, 0.5),
+                    quantile(agentMillis, 0.99),
+                    quantile(agentMillis, 1.0),
+                    quantile(stateMillis, 0.5),
+                    quantile(stateMillis, 0.99));
+        }
+
+        /** The nearest-rank quantile {@code q} of {@code values}; NaN for none. */
+        static double quantile(List<Double> values, double q) {
+            if (values.isEmpty()) {
+                return Double.NaN;
+            }
+            List<Double> sorted = values.stream().sorted().toList();
+            int rank = (int) Math.ceil(q * sorted.size());
+            return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
+        }
+    }
 
     /** After the change to best-effort: trader and the spread budget, and how long the agent's roll took. */
     public record BestEffort(List<GuestRow> rows, Duration roll) {}

@@ -36,6 +36,10 @@ public enum InputKind {
             "Devices the kubelet gave",
             "the agent's admission of a pod asking for device-plugin devices, from the kubelet's PodResources"
                     + " answers: node-agent BadDeviceCasesTest"),
+    RESIZES(
+            "Resizes of admitted pods",
+            "the agent's in-place resize of a pod it holds (the resize subresource, once the kubelet allocated it):"
+                    + " node-agent BadResizeCasesTest"),
     SYSFS("sysfs trees", "the agent's topology reader: node-agent BadSysfsCasesTest"),
     CGROUP_TREE("cgroup trees", "the agent's cgroup tree scanner and naming: node-agent BadCgroupTreeCasesTest"),
     POD_RESOURCES(

@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * An in-place resize of a pod budget held as a bubble: the pod keeps every CPU it holds. Growing takes the difference
  * from the free CPUs of the pod's NUMA nodes (only there under {@code single-numa-node} and {@code restricted}; then
  * elsewhere under {@code best-effort} and {@code none}), as the CPU manager takes CPUs (whole cores first); shrinking
- * gives back CPUs of the pod shared pool, whole cores first and the highest first, never an exclusive slice and never
+ * gives back CPUs of the pod shared pool ({@link ResizeCpus#giveBack}: the cores it holds whole kept whole, the highest
+ * first), never an exclusive slice and never
  * the pool's last CPU while a container shares it. The containers' exclusive slices stay as they are; the containers on
  * the pod shared pool follow it. What cannot be done in place is refused with the pod left as it is: a change of a
  * container's own exclusive request, of a budget's memory pinned by the memory manager, or to no CPUs at all.

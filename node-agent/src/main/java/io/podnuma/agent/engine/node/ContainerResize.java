@@ -18,8 +18,8 @@ import java.util.TreeMap;
 
 /**
  * An in-place resize of a pod placed per container (a Guaranteed pod without a budget): each container whose whole
- * CPUs changed keeps every CPU it holds and grows beside them on its NUMA nodes, or gives back its highest whole cores
- * first ({@link ResizeCpus}). All or nothing: one container that cannot be resized in place leaves the whole pod as it
+ * CPUs changed keeps every CPU it holds and grows beside them on its NUMA nodes, or gives back CPUs keeping whole the
+ * cores it holds whole ({@link ResizeCpus}). All or nothing: one container that cannot be resized in place leaves the whole pod as it
  * was. What cannot be done in place: a container going from shared CPUs to exclusive ones or back, and a change of
  * memory the memory manager ({@code Static}) pinned.
  */
@@ -63,7 +63,7 @@ final class ContainerResize {
                             what + ": a container on shared CPUs cannot take exclusive ones in place, nor give its"
                                     + " exclusive CPUs up (whole CPUs with requests equal to limits hold exclusive"
                                     + " CPUs); recreate the pod",
-                            c.cpus());
+                            keeps(c));
                 }
                 CpuSet to;
                 if (wanted > had) {
@@ -111,8 +111,13 @@ final class ContainerResize {
                     what + ", memory " + Managers.describe(0, had, List.of()) + " → "
                             + Managers.describe(0, wanted, List.of()) + ": the memory manager (Static) pinned the"
                             + " container's memory to its NUMA nodes, and pinned memory does not resize in place",
-                    c.cpus());
+                    keeps(c));
         }
+    }
+
+    /** What a container refused keeps, for the message's end. */
+    private static Object keeps(ContainerAssignment c) {
+        return c.kind() == AssignmentKind.NODE_SHARED ? "the node's shared pool" : c.cpus();
     }
 
     /**

@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * The CPU arithmetic of an in-place resize, for a pod budget and for a container's own CPUs alike: more CPUs are taken
  * beside the held ones (on their NUMA nodes; only there under {@code single-numa-node} and {@code restricted}, then
- * elsewhere), as the CPU manager takes CPUs (whole cores first); fewer are given back whole cores first and the
- * highest first.
+ * elsewhere), as the CPU manager takes CPUs (whole cores first); fewer are given back keeping whole the cores held
+ * whole, the highest first.
  */
 final class ResizeCpus {
 
@@ -23,8 +23,8 @@ final class ResizeCpus {
     static final class Refused extends Exception {
         private final transient ResizeResult.Infeasible result;
 
-        /** @param held what the pod or container keeps, named at the message's end */
-        Refused(Pod pod, RejectionReason reason, String message, CpuSet held) {
+        /** @param held what the pod or container keeps (its CPUs, or the pool it runs on), named at the message's end */
+        Refused(Pod pod, RejectionReason reason, String message, Object held) {
             super(message + "; it keeps " + held, null, false, false);
             this.result = new ResizeResult.Infeasible(pod.ref(), reason, getMessage());
         }
@@ -97,20 +97,28 @@ final class ResizeCpus {
     }
 
     /**
-     * {@code n} CPUs of {@code pool} to give back: whole cores first, the highest first, then single CPUs, the highest
-     * first; under full-pcpus-only whole cores only (refused when {@code n} cannot be made of them).
+     * {@code n} CPUs of {@code pool} to give back, keeping whole the cores it holds whole: first CPUs whose core it
+     * holds only in part, then whole cores, then single CPUs of whole cores, each the highest first (so a growth
+     * undone gives back what it took). Under full-pcpus-only whole cores only (refused when {@code n} cannot be made
+     * of them).
      */
     CpuSet giveBack(Pod resized, CpuSet pool, int n, String what, CpuSet held) throws Refused {
         List<CpuSet> whole = new ArrayList<>();
+        CpuSet.Builder loose = CpuSet.builder();
         m.topo().coresOf(pool).forEach(core -> {
             CpuSet cpus = m.topo().cpusInCore(core);
             if (cpus.isSubsetOf(pool)) {
                 whole.add(cpus);
+            } else {
+                loose.addAll(cpus.intersection(pool));
             }
         });
         whole.sort((a, b) -> Integer.compare(b.last(), a.last()));
         CpuSet.Builder out = CpuSet.builder();
         int left = n;
+        if (!m.fullPcpusOnly()) {
+            left = takeHighest(loose.build(), left, out);
+        }
         for (CpuSet core : whole) {
             if (core.size() <= left) {
                 out.addAll(core);
@@ -126,11 +134,18 @@ final class ResizeCpus {
                             + pool,
                     held);
         }
-        int[] rest = pool.difference(out.build()).toArray();
-        for (int i = rest.length - 1; i >= 0 && left > 0; i--, left--) {
-            out.add(rest[i]);
-        }
+        takeHighest(pool.difference(out.build()), left, out);
         return out.build();
+    }
+
+    /** Adds up to {@code n} CPUs of {@code from} to {@code out}, the highest first; returns how many are still due. */
+    private static int takeHighest(CpuSet from, int n, CpuSet.Builder out) {
+        int[] cpus = from.toArray();
+        int left = n;
+        for (int i = cpus.length - 1; i >= 0 && left > 0; i--, left--) {
+            out.add(cpus[i]);
+        }
+        return left;
     }
 
     /** The NUMA nodes of held CPUs, for growing beside them. */

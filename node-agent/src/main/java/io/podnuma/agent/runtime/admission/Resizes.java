@@ -6,6 +6,7 @@ import io.podnuma.agent.engine.state.NodeState;
 import io.podnuma.agent.events.EventReason;
 import io.podnuma.agent.events.EventType;
 import io.podnuma.agent.events.ResizePending;
+import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodRecord;
 import io.podnuma.agent.runtime.core.RuntimeEvents;
 import java.util.HashSet;
@@ -26,12 +27,14 @@ public final class Resizes {
 
     private final NodeAllocator allocator;
     private final RuntimeEvents events;
+    private final AgentMetrics metrics;
     /** The pods whose resize condition is set: the loop thread's only. */
     private final Set<String> pending = new HashSet<>();
 
-    public Resizes(NodeAllocator allocator, RuntimeEvents events) {
+    public Resizes(NodeAllocator allocator, RuntimeEvents events, AgentMetrics metrics) {
         this.allocator = allocator;
         this.events = events;
+        this.metrics = metrics;
     }
 
     /** The pod went: nothing of it to remember. */
@@ -54,6 +57,7 @@ public final class Resizes {
                         + ", kept the rest; now " + x.pod().exclusiveCpus();
                 LOG.info("pod {} resized: {}", r.ref(), message);
                 events.onPod(r.ref(), EventType.NORMAL, EventReason.RESOURCES_RESIZED, message);
+                metrics.podResized(AgentMetrics.ResizeOutcome.RESIZED);
                 settled(r);
                 yield x.state();
             }
@@ -68,6 +72,7 @@ public final class Resizes {
                         EventType.WARNING,
                         EventReason.RESIZE_INFEASIBLE,
                         x.reason().wire() + ": " + x.message());
+                metrics.podResized(AgentMetrics.ResizeOutcome.INFEASIBLE);
                 pending.add(r.ref().uid());
                 events.resizePending(
                         r.ref(), Optional.of(new ResizePending(x.reason().wire(), x.message())));

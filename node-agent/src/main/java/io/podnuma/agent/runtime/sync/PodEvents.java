@@ -3,6 +3,7 @@ package io.podnuma.agent.runtime.sync;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.node.NodeAllocator;
 import io.podnuma.agent.engine.state.NodeState;
+import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodFeed;
 import io.podnuma.agent.pods.PodRecord;
 import io.podnuma.agent.runtime.admission.AdmissionDecision;
@@ -13,7 +14,11 @@ import io.podnuma.agent.runtime.core.NodeBook;
 import io.podnuma.agent.runtime.pin.PlanApplier;
 import io.podnuma.agent.runtime.pods.PodBook;
 import io.podnuma.agent.runtime.status.AgentStatus;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A pod changed or went away, after the first full sync: a new pod is admitted (or refused), an admitted one resized
@@ -24,6 +29,8 @@ import java.util.Optional;
  */
 public final class PodEvents implements PodFeed.Listener {
 
+    private static final Logger LOG = LoggerFactory.getLogger(PodEvents.class);
+
     private final NodeBook node;
     private final PodBook pods;
     private final NodeAllocator allocator;
@@ -33,6 +40,7 @@ public final class PodEvents implements PodFeed.Listener {
     private final PlanApplier pins;
     private final AgentStatus status;
     private final Resizes resizes;
+    private final AgentMetrics metrics;
 
     public PodEvents(
             NodeBook node,
@@ -43,7 +51,8 @@ public final class PodEvents implements PodFeed.Listener {
             Decided decided,
             PlanApplier pins,
             AgentStatus status,
-            Resizes resizes) {
+            Resizes resizes,
+            AgentMetrics metrics) {
         this.node = node;
         this.pods = pods;
         this.allocator = allocator;
@@ -53,6 +62,7 @@ public final class PodEvents implements PodFeed.Listener {
         this.pins = pins;
         this.status = status;
         this.resizes = resizes;
+        this.metrics = metrics;
     }
 
     @Override
@@ -84,9 +94,11 @@ public final class PodEvents implements PodFeed.Listener {
 
     /** Decides on a pod that changed: admits, refuses, releases or resizes it, then pins. */
     private void reconsider(PodRecord r) {
+        long taken = System.nanoTime();
         String uid = r.ref().uid();
         CpuSet poolBefore = node.state().sharedPool();
         boolean changed = false;
+        boolean resized = false;
         if (r.terminal()) {
             changed = release(uid);
         } else if (!node.state().pods().containsKey(uid) && !pods.refused(uid)) {
@@ -99,9 +111,18 @@ public final class PodEvents implements PodFeed.Listener {
             NodeState before = node.state();
             node.state(resizes.resize(before, r));
             changed = node.state() != before;
+            resized = changed;
         }
         if (changed) {
             decided.carryOut(poolBefore);
+            if (resized) {
+                Duration took = Duration.ofNanos(System.nanoTime() - taken);
+                metrics.podResizeWritten(took);
+                LOG.info(
+                        "pod {} resized in place: its new CPUs written {} ms after its update was taken",
+                        r.ref(),
+                        String.format(Locale.ROOT, "%.3f", took.toNanos() / 1e6));
+            }
         } else {
             pins.pod(node.state(), uid);
             status.refreshSnapshot(node.state(), pods);

@@ -108,6 +108,21 @@ class BudgetResizeTest {
     }
 
     @Test
+    void aGrowthUndoneGivesBackWhatItTookAndKeepsItsCoresWhole() {
+        NodeAllocator a = NodeAllocator.create(INTEL, SINGLE);
+        NodeState s = admitted(a, a.initialState(), budget("infer", 2, 0));
+        PodAssignment before = only(s);
+        assertThat(INTEL.coresOf(before.bubble()).size()).as("one whole core").isEqualTo(1);
+
+        ResizeResult.Resized grown = resized(a.resize(s, budget("infer", 3, 0)));
+        ResizeResult.Resized back = resized(a.resize(grown.state(), budget("infer", 2, 0)));
+
+        assertThat(back.returned()).as("the CPU it took").isEqualTo(grown.added());
+        assertThat(back.pod().bubble()).isEqualTo(before.bubble());
+        assertThat(back.state()).isEqualTo(s);
+    }
+
+    @Test
     void theSameBudgetIsUnchangedAndANodeStateIsLeftAlone() {
         NodeAllocator a = NodeAllocator.create(INTEL, SINGLE);
         NodeState s = admitted(a, a.initialState(), budget("infer", 4, 2));
