@@ -41,6 +41,10 @@ func relayStartContainer(ctx context.Context, nri *adaptation.Adaptation, pod *a
 	return nri.StartContainer(ctx, &api.StateChangeEvent{Event: api.Event_START_CONTAINER, Pod: pod, Container: ctr})
 }
 
+func relayPostUpdateContainer(ctx context.Context, nri *adaptation.Adaptation, pod *api.PodSandbox, ctr *api.Container) error {
+	return nri.PostUpdateContainer(ctx, &api.StateChangeEvent{Event: api.Event_POST_UPDATE_CONTAINER, Pod: pod, Container: ctr})
+}
+
 func relayRemoveContainer(ctx context.Context, nri *adaptation.Adaptation, pod *api.PodSandbox, ctr *api.Container) error {
 	return nri.RemoveContainer(ctx, &api.StateChangeEvent{Event: api.Event_REMOVE_CONTAINER, Pod: pod, Container: ctr})
 }

@@ -174,6 +174,10 @@ func (h *harness) handle(c command) map[string]any {
 					return nil, err
 				}
 				h.state.applyUpdates(rsp.GetUpdate())
+				// As containerd does once it applied the update.
+				if err := relayPostUpdateContainer(ctx, h.nri, pod, ctr); err != nil {
+					return nil, err
+				}
 				return map[string]any{"response": protoJSON(rsp)}, nil
 			})
 		})

@@ -42,6 +42,10 @@ func relayStartContainer(ctx context.Context, nri *adaptation.Adaptation, pod *a
 	return nri.StartContainer(ctx, &api.StartContainerRequest{Pod: pod, Container: ctr})
 }
 
+func relayPostUpdateContainer(ctx context.Context, nri *adaptation.Adaptation, pod *api.PodSandbox, ctr *api.Container) error {
+	return nri.PostUpdateContainer(ctx, &api.PostUpdateContainerRequest{Pod: pod, Container: ctr})
+}
+
 func relayRemoveContainer(ctx context.Context, nri *adaptation.Adaptation, pod *api.PodSandbox, ctr *api.Container) error {
 	return nri.RemoveContainer(ctx, &api.RemoveContainerRequest{Pod: pod, Container: ctr})
 }

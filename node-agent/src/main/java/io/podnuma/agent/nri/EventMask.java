@@ -13,10 +13,14 @@ import java.util.regex.Pattern;
  */
 public record EventMask(int bits) {
 
-    /** What pinning needs: create, update, stop, remove a container; remove a pod. {@code 0x68C}. */
+    /**
+     * What pinning needs: create, update (and after it: a cgroup the runtime wrote is read again), stop, remove a
+     * container; remove a pod. {@code 0x78C}.
+     */
     public static final EventMask PINNING = of(EnumSet.of(
             NriEvent.CREATE_CONTAINER,
             NriEvent.UPDATE_CONTAINER,
+            NriEvent.POST_UPDATE_CONTAINER,
             NriEvent.STOP_CONTAINER,
             NriEvent.REMOVE_CONTAINER,
             NriEvent.REMOVE_POD_SANDBOX));

@@ -51,7 +51,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The Java {@link NriPlugin} against the upstream NRI adaptation library ({@code github.com/containerd/nri}
  * {@value NriRuntimeBinary#NRI_VERSION} {@code pkg/adaptation}, what containerd 2.2+ and CRI-O embed), run by the
  * test kit's Go harness: registration and Configure, Synchronize (whole and split), every event with the plugin's
- * subscription (0x68C), adjustments and updates as the runtime applies them, unsolicited updates, big messages
+ * subscription (0x78C), adjustments and updates as the runtime applies them, unsolicited updates, big messages
  * both ways, a handler slower than the request timeout, a runtime restart, and transport-level garbage from a raw
  * peer. Skips, saying why, without Go.
  */
@@ -141,7 +141,7 @@ class NriConformanceIT {
     /**
      * The runtimes in the field embed older adaptations: nri v0.8 (containerd 1.7.26+, 2.0, 2.1) sends no
      * {@code NRI_version}, has no dedicated event RPCs (a removal comes as StateChange) and refuses events 12-14 in a
-     * subscription, which 0x68C does not name.
+     * subscription, which 0x78C does not name.
      */
     @ParameterizedTest
     @EnumSource(NriModule.class)
@@ -283,6 +283,9 @@ class NriConformanceIT {
                         .isEqualTo(1 << 30);
             });
             assertThat(cpuOf(runtime, "ctr-app")).isEqualTo(PIN);
+            // Subscribed: once the runtime applied the update it says so, and the agent reads the cgroup again.
+            assertThat(next(handler.events, "PostUpdateContainer").containerId())
+                    .hasValue("ctr-app");
 
             // Stopping the app lets the sidecar grow (a shared pool that gets the CPUs back).
             handler.stopAnswer = List.of(cpusetUpdate("ctr-side", cpuset("1-3", "0")));
@@ -297,7 +300,7 @@ class NriConformanceIT {
             runtime.stopPodSandbox(pod).answered();
             runtime.removePodSandbox(pod).answered();
 
-            // Mask 0x68C: of the other events only REMOVE_CONTAINER and REMOVE_POD_SANDBOX are ours; the
+            // Mask 0x78C: of the other events only REMOVE_CONTAINER and REMOVE_POD_SANDBOX are ours; the
             // adaptation filters every event by the mask, so RUN_POD_SANDBOX, START_CONTAINER and STOP_POD_SANDBOX
             // never reach the plugin (v0.12 sends them as dedicated RPCs when subscribed).
             List<RecordingHandler.Event> events =

@@ -118,7 +118,7 @@ class NriPluginTest {
         assertThat(registration.getPluginName()).isEqualTo("podnuma");
         assertThat(registration.getPluginIdx()).isEqualTo("90");
         assertThat(registration.getNRIVersion()).isEqualTo(NriVersion.SPOKEN);
-        assertThat(session.configured.get(10, TimeUnit.SECONDS).getEvents()).isEqualTo(0x68C);
+        assertThat(session.configured.get(10, TimeUnit.SECONDS).getEvents()).isEqualTo(0x78C);
         return session;
     }
 

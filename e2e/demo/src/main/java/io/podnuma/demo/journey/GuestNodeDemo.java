@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The helm journey on the machines podnuma is for: a worker node in a QEMU guest ({@link GuestNode}: two NUMA nodes
@@ -72,7 +73,8 @@ public final class GuestNodeDemo {
     private static final Pattern NODE_PAGES = Pattern.compile(" N(\\d+)=(\\d+)");
     /** The agent's line for a resize in force: the time from the pod's update taken to its cpusets written. */
     private static final Pattern RESIZE_WRITTEN =
-            Pattern.compile("resized in place: its new CPUs written ([0-9.]+) ms after its update was taken");
+            Pattern.compile("resized in place: its new CPUs written ([0-9.]+) ms after its update was taken"
+                    + " \\(checkpoint ([0-9.]+) ms, cgroups ([0-9.]+) ms, reports ([0-9.]+) ms\\)");
     /** Timed resizes after the resize steps ({@code -Dpodnuma.guestjourney.resizes}, the bench's); 0: none. */
     private static final int RESIZES = Integer.getInteger("podnuma.guestjourney.resizes", 0);
 
@@ -395,6 +397,15 @@ public final class GuestNodeDemo {
             List<GuestRow> grown = awaitTraderOn(trader, numa, room);
             Duration grownAfter = Duration.ofNanos(System.nanoTime() - t0);
             table(grown);
+            // Which agent resized: the one killed (it decided before it died: the one back found it in the checkpoint)
+            // or the one back (its first full sync resized the pod to what the kubelet had allocated).
+            String resizedBy = node
+                    .lastLogLines(PodnumaChart.NAMESPACE, "resized: budget [0-9]+ .+ [0-9]+ CPUs in place: added")
+                    .stream()
+                    .map(l -> l.run() == restarts ? "the agent killed, before it died" : "the agent back, at its start")
+                    .distinct()
+                    .collect(Collectors.joining(" and "));
+            out.println("resized by " + (resizedBy.isEmpty() ? "no agent that logged it" : resizedBy));
 
             patchCpu("trader", room + 1);
             long t1 = System.nanoTime();
@@ -428,6 +439,7 @@ public final class GuestNodeDemo {
                     pending,
                     resizeCondition("trader"),
                     agentRestarts(back) - restarts,
+                    resizedBy,
                     grownAfter,
                     series);
         }
@@ -774,6 +786,7 @@ public final class GuestNodeDemo {
      *     message}), empty when it had none
      * @param conditionAfter the same once shrunk back; empty when it is gone
      * @param agentRestarts the agent container's restarts after the kill
+     * @param resizedBy which agent resized trader: the one killed, or the one back (from their logs)
      */
     public record Resize(
             List<GuestRow> before,
@@ -785,6 +798,7 @@ public final class GuestNodeDemo {
             Optional<String> pendingCondition,
             Optional<String> conditionAfter,
             int agentRestarts,
+            String resizedBy,
             Duration grownAfterPatch,
             Optional<ResizeSeries> series) {}
 
@@ -792,21 +806,31 @@ public final class GuestNodeDemo {
      * Timed resizes on the guest node.
      *
      * @param agentMillis the agent's time from each resized pod's update taken to its cpusets written (its log)
+     * @param checkpointMillis of which the checkpoint's write
+     * @param cgroupsMillis of which the cgroup writes
      * @param stateMillis the time from each patch returning to the agent's NumaNodeState showing it
      */
-    public record ResizeSeries(int count, List<Double> agentMillis, List<Double> stateMillis) {
+    public record ResizeSeries(
+            int count,
+            List<Double> agentMillis,
+            List<Double> checkpointMillis,
+            List<Double> cgroupsMillis,
+            List<Double> stateMillis) {
 
         /** The figures, one line. */
         public String summary() {
             return String.format(
                     Locale.ROOT,
                     "%d resizes (%d timed by the agent): update taken → cpusets written p50 %.2f ms, p99 %.2f ms,"
-                            + " max %.2f ms; patch returned → NumaNodeState p50 %.0f ms, p99 %.0f ms",
+                            + " max %.2f ms (p50 of the checkpoint %.2f ms, of the cgroup writes %.2f ms); patch"
+                            + " returned → NumaNodeState p50 %.0f ms, p99 %.0f ms",
                     count,
                     agentMillis.size(),
                     quantile(agentMillis, 0.5),
                     quantile(agentMillis, 0.99),
                     quantile(agentMillis, 1.0),
+                    quantile(checkpointMillis, 0.5),
+                    quantile(cgroupsMillis, 0.5),
                     quantile(stateMillis, 0.5),
                     quantile(stateMillis, 0.99));
         }

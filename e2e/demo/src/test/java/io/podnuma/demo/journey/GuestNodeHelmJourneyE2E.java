@@ -171,6 +171,11 @@ class GuestNodeHelmJourneyE2E {
                 .isEqualTo(2.0 + GuestNodeDemo.WIDE);
     }
 
+    private static boolean shrunkBack(GuestNodeDemo.Resize resize, GuestRow trader) {
+        return resize.shrunk().stream()
+                .allMatch(r -> r.row().cpus().equals(trader.row().cpus()));
+    }
+
     /** The pod's containers share its budget's {@code cpus} CPUs, all on one NUMA node whose memory they have. */
     private static GuestRow onOneNumaNode(List<GuestRow> rows, GuestReport r, int cpus) {
         assertThat(rows).extracting(c -> c.row().container()).containsExactlyInAnyOrder("engine", "proxy");

@@ -1,6 +1,8 @@
 package io.podnuma.agent.runtime.nri;
 
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.ContainerRuntime;
+import io.podnuma.agent.cgroup.InvalidCgroupNameException;
 import io.podnuma.agent.config.ExclusiveCpuQuota;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.metrics.AgentMetrics;
@@ -26,6 +28,7 @@ import io.podnuma.nri.v1alpha1.OptionalInt64;
 import io.podnuma.nri.v1alpha1.PodSandbox;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -59,6 +62,9 @@ public final class NriPinning implements NriHandler, RuntimeRecord {
     private final Set<String> known = ConcurrentHashMap.newKeySet();
 
     private volatile NriPlugin plugin;
+    /** The connected runtime's kind, naming the containers of its events; empty before Configure or when unknown. */
+    private volatile Optional<ContainerRuntime> runtimeKind = Optional.empty();
+
     private volatile Consumer<Collection<ContainerId>> applied = ids -> {};
     /** Updates written but not sent yet (one batch is in flight at a time, so the runtime applies them in order). */
     private final Map<ContainerId, Pin> queued = new LinkedHashMap<>();
@@ -85,6 +91,9 @@ public final class NriPinning implements NriHandler, RuntimeRecord {
 
     @Override
     public void connected(RuntimeInfo runtime) {
+        runtimeKind = Arrays.stream(ContainerRuntime.values())
+                .filter(r -> r.scheme().equals(runtime.name()))
+                .findFirst();
         metrics.nriConnected(true);
         metrics.nriRequest(NriCall.CONFIGURE, NriResult.OK, Duration.ZERO);
         LOG.info(
@@ -164,6 +173,12 @@ public final class NriPinning implements NriHandler, RuntimeRecord {
     public void event(NriEvent event, PodSandbox pod, Optional<Container> container) {
         if (event == NriEvent.REMOVE_CONTAINER) {
             container.ifPresent(c -> known.remove(c.getId()));
+        }
+        if (event == NriEvent.POST_UPDATE_CONTAINER) {
+            // The runtime wrote the container's cgroup with what UpdateContainer answered: the agent's decision at
+            // that moment. A decision taken meanwhile (an in-place resize the kubelet actuates as the agent follows
+            // it) would be undone until the next reconcile pass: the container is read again and planned again now.
+            container.flatMap(this::idOf).ifPresent(id -> applied.accept(List.of(id)));
         }
         metrics.nriRequest(NriCall.EVENT, NriResult.OK, Duration.ZERO);
     }
@@ -250,6 +265,14 @@ public final class NriPinning implements NriHandler, RuntimeRecord {
                 }
             }
         });
+    }
+
+    private Optional<ContainerId> idOf(Container c) {
+        try {
+            return runtimeKind.map(r -> new ContainerId(r, c.getId()));
+        } catch (InvalidCgroupNameException e) {
+            return Optional.empty();
+        }
     }
 
     private static LinuxCPU.Builder cpu(Pin pin) {

@@ -114,14 +114,15 @@ public final class PodEvents implements PodFeed.Listener {
             resized = changed;
         }
         if (changed) {
-            decided.carryOut(poolBefore);
+            Decided.Steps steps = decided.carryOut(poolBefore);
             if (resized) {
                 Duration took = Duration.ofNanos(System.nanoTime() - taken);
                 metrics.podResizeWritten(took);
                 LOG.info(
-                        "pod {} resized in place: its new CPUs written {} ms after its update was taken",
+                        "pod {} resized in place: its new CPUs written {} ms after its update was taken ({})",
                         r.ref(),
-                        String.format(Locale.ROOT, "%.3f", took.toNanos() / 1e6));
+                        String.format(Locale.ROOT, "%.3f", took.toNanos() / 1e6),
+                        steps.describe());
             }
         } else {
             pins.pod(node.state(), uid);

@@ -2,11 +2,14 @@ package io.podnuma.agent.runtime.nri;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.podnuma.agent.cgroup.ContainerId;
 import io.podnuma.agent.config.ExclusiveCpuQuota;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.nri.CreateResult;
+import io.podnuma.agent.nri.NriEvent;
+import io.podnuma.agent.nri.RuntimeInfo;
 import io.podnuma.agent.runtime.birth.BirthDecision;
 import io.podnuma.agent.runtime.birth.BirthReason;
 import io.podnuma.agent.runtime.core.Pin;
@@ -19,9 +22,12 @@ import io.podnuma.nri.v1alpha1.LinuxResources;
 import io.podnuma.nri.v1alpha1.OptionalInt64;
 import io.podnuma.nri.v1alpha1.PodSandbox;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** What the agent answers the runtime: the adjustment, the rewritten update, the quota, and the metrics it counts. */
@@ -142,5 +148,23 @@ class NriPinningTest {
                 io.podnuma.agent.cgroup.ContainerId.parse("containerd://" + APP.getId()),
                 new Pin(CpuSet.of(1), CpuSet.of(0))));
         assertThat(p.pending()).isEmpty();
+    }
+
+    @Test
+    void afterTheRuntimeAppliedAnUpdateTheContainerIsReadAgainByItsId() {
+        NriPinning p = pinning(ExclusiveCpuQuota.KEEP);
+        List<ContainerId> readAgain = new ArrayList<>();
+        p.onApplied(readAgain::addAll);
+
+        p.event(NriEvent.POST_UPDATE_CONTAINER, POD, Optional.of(APP));
+        assertThat(readAgain)
+                .as("before Configure the runtime's kind is unknown")
+                .isEmpty();
+
+        p.connected(new RuntimeInfo(
+                "containerd", "v2.4.2", Optional.of("v0.11.0"), Duration.ofSeconds(5), Duration.ofSeconds(2)));
+        p.event(NriEvent.POST_UPDATE_CONTAINER, POD, Optional.of(APP));
+        p.event(NriEvent.REMOVE_CONTAINER, POD, Optional.of(APP));
+        assertThat(readAgain).containsExactly(ContainerId.parse("containerd://" + APP.getId()));
     }
 }
