@@ -6,7 +6,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.machine.CpuTopology;
 import io.podnuma.agent.engine.state.PodAssignment;
+import io.podnuma.agent.metrics.AgentMetrics;
+import io.podnuma.agent.podresources.DeviceAssignments;
 import io.podnuma.agent.podresources.DeviceSource;
+import io.podnuma.agent.podresources.PodResourcesAnswers;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,11 +35,13 @@ class NodeAgentResizeTest {
     private final FakePods pods = new FakePods();
     private final List<String> events = Collections.synchronizedList(new ArrayList<>());
     private CpuTopology topo;
+    private AgentMetrics metrics;
     private NodeAgent agent;
 
     @BeforeEach
     void start() throws Exception {
         topo = new SysfsTopologyReader(RuntimeFixtures.SYSFS).read();
+        metrics = new AgentMetrics(topo);
         agent = agentOnTheStateDir();
     }
 
@@ -44,6 +49,7 @@ class NodeAgentResizeTest {
         return InMemoryAgent.twoSocketPodScope(topo, stateDir, pods)
                 .withDevices(DeviceSource.NONE)
                 .withEvents(new RecordingEvents(events))
+                .withMetrics(metrics)
                 .started();
     }
 
@@ -79,6 +85,15 @@ class NodeAgentResizeTest {
                 .isEqualTo(before.container("app").orElseThrow().cpus());
         assertThat(agent.state().sharedPool().intersects(grown.bubble())).isFalse();
 
+        var listed = PodResourcesAnswers.list(agent.snapshot(), DeviceAssignments.NONE).getPodResourcesList().stream()
+                .filter(p -> p.getName().equals("resized"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(CpuSet.of(
+                        listed.getCpuIdsList().stream().mapToInt(Long::intValue).toArray()))
+                .as("PodResources: the pod's cpu_ids")
+                .isEqualTo(grown.bubble());
+
         PodAssignment shrunk = heldAfter(budget("3"));
         assertThat(shrunk.bubble().size()).isEqualTo(3);
         assertThat(shrunk.bubble().isSubsetOf(grown.bubble())).isTrue();
@@ -95,6 +110,9 @@ class NodeAgentResizeTest {
                                 + ", kept the rest; now " + grown.bubble(),
                         "pod churn/resized Normal ResourcesResized: budget 6 → 3 CPUs in place: gave back " + returned
                                 + ", kept the rest; now " + shrunk.bubble());
+        assertThat(metrics.scrape())
+                .contains("podnuma_pod_resizes_total{result=\"resized\"} 2.0")
+                .contains("podnuma_pod_resize_duration_seconds_count 2");
     }
 
     @Test

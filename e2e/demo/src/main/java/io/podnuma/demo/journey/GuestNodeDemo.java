@@ -465,14 +465,20 @@ public final class GuestNodeDemo {
                                 .filter(c -> CpuList.parse(c).size() == cpus));
                 toState.add(System.nanoTime() - t0);
             }
-            List<Double> agentMillis = new ArrayList<>();
+            List<double[]> lines = new ArrayList<>();
             Matcher m = RESIZE_WRITTEN.matcher(node.logTails(PodnumaChart.NAMESPACE, 400));
             while (m.find()) {
-                agentMillis.add(Double.parseDouble(m.group(1)));
+                lines.add(new double[] {
+                    Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3))
+                });
             }
-            List<Double> last = agentMillis.subList(Math.max(0, agentMillis.size() - RESIZES), agentMillis.size());
+            List<double[]> last = lines.subList(Math.max(0, lines.size() - RESIZES), lines.size());
             ResizeSeries series = new ResizeSeries(
-                    RESIZES, last, toState.stream().map(n -> n / 1e6).toList());
+                    RESIZES,
+                    last.stream().map(l -> l[0]).toList(),
+                    last.stream().map(l -> l[1]).toList(),
+                    last.stream().map(l -> l[2]).toList(),
+                    toState.stream().map(n -> n / 1e6).toList());
             out.println(series.summary());
             return series;
         }
