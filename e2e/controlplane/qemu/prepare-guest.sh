@@ -33,8 +33,15 @@ apt_update() {
     updated=yes
     apt-get update >&2
 }
+# The kernel line: Debian's default (linux-image-amd64), or another meta-package such as linux-image-6.12-amd64
+# (bookworm's newer LTS kernel, with cgroup v2 cpuset partitions below the root: cpuset.cpus.exclusive, 6.7+).
+kernel_meta=${PODNUMA_GUEST_KERNEL:-linux-image-amd64}
+case "$kernel_meta" in
+    linux-image-*-amd64|linux-image-amd64) ;;
+    *) echo "PODNUMA_GUEST_KERNEL=$kernel_meta: expected a Debian kernel meta-package linux-image-[...-]amd64" >&2; exit 2 ;;
+esac
 resolve_kernel() {
-    apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -1
+    apt-cache depends "$kernel_meta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -1
 }
 
 need_packages
@@ -49,7 +56,7 @@ fi
 command -v apt-cache >/dev/null 2>&1 || skip "no apt-cache: the kernel comes from Debian's linux-image-amd64"
 abi_package=$(resolve_kernel)
 if [ -z "$abi_package" ] && apt_update; then abi_package=$(resolve_kernel); fi
-[ -n "$abi_package" ] || skip "apt-cache depends linux-image-amd64 names no linux-image-<abi>-amd64 (apt-get update?)"
+[ -n "$abi_package" ] || skip "apt-cache depends $kernel_meta names no linux-image-<abi>-amd64 (apt-get update?)"
 version=${abi_package#linux-image-}
 
 cache=${PODNUMA_QEMU_CACHE:-$HOME/.cache/podnuma/qemu}/$version-$(sha256sum "$0" | cut -c1-12)

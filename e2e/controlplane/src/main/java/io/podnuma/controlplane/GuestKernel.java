@@ -25,10 +25,40 @@ public record GuestKernel(Path vmlinuz, Path initramfs) {
      *     Debian kernel package): the reason the script gave
      */
     public static GuestKernel prepare() {
+        return prepare(Line.DEBIAN_DEFAULT);
+    }
+
+    /** Which of Debian's kernels a guest boots. */
+    public enum Line {
+        /** The release's default kernel ({@code linux-image-amd64}: 6.1 on bookworm). */
+        DEBIAN_DEFAULT("linux-image-amd64"),
+        /**
+         * Bookworm's newer LTS kernel ({@code linux-image-6.12-amd64}): cgroup v2 cpuset partitions below the root
+         * ({@code cpuset.cpus.exclusive}, remote partitions; Linux 6.7+).
+         */
+        LTS_6_12("linux-image-6.12-amd64");
+
+        private final String metaPackage;
+
+        Line(String metaPackage) {
+            this.metaPackage = metaPackage;
+        }
+
+        public String metaPackage() {
+            return metaPackage;
+        }
+    }
+
+    /** {@link #prepare()} for the kernel {@code line}. */
+    public static GuestKernel prepare(Line line) {
         Path script = findScript(Path.of("").toAbsolutePath())
                 .orElseThrow(() -> new ControlPlaneUnavailableException("no e2e/controlplane/qemu/" + SCRIPT
                         + " in or above " + Path.of("").toAbsolutePath()));
-        CommandResult r = Commands.run(List.of("sh", script.toString()), Map.of(), null, Duration.ofMinutes(15));
+        CommandResult r = Commands.run(
+                List.of("sh", script.toString()),
+                Map.of("PODNUMA_GUEST_KERNEL", line.metaPackage()),
+                null,
+                Duration.ofMinutes(15));
         if (r.exitCode() == 3) {
             throw new ControlPlaneUnavailableException(r.stderr()
                     .lines()

@@ -98,7 +98,7 @@ public final class GuestNode implements AutoCloseable {
             throw new IllegalArgumentException(
                     "the control plane must be started with KubeletAccess.REAL_KUBELET for a real kubelet to join");
         }
-        GuestKernel kernel = GuestKernel.prepare();
+        GuestKernel kernel = GuestKernel.prepare(options.kernel());
         Path base = Path.of(System.getProperty(BASE_DIR_PROPERTY, DEFAULT_BASE_DIR.toString()));
         GuestLock lock = GuestLock.take(base);
         int reaped = StaleRuns.reap(base, WORK_DIR_PREFIX);

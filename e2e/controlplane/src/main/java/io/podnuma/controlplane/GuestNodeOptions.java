@@ -17,7 +17,8 @@ public record GuestNodeOptions(
         KubeletManagers managers,
         List<Path> images,
         int forwardedPorts,
-        GuestKernel.Priority priority) {
+        GuestKernel.Priority priority,
+        GuestKernel.Line kernel) {
 
     /** The kubelet's CPU, memory and topology managers. */
     public enum KubeletManagers {
@@ -58,6 +59,7 @@ public record GuestNodeOptions(
 
     public GuestNodeOptions {
         Objects.requireNonNull(topology, "topology");
+        Objects.requireNonNull(kernel, "kernel");
         Objects.requireNonNull(managers, "managers");
         Objects.requireNonNull(priority, "priority");
         images = List.copyOf(images);
@@ -67,11 +69,12 @@ public record GuestNodeOptions(
     }
 
     public static GuestNodeOptions of(GuestTopology topology, KubeletManagers managers) {
-        return new GuestNodeOptions(topology, managers, List.of(), 0, GuestKernel.Priority.NORMAL);
+        return new GuestNodeOptions(
+                topology, managers, List.of(), 0, GuestKernel.Priority.NORMAL, GuestKernel.Line.DEBIAN_DEFAULT);
     }
 
     public GuestNodeOptions withImages(List<Path> tars) {
-        return new GuestNodeOptions(topology, managers, tars, forwardedPorts, priority);
+        return new GuestNodeOptions(topology, managers, tars, forwardedPorts, priority, kernel);
     }
 
     /**
@@ -80,10 +83,15 @@ public record GuestNodeOptions(
      * (QEMU then cannot set its forwarding up and exits).
      */
     public GuestNodeOptions withForwardedPorts(int count) {
-        return new GuestNodeOptions(topology, managers, images, count, priority);
+        return new GuestNodeOptions(topology, managers, images, count, priority, kernel);
     }
 
     public GuestNodeOptions withPriority(GuestKernel.Priority emulator) {
-        return new GuestNodeOptions(topology, managers, images, forwardedPorts, emulator);
+        return new GuestNodeOptions(topology, managers, images, forwardedPorts, emulator, kernel);
+    }
+
+    /** The guest boots {@code line}'s kernel (the default: Debian's). */
+    public GuestNodeOptions withKernel(GuestKernel.Line line) {
+        return new GuestNodeOptions(topology, managers, images, forwardedPorts, priority, line);
     }
 }

@@ -91,20 +91,28 @@ class GuestNodeHelmJourneyE2E {
                         .contains("cpu " + grownTo + " → " + (grownTo + 1))
                         .endsWith("it keeps " + grown.row().cpus()));
         GuestRow shrunk = onOneNumaNode(resize.shrunk(), r, size);
-        assertThat(grown.row().cpus().ids())
-                .as("shrunk within")
-                .containsAll(shrunk.row().cpus().ids());
         assertThat(resize.conditionAfter())
                 .as("the condition gone once it holds what it asks")
                 .isEmpty();
+        assertThat(shrunk.row().cpus())
+                .as("a growth undone gives back what it took")
+                .isEqualTo(trader.row().cpus());
+        // The growth's Event is the killed agent's when it decided before it died, and may then be lost with it.
+        assertThat(resize.resizedBy()).as("an agent logged the growth").isNotEmpty();
+        System.out.println("[GuestNodeHelmJourneyE2E] the growth with the agent killed right after the patch: resized"
+                + " by " + resize.resizedBy() + ", in force "
+                + resize.grownAfterPatch().toSeconds()
+                + " s after the patch");
         assertThat(resize.events())
-                .anySatisfy(e -> assertThat(e)
-                        .startsWith(
-                                "Normal ResourcesResized: budget " + size + " → " + grownTo + " CPUs in place: added "))
                 .anySatisfy(e -> assertThat(e).startsWith("Warning ResizeInfeasible: TopologyAffinityError: "))
                 .anySatisfy(e -> assertThat(e)
                         .startsWith("Normal ResourcesResized: budget " + grownTo + " → " + size
                                 + " CPUs in place: gave back "));
+        resize.series().ifPresent(series -> {
+            // The bench's figures (scripts/bench, BENCH_ONLY=resize): printed, not held to a budget here.
+            System.out.println("[GuestNodeHelmJourneyE2E] resize: " + series.summary());
+            assertThat(series.agentMillis()).as("a log line per timed resize").hasSize(series.count());
+        });
 
         // Wider than a NUMA node: refused under single-numa-node, a Warning, the shared pool.
         onTheSharedPool(
@@ -169,11 +177,6 @@ class GuestNodeHelmJourneyE2E {
         assertThat(PrometheusText.sampleValue(r.metrics(), "podnuma_cpu_manager_exclusive_cpu_allocation_count"))
                 .as("CPUs held exclusively: trader's 2 and spread's %d", GuestNodeDemo.WIDE)
                 .isEqualTo(2.0 + GuestNodeDemo.WIDE);
-    }
-
-    private static boolean shrunkBack(GuestNodeDemo.Resize resize, GuestRow trader) {
-        return resize.shrunk().stream()
-                .allMatch(r -> r.row().cpus().equals(trader.row().cpus()));
     }
 
     /** The pod's containers share its budget's {@code cpus} CPUs, all on one NUMA node whose memory they have. */
