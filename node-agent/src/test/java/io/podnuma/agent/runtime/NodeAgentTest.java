@@ -733,6 +733,43 @@ class NodeAgentTest {
         assertThat(cgroups.actual.get(aPath).cpus()).isEqualTo(bubble);
     }
 
+    @Test
+    void theRuntimesWriteOfAnUpdateOnItsWayIsNotDriftAndIsPlannedAgainOnceApplied() throws Exception {
+        NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
+        Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
+        pods.put(web);
+        CgroupPath webPath = appear(agent, web);
+        agent.drain();
+        CpuSet pool = agent.state().sharedPool();
+        ContainerId webId =
+                ContainerId.parse(RuntimeFixtures.allStatuses(web).get(0).getContainerID());
+        // The runtime answered an update of its own with an older pin (one CPU less) and writes it now.
+        CpuSet older = pool.difference(CpuSet.of(pool.last()));
+        Map<ContainerId, CpuSet> pending = new java.util.concurrent.ConcurrentHashMap<>(Map.of(webId, older));
+        agent.recordIn(new RuntimeRecord() {
+            @Override
+            public void written(Map<ContainerId, Pin> pins) {}
+
+            @Override
+            public Map<ContainerId, CpuSet> pending() {
+                return Map.copyOf(pending);
+            }
+        });
+        cgroups.actual.put(webPath, new Pin(older, cgroups.actual.get(webPath).mems()));
+
+        agent.watchCpusets();
+        agent.reconcileNow(); // the first tick of the watch reads every container
+        assertThat(events).noneMatch(e -> e.contains("CpusetDriftRepaired"));
+
+        pending.clear();
+        agent.runtimeApplied(List.of(webId));
+        agent.drain();
+        assertThat(cgroups.actual.get(webPath).cpus())
+                .as("planned again once applied")
+                .isEqualTo(pool);
+        assertThat(events).noneMatch(e -> e.contains("CpusetDriftRepaired"));
+    }
+
     private CgroupPath appear(NodeAgent agent, Pod p) {
         var s = RuntimeFixtures.allStatuses(p).get(0);
         ContainerCgroup c = new ContainerCgroup(

@@ -15,7 +15,10 @@ public interface RuntimeRecord {
     /** On the loop thread, after a task: the cpusets written, the last one per container. Must not block. */
     void written(Map<ContainerId, Pin> pins);
 
-    /** From any thread: per container, the CPUs of updates sent and not yet answered (or not yet sent). */
+    /**
+     * From any thread: per container, the CPUs the runtime may still write into it: updates sent and not yet answered
+     * (or not yet sent), and the runtime's own updates answered and not yet applied.
+     */
     Map<ContainerId, CpuSet> pending();
 
     /** No runtime record: the cgroup writes are all there is. */

@@ -87,7 +87,9 @@ public final class DriftCheck {
             }
             if (hc.applied().isPresent() && !actual.get().equals(hc.applied().get())) {
                 Pin want = targets.of(state, hc);
-                if (actual.get().equals(want)) {
+                if (actual.get().equals(want) || applier.runtimeMayHaveWritten(hc, actual.get())) {
+                    // What is wanted, or the runtime's write of an update still on its way (the pin planned again
+                    // once it is applied): no one else's change.
                     host.put(hc.withApplied(actual.get()));
                     continue;
                 }

@@ -68,6 +68,20 @@ public final class NriPinning implements NriHandler, RuntimeRecord {
     private volatile Consumer<Collection<ContainerId>> applied = ids -> {};
     /** Updates written but not sent yet (one batch is in flight at a time, so the runtime applies them in order). */
     private final Map<ContainerId, Pin> queued = new LinkedHashMap<>();
+    /**
+     * The runtime's own updates (the kubelet's) answered with a pin and not applied yet (no PostUpdateContainer): the
+     * CPUs the runtime is about to write into each container.
+     */
+    private final Map<ContainerId, Updating> updating = new ConcurrentHashMap<>();
+
+    /**
+     * How long an answered update of the runtime's counts as on its way: the runtime applies it within its own request
+     * handling; one it gave up on sends no PostUpdateContainer, and its entry must not keep CPUs from others for long.
+     */
+    private static final Duration UPDATE_IN_FLIGHT = Duration.ofSeconds(10);
+
+    /** An update of the runtime's answered with {@code cpus} at {@code answeredNanos}. */
+    private record Updating(CpuSet cpus, long answeredNanos) {}
     /** The batch the runtime has not answered yet; guarded by {@link #queued}. */
     private Map<ContainerId, Pin> inFlight = Map.of();
 
@@ -149,6 +163,10 @@ public final class NriPinning implements NriHandler, RuntimeRecord {
         long t0 = System.nanoTime();
         BirthDecision d = decisions.apply(pod.getUid(), container.getName());
         List<ContainerUpdate> updates = List.of();
+        if (d instanceof BirthDecision.Pinned pinned) {
+            idOf(container)
+                    .ifPresent(id -> updating.put(id, new Updating(pinned.pin().cpus(), System.nanoTime())));
+        }
         if (d instanceof BirthDecision.Pinned p
                 && !(resources.getCpu().getCpus().equals(p.pin().cpus().toString())
                         && resources.getCpu().getMems().equals(p.pin().mems().toString()))) {
@@ -173,12 +191,16 @@ public final class NriPinning implements NriHandler, RuntimeRecord {
     public void event(NriEvent event, PodSandbox pod, Optional<Container> container) {
         if (event == NriEvent.REMOVE_CONTAINER) {
             container.ifPresent(c -> known.remove(c.getId()));
+            container.flatMap(this::idOf).ifPresent(updating::remove);
         }
         if (event == NriEvent.POST_UPDATE_CONTAINER) {
             // The runtime wrote the container's cgroup with what UpdateContainer answered: the agent's decision at
             // that moment. A decision taken meanwhile (an in-place resize the kubelet actuates as the agent follows
             // it) would be undone until the next reconcile pass: the container is read again and planned again now.
-            container.flatMap(this::idOf).ifPresent(id -> applied.accept(List.of(id)));
+            container.flatMap(this::idOf).ifPresent(id -> {
+                updating.remove(id);
+                applied.accept(List.of(id));
+            });
         }
         metrics.nriRequest(NriCall.EVENT, NriResult.OK, Duration.ZERO);
     }
@@ -187,6 +209,7 @@ public final class NriPinning implements NriHandler, RuntimeRecord {
     public void disconnected(String reason) {
         metrics.nriConnected(false);
         known.clear();
+        updating.clear();
         synchronized (queued) {
             queued.clear();
         }
@@ -218,10 +241,16 @@ public final class NriPinning implements NriHandler, RuntimeRecord {
     @Override
     public Map<ContainerId, CpuSet> pending() {
         synchronized (queued) {
-            if (queued.isEmpty() && inFlight.isEmpty()) {
+            if (queued.isEmpty() && inFlight.isEmpty() && updating.isEmpty()) {
                 return Map.of();
             }
             Map<ContainerId, CpuSet> may = new HashMap<>();
+            long now = System.nanoTime();
+            updating.forEach((id, u) -> {
+                if (now - u.answeredNanos() < UPDATE_IN_FLIGHT.toNanos()) {
+                    may.put(id, u.cpus());
+                }
+            });
             inFlight.forEach((id, pin) -> may.merge(id, pin.cpus(), CpuSet::union));
             queued.forEach((id, pin) -> may.merge(id, pin.cpus(), CpuSet::union));
             return may;

@@ -117,6 +117,16 @@ public final class PlanApplier {
         all(state);
     }
 
+    /**
+     * Whether {@code actual} is what the runtime may be writing into the container now (an update of its own or of
+     * ours it has not applied yet): not someone else's change; once the runtime has applied it, the container is read
+     * and planned again.
+     */
+    public boolean runtimeMayHaveWritten(HostContainer hc, Pin actual) {
+        CpuSet may = runtimePending.get().get(hc.cgroup().containerId());
+        return may != null && actual.cpus().isSubsetOf(may);
+    }
+
     /** The cpusets written since the last call, last one per container, in the order written. */
     public Map<ContainerId, Pin> drainWritten() {
         if (written.isEmpty()) {

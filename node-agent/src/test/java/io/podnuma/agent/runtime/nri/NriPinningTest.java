@@ -167,4 +167,19 @@ class NriPinningTest {
         p.event(NriEvent.REMOVE_CONTAINER, POD, Optional.of(APP));
         assertThat(readAgain).containsExactly(ContainerId.parse("containerd://" + APP.getId()));
     }
+
+    @Test
+    void theCpusOfAnAnsweredRuntimeUpdateArePendingUntilItIsApplied() {
+        NriPinning p = pinning(ExclusiveCpuQuota.KEEP);
+        p.connected(new RuntimeInfo(
+                "containerd", "v2.4.2", Optional.of("v0.11.0"), Duration.ofSeconds(5), Duration.ofSeconds(2)));
+        decisions.put("uid-1/app", new BirthDecision.Pinned(new Pin(CpuSet.of(2, 3), CpuSet.of(0)), false));
+        ContainerId id = ContainerId.parse("containerd://" + APP.getId());
+
+        p.updateContainer(POD, APP, LinuxResources.getDefaultInstance());
+        assertThat(p.pending()).as("the runtime is about to write the pin").containsEntry(id, CpuSet.of(2, 3));
+
+        p.event(NriEvent.POST_UPDATE_CONTAINER, POD, Optional.of(APP));
+        assertThat(p.pending()).isEmpty();
+    }
 }
