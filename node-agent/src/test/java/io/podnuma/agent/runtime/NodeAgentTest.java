@@ -697,15 +697,7 @@ class NodeAgentTest {
                 ContainerId.parse(RuntimeFixtures.allStatuses(web).get(0).getContainerID());
         // The runtime has been told web's whole pool and has not answered yet.
         Map<ContainerId, CpuSet> pending = new java.util.concurrent.ConcurrentHashMap<>(Map.of(webId, wholePool));
-        agent.recordIn(new RuntimeRecord() {
-            @Override
-            public void written(Map<ContainerId, Pin> pins) {}
-
-            @Override
-            public Map<ContainerId, CpuSet> pending() {
-                return Map.copyOf(pending);
-            }
-        });
+        agent.recordIn(pendingOnly(pending));
         Pod a = RuntimeFixtures.withStatus(budgeted("a"));
         pods.put(a);
         CgroupPath aPath = appear(agent, a);
@@ -746,15 +738,7 @@ class NodeAgentTest {
         // The runtime answered an update of its own with an older pin (one CPU less) and writes it now.
         CpuSet older = pool.difference(CpuSet.of(pool.last()));
         Map<ContainerId, CpuSet> pending = new java.util.concurrent.ConcurrentHashMap<>(Map.of(webId, older));
-        agent.recordIn(new RuntimeRecord() {
-            @Override
-            public void written(Map<ContainerId, Pin> pins) {}
-
-            @Override
-            public Map<ContainerId, CpuSet> pending() {
-                return Map.copyOf(pending);
-            }
-        });
+        agent.recordIn(pendingOnly(pending));
         cgroups.actual.put(webPath, new Pin(older, cgroups.actual.get(webPath).mems()));
 
         agent.watchCpusets();
@@ -768,6 +752,19 @@ class NodeAgentTest {
                 .as("planned again once applied")
                 .isEqualTo(pool);
         assertThat(events).noneMatch(e -> e.contains("CpusetDriftRepaired"));
+    }
+
+    /** A runtime record that is told nothing and has {@code pending} on its way (the test changes the map). */
+    private static RuntimeRecord pendingOnly(Map<ContainerId, CpuSet> pending) {
+        return new RuntimeRecord() {
+            @Override
+            public void written(Map<ContainerId, Pin> pins) {}
+
+            @Override
+            public Map<ContainerId, CpuSet> pending() {
+                return Map.copyOf(pending);
+            }
+        };
     }
 
     private CgroupPath appear(NodeAgent agent, Pod p) {
