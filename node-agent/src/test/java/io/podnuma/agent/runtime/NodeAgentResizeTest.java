@@ -130,6 +130,14 @@ class NodeAgentResizeTest {
                 .contains("budget: cpu 4 → 70: 66 more CPUs on NUMA node(s) ")
                 .endsWith("; it keeps " + before.bubble());
         assertThat(events).contains("condition churn/resized ResizePending TopologyAffinityError");
+        int said = events.size();
+        Pod restarted = budget("70");
+        // The app container restarted: a new container ID, the pod record changes, the spec does not.
+        restarted.getStatus().getContainerStatuses().getFirst().setContainerID("containerd://" + "f".repeat(64));
+        assertThat(heldAfter(restarted)).isEqualTo(before);
+        assertThat(events)
+                .as("the same refusal, the pod changed otherwise: not said again")
+                .hasSize(said);
 
         assertThat(heldAfter(budget("4"))).as("asked back to what it holds").isEqualTo(before);
         assertThat(events.getLast()).isEqualTo("condition churn/resized ResizePending removed");

@@ -9,17 +9,18 @@ import io.podnuma.agent.events.ResizePending;
 import io.podnuma.agent.metrics.AgentMetrics;
 import io.podnuma.agent.pods.PodRecord;
 import io.podnuma.agent.runtime.core.RuntimeEvents;
-import java.util.HashSet;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An admitted pod resized in place (its budget or its containers' whole CPUs through the {@code resize} subresource): the engine's answer
- * ({@link NodeAllocator#resize}) becomes the node state, an Event on the pod and a log line. A resize that cannot be
- * done in place leaves the pod with what it holds and sets its {@code podnuma.io/ResizePending} condition, until the
- * pod holds what it asks for.
+ * An admitted pod resized in place (its budget, or its containers' whole CPUs, through the {@code resize}
+ * subresource): the engine's answer ({@link NodeAllocator#resize}) becomes the node state, an Event on the pod and a
+ * log line. A resize that cannot be done in place leaves the pod with what it holds and sets its
+ * {@code podnuma.io/ResizePending} condition, until the pod holds what it asks for; the same refusal again (the pod
+ * changed in another way) is not said twice.
  */
 public final class Resizes {
 
@@ -28,8 +29,8 @@ public final class Resizes {
     private final NodeAllocator allocator;
     private final RuntimeEvents events;
     private final AgentMetrics metrics;
-    /** The pods whose resize condition is set: the loop thread's only. */
-    private final Set<String> pending = new HashSet<>();
+    /** The pods whose resize condition is set, and its message: the loop thread's only. */
+    private final Map<String, String> pending = new HashMap<>();
 
     public Resizes(NodeAllocator allocator, RuntimeEvents events, AgentMetrics metrics) {
         this.allocator = allocator;
@@ -62,6 +63,9 @@ public final class Resizes {
                 yield x.state();
             }
             case ResizeResult.Infeasible x -> {
+                if (x.message().equals(pending.get(r.ref().uid()))) {
+                    yield state;
+                }
                 LOG.warn(
                         "pod {} cannot be resized in place: {}: {}",
                         r.ref(),
@@ -73,13 +77,13 @@ public final class Resizes {
                         EventReason.RESIZE_INFEASIBLE,
                         x.reason().wire() + ": " + x.message());
                 metrics.podResized(AgentMetrics.ResizeOutcome.INFEASIBLE);
-                pending.add(r.ref().uid());
+                pending.put(r.ref().uid(), x.message());
                 events.resizePending(
                         r.ref(), Optional.of(new ResizePending(x.reason().wire(), x.message())));
                 yield state;
             }
             case ResizeResult.Unchanged u -> {
-                if (pending.contains(r.ref().uid())) {
+                if (pending.containsKey(r.ref().uid())) {
                     settled(r);
                 }
                 yield state;
