@@ -543,10 +543,8 @@ class NodeAgentTest {
     @Test
     void cpusAContainerFailedToGiveUpAreGivenToNobodyUntilItHas() throws Exception {
         NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
-        Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
-        pods.put(web);
-        CgroupPath webPath = appear(agent, web);
-        agent.drain();
+        Web web = webOnTheSharedPool(agent);
+        CgroupPath webPath = web.path();
         CpuSet sharedBefore = agent.state().sharedPool();
         assertThat(cgroups.actual.get(webPath).cpus()).isEqualTo(sharedBefore);
 
@@ -613,10 +611,8 @@ class NodeAgentTest {
     @Test
     void noContainerIsBornOntoCpusAnotherContainerFailedToGiveUp() throws Exception {
         NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
-        Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
-        pods.put(web);
-        CgroupPath webPath = appear(agent, web);
-        agent.drain();
+        Web web = webOnTheSharedPool(agent);
+        CgroupPath webPath = web.path();
         cgroups.failing.add(webPath); // web keeps the whole shared pool
         Pod a = budgeted("a");
         pods.put(a);
@@ -667,12 +663,9 @@ class NodeAgentTest {
                 return Map.of();
             }
         });
-        Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
-        pods.put(web);
-        CgroupPath webPath = appear(agent, web);
-        agent.drain();
-        ContainerId webId =
-                ContainerId.parse(RuntimeFixtures.allStatuses(web).get(0).getContainerID());
+        Web web = webOnTheSharedPool(agent);
+        CgroupPath webPath = web.path();
+        ContainerId webId = web.id();
         Pod a = RuntimeFixtures.withStatus(budgeted("a"));
         pods.put(a); // the bubble leaves the shared pool: web is written again
         agent.drain();
@@ -688,13 +681,10 @@ class NodeAgentTest {
     void cpusAnUnansweredRuntimeUpdateMayStillPutIntoAContainerAreGivenToNobodyUntilTheRuntimeAnswers()
             throws Exception {
         NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
-        Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
-        pods.put(web);
-        CgroupPath webPath = appear(agent, web);
-        agent.drain();
+        Web web = webOnTheSharedPool(agent);
+        CgroupPath webPath = web.path();
         CpuSet wholePool = agent.state().sharedPool();
-        ContainerId webId =
-                ContainerId.parse(RuntimeFixtures.allStatuses(web).get(0).getContainerID());
+        ContainerId webId = web.id();
         // The runtime has been told web's whole pool and has not answered yet.
         Map<ContainerId, CpuSet> pending = new java.util.concurrent.ConcurrentHashMap<>(Map.of(webId, wholePool));
         agent.recordIn(pendingOnly(pending));
@@ -728,13 +718,10 @@ class NodeAgentTest {
     @Test
     void theRuntimesWriteOfAnUpdateOnItsWayIsNotDriftAndIsPlannedAgainOnceApplied() throws Exception {
         NodeAgent agent = agent(config("0,64", AdmissionAction.WARN));
-        Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
-        pods.put(web);
-        CgroupPath webPath = appear(agent, web);
-        agent.drain();
+        Web web = webOnTheSharedPool(agent);
+        CgroupPath webPath = web.path();
         CpuSet pool = agent.state().sharedPool();
-        ContainerId webId =
-                ContainerId.parse(RuntimeFixtures.allStatuses(web).get(0).getContainerID());
+        ContainerId webId = web.id();
         // The runtime answered an update of its own with an older pin (one CPU less) and writes it now.
         CpuSet older = pool.difference(CpuSet.of(pool.last()));
         Map<ContainerId, CpuSet> pending = new java.util.concurrent.ConcurrentHashMap<>(Map.of(webId, older));
@@ -752,6 +739,18 @@ class NodeAgentTest {
                 .as("planned again once applied")
                 .isEqualTo(pool);
         assertThat(events).noneMatch(e -> e.contains("CpusetDriftRepaired"));
+    }
+
+    /** A Burstable pod's container on the node shared pool: its cgroup and its ID. */
+    private record Web(CgroupPath path, ContainerId id) {}
+
+    private Web webOnTheSharedPool(NodeAgent agent) {
+        Pod web = RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(2, "web", "web", "1"));
+        pods.put(web);
+        CgroupPath path = appear(agent, web);
+        agent.drain();
+        return new Web(
+                path, ContainerId.parse(RuntimeFixtures.allStatuses(web).get(0).getContainerID()));
     }
 
     /** A runtime record that is told nothing and has {@code pending} on its way (the test changes the map). */
