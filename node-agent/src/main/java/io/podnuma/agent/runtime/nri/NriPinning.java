@@ -163,10 +163,9 @@ public final class NriPinning implements NriHandler, RuntimeRecord {
         long t0 = System.nanoTime();
         BirthDecision d = decisions.apply(pod.getUid(), container.getName());
         List<ContainerUpdate> updates = List.of();
-        // What the runtime is about to write into the container: the pin, or (no decision yet) the kubelet's cpuset.
-        CpuSet writes = d instanceof BirthDecision.Pinned pinned ? pinned.pin().cpus() : kubeletCpus(resources);
-        if (!writes.isEmpty()) {
-            idOf(container).ifPresent(id -> updating.put(id, new Updating(writes, System.nanoTime())));
+        if (d instanceof BirthDecision.Pinned pinned) {
+            idOf(container)
+                    .ifPresent(id -> updating.put(id, new Updating(pinned.pin().cpus(), System.nanoTime())));
         }
         if (d instanceof BirthDecision.Pinned p
                 && !(resources.getCpu().getCpus().equals(p.pin().cpus().toString())
@@ -295,19 +294,6 @@ public final class NriPinning implements NriHandler, RuntimeRecord {
                 }
             }
         });
-    }
-
-    /** The cpuset of the runtime's update as the kubelet asked for it; empty when it names none or no valid one. */
-    private static CpuSet kubeletCpus(LinuxResources resources) {
-        String cpus = resources.getCpu().getCpus();
-        if (cpus.isBlank()) {
-            return CpuSet.empty();
-        }
-        try {
-            return CpuSet.parse(cpus);
-        } catch (IllegalArgumentException e) {
-            return CpuSet.empty();
-        }
     }
 
     private Optional<ContainerId> idOf(Container c) {

@@ -181,17 +181,5 @@ class NriPinningTest {
 
         p.event(NriEvent.POST_UPDATE_CONTAINER, POD, Optional.of(APP));
         assertThat(p.pending()).isEmpty();
-
-        // No decision yet: the runtime writes the kubelet's cpuset.
-        decisions.clear();
-        p.updateContainer(
-                POD,
-                APP,
-                LinuxResources.newBuilder()
-                        .setCpu(LinuxCPU.newBuilder().setCpus("0-3"))
-                        .build());
-        assertThat(p.pending()).containsEntry(id, CpuSet.parse("0-3"));
-        p.event(NriEvent.POST_UPDATE_CONTAINER, POD, Optional.of(APP));
-        assertThat(p.pending()).isEmpty();
     }
 }
