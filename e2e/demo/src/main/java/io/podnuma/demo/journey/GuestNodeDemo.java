@@ -415,7 +415,9 @@ public final class GuestNodeDemo {
                     () -> resizeCondition("trader").map(Optional::of));
             took("trader's resize refused", t1);
             out.println("trader's condition: " + pending.orElseThrow());
-            List<GuestRow> refused = rows(trader, numa);
+            // The kubelet actuates the resize it allocated; a write of the runtime's may land on the containers
+            // meanwhile, which the agent puts right: what is checked is what they settle on.
+            List<GuestRow> refused = awaitTraderOn(trader, numa, room);
 
             patchCpu("trader", held.size());
             long t2 = System.nanoTime();
