@@ -16,7 +16,8 @@ import java.util.Set;
  * none; a field newly required; a bound tightened (maximum, maxLength, maxItems, maxProperties lowered or added;
  * minimum, minLength, minItems, minProperties raised or added); a pattern added or changed (regexes are not
  * compared for inclusion, so a loosened one counts too); a CEL rule added or changed (message changes do not
- * count); the list type or map keys of a list changed; a printer column removed or its JSONPath or type changed.
+ * count; a rule that only constrains a new defaulted field, {@code ... || self.<new field> == <its default>}, does
+ * not, as every stored object passes it); the list type or map keys of a list changed; a printer column removed or its JSONPath or type changed.
  * Additions pass: fields, enum values, versions, printer columns, loosened bounds, removed patterns and rules.
  */
 public final class CrdCompatibility {
@@ -152,11 +153,30 @@ public final class CrdCompatibility {
             before.add(r.path("rule").asText());
         }
         for (JsonNode r : now.path("x-kubernetes-validations")) {
-            if (!before.contains(r.path("rule").asText())) {
-                out.add(at + "validation rule added or changed: "
-                        + r.path("rule").asText());
+            String rule = r.path("rule").asText();
+            if (!before.contains(rule) && !guardedByNewField(rule, was, now)) {
+                out.add(at + "validation rule added or changed: " + rule);
             }
         }
+    }
+
+    /**
+     * Whether a new rule holds for every object stored before: it names a field of this object that is new, with a
+     * default, and is written {@code ... || self.<field> == <its default>}, so an object that never set the field
+     * (read back with the default) passes it.
+     */
+    static boolean guardedByNewField(String rule, JsonNode was, JsonNode now) {
+        for (var it = now.path("properties").fields(); it.hasNext(); ) {
+            var e = it.next();
+            JsonNode dflt = e.getValue().get("default");
+            if (was.path("properties").has(e.getKey()) || dflt == null || !dflt.isTextual()) {
+                continue;
+            }
+            if (rule.endsWith("|| self." + e.getKey() + " == '" + dflt.asText() + "'")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void columns(String where, JsonNode was, JsonNode now, List<String> out) {

@@ -101,6 +101,36 @@ class CrdCompatibilityTest {
                         SPEC + "/cpuManager/x-kubernetes-validations/0/message",
                         "\"reservedCpus and reservedCpuCount exclude each other\""),
                 passes("validation rule removed", SPEC + "/cpuManager/x-kubernetes-validations/0", null),
+                new Case(
+                        "rule on a new field that every stored object passes at its default",
+                        List.of(
+                                new Edit(
+                                        SPEC + "/cpuManager/properties/mode",
+                                        "{\"type\": \"string\", \"default\": \"off\"}"),
+                                new Edit(
+                                        SPEC + "/cpuManager/x-kubernetes-validations/-",
+                                        "{\"rule\": \"self.policy == 'static' || self.mode == 'off'\"}")),
+                        List.of()),
+                new Case(
+                        "rule on a new field that its default fails",
+                        List.of(
+                                new Edit(
+                                        SPEC + "/cpuManager/properties/mode",
+                                        "{\"type\": \"string\", \"default\": \"off\"}"),
+                                new Edit(
+                                        SPEC + "/cpuManager/x-kubernetes-validations/-",
+                                        "{\"rule\": \"self.policy == 'static' || self.mode == 'on'\"}")),
+                        List.of(AT + "spec.cpuManager: validation rule added or changed:"
+                                + " self.policy == 'static' || self.mode == 'on'")),
+                new Case(
+                        "rule on a new field without a default",
+                        List.of(
+                                new Edit(SPEC + "/cpuManager/properties/mode", "{\"type\": \"string\"}"),
+                                new Edit(
+                                        SPEC + "/cpuManager/x-kubernetes-validations/-",
+                                        "{\"rule\": \"self.policy == 'static' || self.mode == 'off'\"}")),
+                        List.of(AT + "spec.cpuManager: validation rule added or changed:"
+                                + " self.policy == 'static' || self.mode == 'off'")),
                 passes("field added", SPEC + "/newField", "{\"type\": \"string\"}"),
                 breaks(
                         "field removed inside list items",

@@ -26,6 +26,10 @@ import java.util.Objects;
         value = "self.policy == 'static' || !(" + CpuManager.ANY_OPTION + ")",
         message = "options need policy static: the kubelet applies them to the static policy only",
         fieldPath = ".options")
+@ValidationRule(
+        value = "self.policy == 'static' || self.partition == 'none'",
+        message = "partition needs policy static: only the static policy has exclusive slices to partition",
+        fieldPath = ".partition")
 public record CpuManager(
         @JsonPropertyDescription("none: every container shares the node's CPUs. static: containers of Guaranteed"
                 + " pods that ask for whole CPUs (and, under pod-level resources, the pod's CPU budget) get"
@@ -61,7 +65,17 @@ public record CpuManager(
                 value = "!self.matches('" + Formats.DURATION_REGEX + "')"
                         + " || duration(self) >= duration('1s') && duration(self) <= duration('1h')",
                 message = "must be between 1s and 1h")
-        String reconcilePeriod) {
+        String reconcilePeriod,
+
+        @JsonPropertyDescription("none: exclusive slices are exclusive by their cpusets alone, as the kubelet makes"
+                + " them. root or isolated: each exclusive slice (a pod budget's CPUs, else a container's exclusive"
+                + " CPUs) is also made a cgroup v2 cpuset partition of that type, so no other task of the node (a"
+                + " system daemon, a process started outside Kubernetes) can run there; isolated also turns off"
+                + " load balancing within it. Needs policy static, cgroup v2 and Linux 6.7 or newer; where the node"
+                + " cannot, the slices stay exclusive by their cpusets and the node's NumaNodeState says why"
+                + " (condition Partitioned). Defaults to none.")
+        @Default("none")
+        CpuPartition partition) {
 
     public static final String DEFAULT_RECONCILE_PERIOD = "10s";
 
@@ -74,10 +88,26 @@ public record CpuManager(
         policy = Objects.requireNonNullElse(policy, CpuManagerPolicy.NONE);
         options = Objects.requireNonNullElseGet(options, CpuManagerOptions::defaults);
         reconcilePeriod = Objects.requireNonNullElse(reconcilePeriod, DEFAULT_RECONCILE_PERIOD);
+        partition = Objects.requireNonNullElse(partition, CpuPartition.NONE);
+    }
+
+    /** Without partitions (the default), as most policies are written. */
+    public CpuManager(
+            CpuManagerPolicy policy,
+            String reservedCpus,
+            Integer reservedCpuCount,
+            CpuManagerOptions options,
+            String reconcilePeriod) {
+        this(policy, reservedCpus, reservedCpuCount, options, reconcilePeriod, null);
     }
 
     public static CpuManager defaults() {
-        return new CpuManager(null, null, null, null, null);
+        return new CpuManager(null, null, null, null, null, null);
+    }
+
+    /** The same settings with {@code partition}. */
+    public CpuManager withPartition(CpuPartition partition) {
+        return new CpuManager(policy, reservedCpus, reservedCpuCount, options, reconcilePeriod, partition);
     }
 
     // Explicit accessors for components with CEL rules: an implicit one would carry the rules too, and the

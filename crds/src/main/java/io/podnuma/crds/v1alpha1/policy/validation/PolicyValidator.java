@@ -7,6 +7,7 @@ import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
 import io.podnuma.crds.v1alpha1.policy.CpuManager;
 import io.podnuma.crds.v1alpha1.policy.CpuManagerOptions;
 import io.podnuma.crds.v1alpha1.policy.CpuManagerPolicy;
+import io.podnuma.crds.v1alpha1.policy.CpuPartition;
 import io.podnuma.crds.v1alpha1.policy.MemoryManager;
 import io.podnuma.crds.v1alpha1.policy.MemoryManagerPolicy;
 import io.podnuma.crds.v1alpha1.policy.NumaMemoryReservation;
@@ -16,6 +17,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -155,6 +157,11 @@ public final class PolicyValidator {
         if (!isStatic && policyRead && o.anyEnabled()) {
             add("cpuManager.options " + enabled(o) + ": options need cpuManager.policy static (policy is none);"
                     + " the kubelet applies them to the static policy only");
+        }
+        if (!isStatic && policyRead && cm.partition() != CpuPartition.NONE && readable("cpuManager.partition")) {
+            add("cpuManager.partition " + quote(cm.partition().name().toLowerCase(Locale.ROOT))
+                    + ": needs cpuManager.policy static (policy is none); only the static policy has exclusive"
+                    + " slices to partition");
         }
         exclusive(o.distributeCpusAcrossCores(), o.fullPcpusOnly(), "distributeCpusAcrossCores", "fullPcpusOnly");
         exclusive(
