@@ -23,7 +23,7 @@ public record CgroupLayout(CgroupVersion version, Path cpusetRoot, Path cpuRoot,
     /** The hierarchy that holds {@code file}: the only tree the agent may write it in. */
     public Path rootOf(WritableCgroupFile file) {
         return switch (file) {
-            case CPUSET_CPUS, CPUSET_MEMS, SUBTREE_CONTROL -> cpusetRoot;
+            case CPUSET_CPUS, CPUSET_MEMS, SUBTREE_CONTROL, CPUSET_CPUS_EXCLUSIVE, CPUSET_CPUS_PARTITION -> cpusetRoot;
             case CPU_CFS_QUOTA_US, CPU_MAX -> cpuRoot;
         };
     }

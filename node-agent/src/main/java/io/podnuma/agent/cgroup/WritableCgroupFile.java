@@ -2,6 +2,7 @@ package io.podnuma.agent.cgroup;
 
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -21,15 +22,26 @@ public enum WritableCgroupFile {
     /** v1, {@code exclusiveCpuQuota: disable}: no CFS quota on CPUs the container owns alone. */
     CPU_CFS_QUOTA_US("cpu.cfs_quota_us", Optional.of("-1"), "the CFS quota off"),
     /** v2, the same: the quota off, the period kept. */
-    CPU_MAX("cpu.max", Optional.of("max"), "the CFS quota off");
+    CPU_MAX("cpu.max", Optional.of("max"), "the CFS quota off"),
+    /**
+     * v2, {@code cpuManager.partition}: the CPUs a cgroup may give to cpuset partitions below it, or be one with;
+     * any list (empty clears it).
+     */
+    CPUSET_CPUS_EXCLUSIVE("cpuset.cpus.exclusive", List.of(), "a CPU list"),
+    /** v2, the same: whether the cgroup is a cpuset partition, and of which type. */
+    CPUSET_CPUS_PARTITION("cpuset.cpus.partition", List.of("member", "root", "isolated"), "the partition type");
 
     private final String fileName;
-    private final Optional<String> onlyValue;
+    private final List<String> values;
     private final String meaning;
 
     WritableCgroupFile(String fileName, Optional<String> onlyValue, String meaning) {
+        this(fileName, onlyValue.stream().toList(), meaning);
+    }
+
+    WritableCgroupFile(String fileName, List<String> values, String meaning) {
         this.fileName = fileName;
-        this.onlyValue = onlyValue;
+        this.values = values;
         this.meaning = meaning;
     }
 
@@ -38,9 +50,9 @@ public enum WritableCgroupFile {
         return fileName;
     }
 
-    /** The one value the agent writes here; empty for the cpuset lists, which take any list. */
-    public Optional<String> onlyValue() {
-        return onlyValue;
+    /** The values the agent writes here; empty for the cpuset lists, which take any list. */
+    public List<String> allowedValues() {
+        return values;
     }
 
     /**
@@ -50,11 +62,14 @@ public enum WritableCgroupFile {
      * @throws IllegalArgumentException naming the file, the value and what is allowed
      */
     void check(Path file, String value) {
-        if (onlyValue.isPresent()) {
-            if (!onlyValue.get().equals(value)) {
+        if (!values.isEmpty()) {
+            if (!values.contains(value)) {
                 throw new IllegalArgumentException("refusing to write \"" + value + "\" to " + file
-                        + ": the agent writes only \"" + onlyValue.get() + "\" to " + fileName + " (" + meaning
-                        + ")");
+                        + ": the agent writes only "
+                        + String.join(
+                                " or ",
+                                values.stream().map(v -> "\"" + v + "\"").toList())
+                        + " to " + fileName + " (" + meaning + ")");
             }
             return;
         }

@@ -36,6 +36,15 @@ public enum EventReason {
     /** Warning, Node: the kubelet runs a CPU, memory or topology manager policy; the agent writes nothing. */
     KUBELET_CONFLICT("KubeletConflict"),
 
+    /**
+     * Warning, Node: {@code cpuManager.partition} asks for cpuset partitions the node cannot make (cgroup v1, a kernel
+     * before 6.7); exclusive slices stay exclusive by their cpusets alone.
+     */
+    PARTITIONS_UNSUPPORTED("PartitionsUnsupported"),
+
+    /** Warning, pod: the kernel refused to make its exclusive slice a cpuset partition; it stays exclusive by cpuset. */
+    PARTITION_REFUSED("PartitionRefused"),
+
     /** Warning, Node: a policy change conflicts with running pods (e.g. reserved CPUs now exclusive); pods named. */
     POLICY_CONFLICT("PolicyConflict"),
 

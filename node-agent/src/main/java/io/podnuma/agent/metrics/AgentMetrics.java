@@ -125,6 +125,11 @@ public final class AgentMetrics {
     private final Counter nriConnections = counter(
             "nri_connections_total", "Registrations with the container runtime as an NRI plugin (1 + reconnects).");
     private final AtomicLong nriConnected = new AtomicLong();
+    private final Counter partitionsRefused = counter(
+            "cpuset_partitions_refused_total",
+            "Exclusive slices the kernel would not make cpuset partitions (cpuManager.partition); they stay exclusive"
+                    + " by their cpusets.");
+    private final AtomicLong partitions = new AtomicLong();
 
     private final Histogram admissionDurationMs;
     private final Histogram pinLatencySeconds;
@@ -193,6 +198,11 @@ public final class AgentMetrics {
                 "1 while the agent is registered with the container runtime as an NRI plugin, else 0.",
                 Map.of(),
                 nriConnected);
+        gauge(
+                "cpuset_partitions",
+                "Exclusive slices that are cgroup v2 cpuset partitions in force now (cpuManager.partition).",
+                Map.of(),
+                partitions);
         gauge(
                 "cpu_manager_shared_pool_size_millicores",
                 "Size of the node shared CPU pool in millicores.",
@@ -440,6 +450,15 @@ public final class AgentMetrics {
 
     public void checkpointWriteFailed() {
         checkpointWriteErrors.increment();
+    }
+
+    /** The exclusive slices that are cpuset partitions in force now. */
+    public void partitionsInForce(int count) {
+        partitions.set(count);
+    }
+
+    public void partitionRefused() {
+        partitionsRefused.increment();
     }
 
     public void cgroupWriteFailed() {

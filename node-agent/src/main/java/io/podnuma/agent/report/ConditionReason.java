@@ -3,6 +3,7 @@ package io.podnuma.agent.report;
 import static io.podnuma.agent.report.ConditionType.DEGRADED;
 import static io.podnuma.agent.report.ConditionType.DRIFT;
 import static io.podnuma.agent.report.ConditionType.KUBELET_CONFLICT;
+import static io.podnuma.agent.report.ConditionType.PARTITIONED;
 import static io.podnuma.agent.report.ConditionType.READY;
 import static io.podnuma.crds.v1alpha1.ConditionStatus.FALSE;
 import static io.podnuma.crds.v1alpha1.ConditionStatus.TRUE;
@@ -23,7 +24,10 @@ public enum ConditionReason {
     KUBELET_MANAGER_ACTIVE(KUBELET_CONFLICT, TRUE, "KubeletManagerActive"),
     KUBELET_FILE_UNREADABLE(KUBELET_CONFLICT, UNKNOWN, "KubeletFileUnreadable"),
     KUBELET_MANAGERS_NONE(KUBELET_CONFLICT, FALSE, "KubeletManagersNone"),
-    KUBELET_NOT_CHECKED(KUBELET_CONFLICT, FALSE, "NotChecked");
+    KUBELET_NOT_CHECKED(KUBELET_CONFLICT, FALSE, "NotChecked"),
+    PARTITIONS_IN_FORCE(PARTITIONED, TRUE, "PartitionsInForce"),
+    PARTITIONS_UNSUPPORTED(PARTITIONED, FALSE, "PartitionsUnsupported"),
+    PARTITION_REFUSED(PARTITIONED, FALSE, "PartitionRefused");
 
     private final ConditionType type;
     private final ConditionStatus status;

@@ -11,7 +11,9 @@ public enum ConditionType {
     /** Someone else rewrote container cpusets (and the agent wrote them back). */
     DRIFT(NumaNodeStateStatus.CONDITION_DRIFT),
     /** The kubelet runs a resource manager policy of its own, so the agent writes nothing. */
-    KUBELET_CONFLICT(NumaNodeStateStatus.CONDITION_KUBELET_CONFLICT);
+    KUBELET_CONFLICT(NumaNodeStateStatus.CONDITION_KUBELET_CONFLICT),
+    /** {@code cpuManager.partition} asks for cpuset partitions: whether every exclusive slice is one. */
+    PARTITIONED("Partitioned");
 
     private final String wire;
 

@@ -2,10 +2,13 @@ package io.podnuma.agent.runtime;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podnuma.agent.cgroup.CgroupDetector;
+import io.podnuma.agent.cgroup.CgroupFiles;
 import io.podnuma.agent.cgroup.CgroupLayout;
 import io.podnuma.agent.cgroup.CgroupVersion;
 import io.podnuma.agent.cgroup.FaultInjectingCgroupFiles;
 import io.podnuma.agent.cgroup.HostCgroupFiles;
+import io.podnuma.agent.cgroup.partition.CgroupPartitionFiles;
+import io.podnuma.agent.cgroup.partition.PartitionType;
 import io.podnuma.agent.cgroup.watch.CgroupTreeScanner;
 import io.podnuma.agent.cgroup.watch.CgroupTreeWatcher;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
@@ -49,6 +52,7 @@ import io.podnuma.agent.runtime.nri.NriPinning;
 import io.podnuma.agent.runtime.status.AgentReport;
 import io.podnuma.agent.sysfs.SysfsTopologyReader;
 import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
+import io.podnuma.crds.v1alpha1.policy.CpuPartition;
 import io.podnuma.securemetrics.KubeAccessReviews;
 import io.podnuma.securemetrics.MetricsSecurity;
 import io.podnuma.securemetrics.SecureServing;
@@ -119,6 +123,14 @@ public final class AgentDaemon implements AutoCloseable {
                         ? EnumSet.of(NodeReports.NUMA_NODE_STATE, NodeReports.NODE_RESOURCE_TOPOLOGY)
                         : EnumSet.of(NodeReports.NUMA_NODE_STATE));
         this.departure = new Departure(node, config.nodeName(), Departure.QUESTION_TIMEOUT);
+    }
+
+    private static Optional<PartitionType> partitionType(CpuPartition partition) {
+        return switch (partition) {
+            case NONE -> Optional.empty();
+            case ROOT -> Optional.of(PartitionType.ROOT);
+            case ISOLATED -> Optional.of(PartitionType.ISOLATED);
+        };
     }
 
     private static boolean exportsNrt(AgentConfig config) {
@@ -215,6 +227,8 @@ public final class AgentDaemon implements AutoCloseable {
                 ? new KubeletDeviceSource(config.kubeletPodResourcesSocket().get(), config.kubeletCallTimeout())
                 : DeviceSource.NONE;
         closeables.add(devices);
+        CgroupFiles cgroupFiles =
+                FaultInjectingCgroupFiles.fromEnvironment(System.getenv(), new HostCgroupFiles(layout));
         agent = new NodeAgent(
                 new NodeAgent.Settings(
                         config.nodeName(),
@@ -225,16 +239,15 @@ public final class AgentDaemon implements AutoCloseable {
                                 : AdmissionAction.WARN,
                         config.exclusiveCpuQuota(),
                         config.reconcilePeriod(),
-                        Duration.ofSeconds(30)),
+                        Duration.ofSeconds(30),
+                        partitionType(config.policy().cpuManager().partition())),
                 new NodeAgent.Parts(
                         topo,
                         allocator,
                         new PodMapper(config.budgetAnnotation().orElse(null)),
                         layout.naming(),
-                        new CgroupPinWriter(
-                                layout,
-                                FaultInjectingCgroupFiles.fromEnvironment(
-                                        System.getenv(), new HostCgroupFiles(layout))),
+                        new CgroupPinWriter(layout, cgroupFiles),
+                        new CgroupPartitionFiles(layout, cgroupFiles),
                         () -> scan(layout),
                         new CheckpointStore(config.stateDir()),
                         pods,

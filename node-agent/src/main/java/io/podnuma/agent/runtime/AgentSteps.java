@@ -18,6 +18,7 @@ import io.podnuma.agent.runtime.host.HostScan;
 import io.podnuma.agent.runtime.loop.AgentLoop;
 import io.podnuma.agent.runtime.loop.Lifecycle;
 import io.podnuma.agent.runtime.loop.RetryBackoff;
+import io.podnuma.agent.runtime.partition.Partitions;
 import io.podnuma.agent.runtime.pin.KubeletWatch;
 import io.podnuma.agent.runtime.pin.PinTargets;
 import io.podnuma.agent.runtime.pin.PlanApplier;
@@ -94,6 +95,17 @@ record AgentSteps(
                 status,
                 settings.exclusiveCpuQuota());
         retry.retrying(() -> pins.all(node.state()));
+        Partitions partitions = new Partitions(
+                parts.partitions(),
+                settings.partition(),
+                host,
+                targets,
+                pins::holdsWanted,
+                gate,
+                status,
+                parts.events(),
+                parts.metrics());
+        pins.afterWrites(partitions::follow);
         Recovery recovery = new Recovery(
                 parts.checkpoints(),
                 allocator,

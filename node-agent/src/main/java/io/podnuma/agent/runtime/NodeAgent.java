@@ -4,6 +4,8 @@ import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.ContainerCgroup;
 import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.partition.PartitionFiles;
+import io.podnuma.agent.cgroup.partition.PartitionType;
 import io.podnuma.agent.cgroup.watch.ContainerCgroupListener;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
@@ -71,6 +73,7 @@ public final class NodeAgent implements AutoCloseable {
     /**
      * @param admission what a refused pod gets: {@link AdmissionAction#EVICT} evicts it, otherwise it runs unpinned
      * @param exclusiveCpuQuota {@link ExclusiveCpuQuota#DISABLE} turns off the CFS quota of exclusive containers
+     * @param partition the cpuset partition each exclusive slice becomes ({@code cpuManager.partition}); empty: none
      */
     public record Settings(
             String nodeName,
@@ -79,7 +82,8 @@ public final class NodeAgent implements AutoCloseable {
             AdmissionAction admission,
             ExclusiveCpuQuota exclusiveCpuQuota,
             Duration reconcilePeriod,
-            Duration syncTimeoutLog) {
+            Duration syncTimeoutLog,
+            Optional<PartitionType> partition) {
 
         public Settings {
             Objects.requireNonNull(nodeName, "nodeName");
@@ -89,6 +93,7 @@ public final class NodeAgent implements AutoCloseable {
             Objects.requireNonNull(exclusiveCpuQuota, "exclusiveCpuQuota");
             Objects.requireNonNull(reconcilePeriod, "reconcilePeriod");
             Objects.requireNonNull(syncTimeoutLog, "syncTimeoutLog");
+            Objects.requireNonNull(partition, "partition");
         }
     }
 
@@ -99,6 +104,7 @@ public final class NodeAgent implements AutoCloseable {
             PodMapper mapper,
             CgroupNaming naming,
             PinWriter pins,
+            PartitionFiles partitions,
             Supplier<List<FoundContainer>> scan,
             CheckpointStore checkpoints,
             PodSource pods,

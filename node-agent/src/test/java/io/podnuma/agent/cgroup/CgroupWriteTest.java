@@ -18,10 +18,36 @@ class CgroupWriteTest {
     private static final Path DIR = Path.of("/sys/fs/cgroup/kubepods.slice/c1");
 
     @Test
-    void theWritableFilesAreTheCpusetListsTheirDelegationAndTheQuotaSwitches() {
+    void theWritableFilesAreTheCpusetListsTheirDelegationTheQuotaSwitchesAndThePartitionFiles() {
         assertThat(Arrays.stream(WritableCgroupFile.values()).map(WritableCgroupFile::fileName))
-                .containsExactly("cpuset.cpus", "cpuset.mems", "cgroup.subtree_control", "cpu.cfs_quota_us", "cpu.max")
-                .doesNotContain("cgroup.procs", "memory.max", "cpuset.cpus.partition", "cpuset.cpus.exclusive");
+                .containsExactly(
+                        "cpuset.cpus",
+                        "cpuset.mems",
+                        "cgroup.subtree_control",
+                        "cpu.cfs_quota_us",
+                        "cpu.max",
+                        "cpuset.cpus.exclusive",
+                        "cpuset.cpus.partition")
+                .doesNotContain("cgroup.procs", "memory.max", "cgroup.type");
+    }
+
+    @Test
+    void aPartitionIsMemberRootOrIsolatedAndNothingElse() {
+        for (String type : new String[] {"member", "root", "isolated"}) {
+            assertThat(new CgroupWrite(DIR, WritableCgroupFile.CPUSET_CPUS_PARTITION, type).value())
+                    .isEqualTo(type);
+        }
+        assertThatThrownBy(() -> new CgroupWrite(DIR, WritableCgroupFile.CPUSET_CPUS_PARTITION, "isolated invalid"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("refusing to write \"isolated invalid\" to " + DIR.resolve("cpuset.cpus.partition")
+                        + ": the agent writes only \"member\" or \"root\" or \"isolated\" to cpuset.cpus.partition"
+                        + " (the partition type)");
+        assertThat(new CgroupWrite(DIR, WritableCgroupFile.CPUSET_CPUS_EXCLUSIVE, "").value())
+                .isEmpty();
+        assertThatThrownBy(() -> new CgroupWrite(DIR, WritableCgroupFile.CPUSET_CPUS_EXCLUSIVE, "all"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("refusing to write \"all\" to " + DIR.resolve("cpuset.cpus.exclusive")
+                        + ": cpuset.cpus.exclusive takes a CPU list: ");
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.podnuma.agent.runtime;
 
 import io.podnuma.agent.cgroup.CgroupDriver;
 import io.podnuma.agent.cgroup.CgroupNaming;
+import io.podnuma.agent.cgroup.partition.PartitionFiles;
+import io.podnuma.agent.cgroup.partition.PartitionType;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointFiles;
 import io.podnuma.agent.checkpoint.CheckpointStore;
@@ -55,6 +57,8 @@ final class InMemoryAgent {
     private AgentMetrics metrics;
     private CheckpointFiles checkpointFiles = CheckpointFiles.HOST;
     private DeviceSource devices = DeviceSource.NONE;
+    private PartitionFiles partitions = PartitionFiles.none("cgroup v1 in memory");
+    private Optional<PartitionType> partitionType = Optional.empty();
 
     InMemoryAgent(
             String node,
@@ -124,6 +128,13 @@ final class InMemoryAgent {
         return this;
     }
 
+    /** cgroup v2 partitions on {@code files}, each exclusive slice made one of {@code type}. */
+    InMemoryAgent withPartitions(PartitionFiles files, Optional<PartitionType> type) {
+        this.partitions = files;
+        this.partitionType = type;
+        return this;
+    }
+
     InMemoryAgent withReconcilePeriod(Duration value) {
         reconcilePeriod = value;
         return this;
@@ -166,13 +177,15 @@ final class InMemoryAgent {
                                 : AdmissionAction.WARN,
                         ExclusiveCpuQuota.KEEP,
                         reconcilePeriod,
-                        syncLog),
+                        syncLog,
+                        partitionType),
                 new NodeAgent.Parts(
                         topo,
                         NodeAllocator.create(topo, config.nodeConfig()),
                         new PodMapper(config.budgetAnnotation().orElse(null)),
                         naming,
                         pins,
+                        partitions,
                         scan,
                         new CheckpointStore(stateDir, checkpointFiles),
                         pods,

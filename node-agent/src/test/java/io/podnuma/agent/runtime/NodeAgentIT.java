@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.agent.cgroup.partition.PartitionFiles;
 import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.checkpoint.CheckpointStore;
 import io.podnuma.agent.config.AgentConfig;
@@ -119,7 +120,8 @@ class NodeAgentIT {
                         AdmissionAction.WARN,
                         ExclusiveCpuQuota.KEEP,
                         Duration.ofHours(1),
-                        Duration.ofSeconds(30)),
+                        Duration.ofSeconds(30),
+                        Optional.empty()),
                 new NodeAgent.Parts(
                         topo,
                         NodeAllocator.create(topo, config.nodeConfig()),
@@ -128,6 +130,7 @@ class NodeAgentIT {
                         new CgroupPinWriter(
                                 AgentOnHost.layout(host),
                                 new io.podnuma.agent.cgroup.HostCgroupFiles(AgentOnHost.layout(host))),
+                        PartitionFiles.none("not asked for"),
                         () -> AgentOnHost.scan(host),
                         new CheckpointStore(stateDir),
                         new InformerPodSource(cp.client(), node),

@@ -86,7 +86,7 @@ public final class PartitionPlan {
     }
 
     /** Each ancestor of a partition (not the root, not a partition itself) and the CPUs of the partitions below it. */
-    static Map<CgroupPath, CpuSet> ancestorsOf(Map<CgroupPath, CpuSet> partitions) {
+    public static Map<CgroupPath, CpuSet> ancestorsOf(Map<CgroupPath, CpuSet> partitions) {
         Map<CgroupPath, CpuSet> out = new TreeMap<>(Comparator.comparing(CgroupPath::toString));
         partitions.forEach((dir, cpus) -> {
             for (CgroupPath a = dir.parent(); !a.isRoot(); a = a.parent()) {

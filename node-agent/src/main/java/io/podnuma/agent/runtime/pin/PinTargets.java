@@ -2,6 +2,7 @@ package io.podnuma.agent.runtime.pin;
 
 import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.engine.cpuset.CpuSet;
 import io.podnuma.agent.engine.state.AssignmentKind;
 import io.podnuma.agent.engine.state.ContainerAssignment;
 import io.podnuma.agent.engine.state.NodeState;
@@ -62,21 +63,32 @@ public final class PinTargets {
     }
 
     /** Every CPU and memory node: what a container gets back when the node leaves podnuma. */
-    public Pin everything(io.podnuma.agent.engine.cpuset.CpuSet onlineCpus) {
+    public Pin everything(CpuSet onlineCpus) {
         return wanted.everything(onlineCpus);
+    }
+
+    /** The container's exclusive CPUs; empty when it runs on a shared pool or is not known. */
+    public Optional<CpuSet> exclusiveCpus(NodeState state, HostContainer hc) {
+        PodRecord r = pods.getOrNull(hc.podUid());
+        PodAssignment pod = state.pods().get(hc.podUid());
+        if (r == null || pod == null) {
+            return Optional.empty();
+        }
+        return r.containerNamed(hc.cgroup().containerId())
+                .flatMap(pod::container)
+                .filter(c -> c.kind() == AssignmentKind.EXCLUSIVE)
+                .map(ContainerAssignment::cpus);
+    }
+
+    /** The Kubernetes name of a host container, where its pod names it. */
+    public Optional<String> nameOf(HostContainer hc) {
+        PodRecord r = pods.getOrNull(hc.podUid());
+        return r == null ? Optional.empty() : r.containerNamed(hc.cgroup().containerId());
     }
 
     /** Whether the container holds exclusive CPUs (its CPU quota may be turned off). */
     public boolean exclusive(NodeState state, HostContainer hc) {
-        PodRecord r = pods.getOrNull(hc.podUid());
-        PodAssignment pod = state.pods().get(hc.podUid());
-        if (r == null || pod == null) {
-            return false;
-        }
-        return r.containerNamed(hc.cgroup().containerId())
-                .flatMap(pod::container)
-                .map(c -> c.kind() == AssignmentKind.EXCLUSIVE)
-                .orElse(false);
+        return exclusiveCpus(state, hc).isPresent();
     }
 
     private boolean onHost(PodRecord r, String container) {

@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +66,8 @@ public final class PlanApplier {
     /** The CPUs {@link #runtimePending} kept from others at the last plan: no container is born on them either. */
     private CpuSet pendingCpus = CpuSet.empty();
 
+    private Consumer<NodeState> afterWrites = state -> {};
+
     public PlanApplier(
             PinWriter pins,
             HostBook host,
@@ -87,6 +90,11 @@ public final class PlanApplier {
         this.status = status;
         this.quota = quota;
         this.poolPropagation = new PoolPropagation(metrics);
+    }
+
+    /** What follows each pass of writes (the cpuset partitions; set once, before the agent starts). */
+    public void afterWrites(Consumer<NodeState> next) {
+        this.afterWrites = next;
     }
 
     /** Where the runtime's unconfirmed updates are read from (set once, before the agent starts). */
@@ -167,6 +175,7 @@ public final class PlanApplier {
             PinPlan plan = plan(state);
             plan.all(bounded, new HostPerformer(state, Cause.PIN));
             commit(plan);
+            afterWrites.accept(state);
         }
         if (poolPropagation.awaiting()) {
             poolPropagation.applied(state.sharedPool(), heldOnSharedPool(state, want), System.nanoTime());
@@ -182,6 +191,9 @@ public final class PlanApplier {
             if (hc.podUid().equals(uid)) {
                 one(state, hc.path(), targets.of(state, hc), Cause.PIN);
             }
+        }
+        if (gate.writes()) {
+            afterWrites.accept(state);
         }
     }
 
