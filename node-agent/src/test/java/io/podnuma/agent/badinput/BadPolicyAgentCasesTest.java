@@ -56,7 +56,7 @@ class BadPolicyAgentCasesTest {
                         "pa-unknown-key",
                         "a key the spec does not have",
                         "cpuManager:\n  policy: none\n  reservedCores: 2\n",
-                        "agent.yaml: policy.cpuManager: unknown key \"reservedCores\": allowed options, policy, reconcilePeriod, reservedCpuCount, reservedCpus"),
+                        "agent.yaml: policy.cpuManager: unknown key \"reservedCores\": allowed options, partition, policy, reconcilePeriod, reservedCpuCount, reservedCpus"),
                 c(
                         "pa-wrong-type",
                         "a list where a string goes",
@@ -128,6 +128,11 @@ class BadPolicyAgentCasesTest {
                         "cpuManager:\n  options:\n    fullPcpusOnly: true\n",
                         "agent.yaml: policy.cpuManager.options fullPcpusOnly: options need cpuManager.policy static (policy is none); the kubelet applies them to the static policy only"),
                 c(
+                        "pa-partition-without-static",
+                        "cpuset partitions with policy none",
+                        "cpuManager:\n  partition: isolated\n",
+                        "agent.yaml: policy.cpuManager.partition \"isolated\": needs cpuManager.policy static (policy is none); only the static policy has exclusive slices to partition"),
+                c(
                         "pa-cores-with-full-pcpus",
                         "two options the kubelet refuses together",
                         "cpuManager:\n  policy: static\n  reservedCpuCount: 2\n  options:\n    distributeCpusAcrossCores: true\n    fullPcpusOnly: true\n",
@@ -179,7 +184,7 @@ class BadPolicyAgentCasesTest {
                         "five mistakes of every sort",
                         "priority: -3\ntopologyManager:\n  scope: node\ncpuManager:\n  policy: static\n  reservedCpus: \"5-2\"\n  reservedCpuCount: 0\n  turbo: true\nmemoryManager:\n  reservedMemory:\n  - numaNode: 2000\n    limits: {memory: 1Gi}\n",
                         "agent.yaml: policy.topologyManager.scope \"node\": allowed container, pod",
-                        "agent.yaml: policy.cpuManager: unknown key \"turbo\": allowed options, policy, reconcilePeriod, reservedCpuCount, reservedCpus",
+                        "agent.yaml: policy.cpuManager: unknown key \"turbo\": allowed options, partition, policy, reconcilePeriod, reservedCpuCount, reservedCpus",
                         "agent.yaml: policy.priority -3: allowed 0 to 1000",
                         "agent.yaml: policy.cpuManager.reservedCpus \"5-2\": CPU ranges must go upward (first-last with first <= last) and be listed in ascending order without overlap, e.g. 0-3,8 rather than 8,0-3 or 3-0",
                         "agent.yaml: policy.cpuManager.reservedCpuCount 0: allowed 1 to 8192",

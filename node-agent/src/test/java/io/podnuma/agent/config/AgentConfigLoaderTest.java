@@ -469,7 +469,7 @@ class AgentConfigLoaderTest {
                         "agent.yaml: policy.cpuManager.policy \"fast\": allowed none, static"),
                 bad(
                         MINIMAL + "    reservedCPUs: \"0\"\n",
-                        "agent.yaml: policy.cpuManager: unknown key \"reservedCPUs\": allowed options, policy,"
+                        "agent.yaml: policy.cpuManager: unknown key \"reservedCPUs\": allowed options, partition, policy,"
                                 + " reconcilePeriod, reservedCpuCount, reservedCpus"),
                 bad(
                         MINIMAL.replace("reservedCpuCount: 2", "reservedCpuCount: two"),

@@ -28,6 +28,8 @@ class EventReasonTest {
             "EvictionBlocked",
             "EvictionFailed",
             "KubeletConflict",
+            "PartitionsUnsupported",
+            "PartitionRefused",
             "PolicyConflict",
             "PolicyChanged",
             "PodSpecUnreadable",

@@ -155,6 +155,11 @@ class BadPolicyApiServerIT {
                         "cpuManager: {options: {fullPcpusOnly: true}}",
                         "The NumaResourcePolicy \"api-options-without-static\" is invalid: spec.cpuManager.options: Invalid value: options need policy static: the kubelet applies them to the static policy only"),
                 c(
+                        "api-partition-without-static",
+                        "cpuset partitions with policy none",
+                        "cpuManager: {partition: isolated}",
+                        "The NumaResourcePolicy \"api-partition-without-static\" is invalid: spec.cpuManager.partition: Invalid value: partition needs policy static: only the static policy has exclusive slices to partition"),
+                c(
                         "api-cores-with-full-pcpus",
                         "two options the kubelet refuses together",
                         "cpuManager: {policy: static, reservedCpuCount: 2, options: {distributeCpusAcrossCores: true, fullPcpusOnly: true}}",

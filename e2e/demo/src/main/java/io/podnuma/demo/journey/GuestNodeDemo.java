@@ -138,7 +138,9 @@ public final class GuestNodeDemo {
                                 .withImages(images.tars(IMAGES))
                                 .withForwardedPorts(2)
                                 // The journey is the build's last, longest step.
-                                .withPriority(GuestKernel.Priority.RAISED));
+                                .withPriority(GuestKernel.Priority.RAISED)
+                                // Debian's 6.12 LTS: cpuset partitions below the root (the policy asks for them).
+                                .withKernel(GuestKernel.Line.LTS_6_12));
                 ChartOperator operator = new ChartOperator(plane, workDir.resolve("operator"), "operator-host")) {
             try {
                 return walk(new Journey(plane, node, operator), node, plugin, t0);
@@ -156,6 +158,7 @@ public final class GuestNodeDemo {
         int metricsPort = node.forwardedPorts().get(0);
         Pod agent = journey.install(metricsPort, node.forwardedPorts().get(1));
         List<GuestRow> rows = journey.pods(numa);
+        Partitions partitions = journey.partitions(List.of("trader", "analytics"));
         Map<Integer, Long> pages = journey.memory();
         Resize resize = journey.resize(numa);
         List<GuestRow> tooBig = journey.tooBig(numa);
@@ -172,6 +175,7 @@ public final class GuestNodeDemo {
         return new GuestReport(
                 numa,
                 rows,
+                partitions,
                 pages,
                 resize,
                 tooBig,
@@ -270,6 +274,70 @@ public final class GuestNodeDemo {
             List<GuestRow> rows = rows(running, numa);
             table(rows);
             return rows;
+        }
+
+        /**
+         * {@code cpuManager.partition: isolated}: each budget's pod cgroup as the kernel has it (an isolated partition of
+         * the budget's CPUs, listed in the root's {@code cpuset.cpus.isolated}), a task of the node that tries to run
+         * on one of them from outside, and the node's {@code Partitioned} condition.
+         */
+        Partitions partitions(List<String> budgets) throws InterruptedException {
+            section("Isolated partitions: each budget's pod cgroup (cpuManager.partition: isolated)");
+            StringBuilder script = new StringBuilder();
+            for (String name : budgets) {
+                Pod pod = node.awaitRunning(NS, name);
+                String dir = "/sys/fs/cgroup/kubepods/pod" + pod.getMetadata().getUid();
+                script.append("echo \"")
+                        .append(name)
+                        .append(" $(cat ")
+                        .append(dir)
+                        .append("/cpuset.cpus.partition)")
+                        .append(" | $(cat ")
+                        .append(dir)
+                        .append("/cpuset.cpus.exclusive)\"\n");
+            }
+            script.append("echo \"isolated $(cat /sys/fs/cgroup/cpuset.cpus.isolated)\"\n");
+            long t0 = System.nanoTime();
+            Map<String, String> byPod = Waits.await(WAIT, () -> "every budget an isolated partition", () -> {
+                Map<String, String> seen = new LinkedHashMap<>();
+                String isolated = "";
+                for (String line : node.exec(script.toString(), Duration.ofSeconds(30))
+                        .lines()
+                        .toList()) {
+                    String[] f = line.split(" ", 2);
+                    if (f[0].equals("isolated")) {
+                        isolated = f.length > 1 ? f[1].strip() : "";
+                    } else {
+                        seen.put(f[0], f.length > 1 ? f[1].strip() : "");
+                    }
+                }
+                seen.put("", isolated);
+                return seen.entrySet().stream()
+                                .filter(e -> !e.getKey().isEmpty())
+                                .allMatch(e -> e.getValue().startsWith("isolated |"))
+                        ? Optional.of(seen)
+                        : Optional.empty();
+            });
+            took("the partitions", t0);
+            CpuList isolated = CpuList.parse(byPod.remove(""));
+            byPod.forEach((name, state) -> out.printf("  %s: cpuset.cpus.partition %s%n", name, state));
+            out.println("  the root's cpuset.cpus.isolated: " + isolated);
+            int cpu = isolated.ids().getFirst();
+            String outside = node.exec("taskset -c " + cpu + " true 2>&1; echo \"exit $?\"", Duration.ofSeconds(30))
+                    .strip();
+            out.printf("$ taskset -c %d true   (a task of the node, outside the pods)%n  %s%n", cpu, outside);
+            String condition = plane.kubectl(
+                            "get",
+                            "numanodestate",
+                            node.nodeName(),
+                            "-o",
+                            "jsonpath={.status.conditions[?(@.type==\"Partitioned\")].status}"
+                                    + " {.status.conditions[?(@.type==\"Partitioned\")].reason}")
+                    .assertSuccess()
+                    .stdout()
+                    .strip();
+            out.println("NumaNodeState condition Partitioned: " + condition);
+            return new Partitions(byPod, isolated, outside, condition);
         }
 
         /**
@@ -854,6 +922,16 @@ public final class GuestNodeDemo {
         }
     }
 
+    /**
+     * The budgets' partitions as the guest's kernel has them.
+     *
+     * @param byPod per budget, its pod cgroup's {@code cpuset.cpus.partition | cpuset.cpus.exclusive}
+     * @param isolated the root's {@code cpuset.cpus.isolated}
+     * @param outside what {@code taskset} onto an isolated CPU answered from outside the pods (its last line: the exit)
+     * @param condition the NumaNodeState's {@code Partitioned} condition: {@code status reason}
+     */
+    public record Partitions(Map<String, String> byPod, CpuList isolated, String outside, String condition) {}
+
     /** After the change to best-effort: trader and the spread budget, and how long the agent's roll took. */
     public record BestEffort(List<GuestRow> rows, Duration roll) {}
 
@@ -861,6 +939,7 @@ public final class GuestNodeDemo {
     public record GuestReport(
             Map<Integer, CpuList> numa,
             List<GuestRow> rows,
+            Partitions partitions,
             Map<Integer, Long> traderPages,
             Resize resize,
             List<GuestRow> tooBig,

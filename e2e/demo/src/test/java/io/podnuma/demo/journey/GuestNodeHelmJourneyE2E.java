@@ -66,6 +66,17 @@ class GuestNodeHelmJourneyE2E {
                 .isFalse();
         onTheSharedPool(r.pod("web"), trader.row().cpus(), analytics.row().cpus());
 
+        // Each budget an isolated partition of its CPUs: nothing else of the node can run there.
+        GuestNodeDemo.Partitions partitions = r.partitions();
+        assertThat(partitions.byPod())
+                .containsEntry("trader", "isolated | " + trader.row().cpus())
+                .containsEntry("analytics", "isolated | " + analytics.row().cpus());
+        assertThat(partitions.isolated().ids())
+                .containsAll(trader.row().cpus().ids())
+                .containsAll(analytics.row().cpus().ids());
+        assertThat(partitions.outside()).contains("Invalid argument").doesNotEndWith("exit 0");
+        assertThat(partitions.condition()).isEqualTo("True PartitionsInForce");
+
         // The 64 MiB trader's engine wrote are on its NUMA node, page by page.
         assertThat(r.traderPages()).as("numa_maps").containsOnlyKeys(Integer.parseInt(trader.cpuNuma()));
         assertThat(r.traderPages().get(Integer.parseInt(trader.cpuNuma()))).isGreaterThanOrEqualTo(64L * 256);

@@ -42,6 +42,10 @@ public enum InputKind {
                     + " node-agent BadResizeCasesTest"),
     SYSFS("sysfs trees", "the agent's topology reader: node-agent BadSysfsCasesTest"),
     CGROUP_TREE("cgroup trees", "the agent's cgroup tree scanner and naming: node-agent BadCgroupTreeCasesTest"),
+    PARTITIONS(
+            "cpuset partitions a node cannot make",
+            "the agent's cgroup v2 cpuset partitions (cpuManager.partition), where the node or its kernel cannot make"
+                    + " one: node-agent BadPartitionCasesTest"),
     POD_RESOURCES(
             "PodResources requests", "the agent's PodResources gRPC endpoint: node-agent BadPodResourcesCasesTest"),
     NRI_FRAME("NRI frames", "the agent's ttrpc transport and NRI plugin: node-agent BadNriFrameCasesTest"),

@@ -52,6 +52,11 @@ public final class KernelPartitions implements PartitionFiles {
         type.put(dir, as);
     }
 
+    /** Sets {@code cpuset.cpus.exclusive} of a cgroup outside the agent's (no rule checked). */
+    public synchronized void list(CgroupPath dir, CpuSet cpus) {
+        exclusive.put(dir, cpus);
+    }
+
     /** The steps written so far. */
     public synchronized List<PartitionStep> written() {
         return List.copyOf(written);
@@ -132,6 +137,10 @@ public final class KernelPartitions implements PartitionFiles {
         return true;
     }
 
+    private static boolean belowKubepods(CgroupPath dir) {
+        return dir.segments().getFirst().equals("kubepods");
+    }
+
     /** The rule a state breaks, if any. */
     private Optional<String> broken() {
         for (Map.Entry<CgroupPath, CpuSet> e : exclusive.entrySet()) {
@@ -144,24 +153,28 @@ public final class KernelPartitions implements PartitionFiles {
                 if (!o.getKey().equals(dir)
                         && o.getKey().parent().equals(parent)
                         && o.getValue().intersects(e.getValue())) {
-                    return Optional.of("siblings " + dir + " and " + o.getKey() + " list the same CPUs");
+                    String a = dir.toString();
+                    String b = o.getKey().toString();
+                    return Optional.of("siblings " + (a.compareTo(b) < 0 ? a + " and " + b : b + " and " + a)
+                            + " list the same CPUs");
                 }
             }
         }
         return Optional.empty();
     }
 
+    /** What is below the kubelet's cgroup, as the agent's scan covers only that. */
     @Override
     public synchronized Found scan() {
         Map<CgroupPath, PartitionState> partitions = new HashMap<>();
         Map<CgroupPath, CpuSet> ancestors = new HashMap<>();
         for (CgroupPath dir : exclusive.keySet()) {
-            if (type.getOrDefault(dir, PartitionType.MEMBER) == PartitionType.MEMBER) {
+            if (type.getOrDefault(dir, PartitionType.MEMBER) == PartitionType.MEMBER && belowKubepods(dir)) {
                 ancestors.put(dir, exclusive.get(dir));
             }
         }
         type.forEach((dir, t) -> {
-            if (t != PartitionType.MEMBER) {
+            if (t != PartitionType.MEMBER && belowKubepods(dir)) {
                 partitions.put(dir, state(dir));
             }
         });
