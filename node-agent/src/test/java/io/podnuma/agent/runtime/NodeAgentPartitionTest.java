@@ -121,6 +121,24 @@ class NodeAgentPartitionTest {
     }
 
     @Test
+    void aRefusedListHoldsBackOnlyThePartitionsBelowIt() throws Exception {
+        Pod solo = node.running(PartitionedNode.perContainer("solo"));
+        Pod trader = node.running(PartitionedNode.budget("trader", "4"));
+        // The kernel refuses solo's pod cgroup its list: solo's container below it is refused, trader is not.
+        node.kernel.failWrites(node.podDir(solo), "Device or resource busy");
+        NodeAgent agent = node.agent(node.kernel, Optional.of(PartitionType.ISOLATED));
+        agent.reconcileNow();
+
+        CpuSet bubble = agent.state().pods().get(trader.getMetadata().getUid()).bubble();
+        assertThat(node.kernel.inForce()).isEqualTo(Map.of(node.podDir(trader), bubble));
+        assertThat(node.events.stream().filter(e -> e.contains("PartitionRefused")))
+                .singleElement()
+                .asString()
+                .startsWith("pod unit/solo Warning PartitionRefused: container app of pod unit/solo: cgroup "
+                        + node.appDir(solo));
+    }
+
+    @Test
     void aNodeWithoutPartitionsSaysSoOnceAndPinsAsBefore() throws Exception {
         Pod p = node.running(PartitionedNode.budget("trader", "4"));
         NodeAgent agent = node.agent(

@@ -341,6 +341,22 @@ public final class GuestNodeDemo {
         }
 
         /**
+         * Pod {@code name}'s cgroup once it is a partition of {@code cpus}: {@code cpuset.cpus.partition |
+         * cpuset.cpus.exclusive}.
+         */
+        String partitionOn(String name, CpuList cpus) throws InterruptedException {
+            String dir = "/sys/fs/cgroup/kubepods/pod"
+                    + node.awaitRunning(NS, name).getMetadata().getUid();
+            String script =
+                    "echo \"$(cat " + dir + "/cpuset.cpus.partition) | $(cat " + dir + "/cpuset.cpus.exclusive)\"";
+            return Waits.await(
+                    WAIT,
+                    () -> name + "'s pod cgroup a partition of " + cpus,
+                    () -> Optional.of(node.exec(script, Duration.ofSeconds(30)).strip())
+                            .filter(p -> p.endsWith("| " + cpus) && !p.contains("invalid")));
+        }
+
+        /**
          * A budget wider than a NUMA node, once analytics made room for it on the node (the kubelet admits a pod only
          * within the node's allocatable CPUs): refused under single-numa-node, it runs on the shared pool.
          */
@@ -465,6 +481,8 @@ public final class GuestNodeDemo {
             List<GuestRow> grown = awaitTraderOn(trader, numa, room);
             Duration grownAfter = Duration.ofNanos(System.nanoTime() - t0);
             table(grown);
+            String grownPartition = partitionOn("trader", grown.get(0).row().cpus());
+            out.println("trader's pod cgroup: cpuset.cpus.partition " + grownPartition);
             // Which agent resized: the one killed (it decided before it died: the one back found it in the checkpoint)
             // or the one back (its first full sync resized the pod to what the kubelet had allocated).
             String resizedBy = node
@@ -511,6 +529,7 @@ public final class GuestNodeDemo {
                     agentRestarts(back) - restarts,
                     resizedBy,
                     grownAfter,
+                    grownPartition,
                     series);
         }
 
@@ -863,6 +882,7 @@ public final class GuestNodeDemo {
      * @param conditionAfter the same once shrunk back; empty when it is gone
      * @param agentRestarts the agent container's restarts after the kill
      * @param resizedBy which agent resized trader: the one killed, or the one back (from their logs)
+     * @param grownPartition trader's pod cgroup once grown: {@code cpuset.cpus.partition | cpuset.cpus.exclusive}
      */
     public record Resize(
             List<GuestRow> before,
@@ -876,6 +896,7 @@ public final class GuestNodeDemo {
             int agentRestarts,
             String resizedBy,
             Duration grownAfterPatch,
+            String grownPartition,
             Optional<ResizeSeries> series) {}
 
     /**

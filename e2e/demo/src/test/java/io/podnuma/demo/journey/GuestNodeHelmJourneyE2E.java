@@ -92,6 +92,9 @@ class GuestNodeHelmJourneyE2E {
         assertThat(grown.row().cpus().ids())
                 .as("kept its CPUs")
                 .containsAll(trader.row().cpus().ids());
+        assertThat(resize.grownPartition())
+                .as("trader's partition grown in place")
+                .isEqualTo("isolated | " + grown.row().cpus());
         GuestRow refused = onOneNumaNode(resize.refused(), r, grownTo);
         assertThat(refused.row().cpus())
                 .as("refused: kept what it held")

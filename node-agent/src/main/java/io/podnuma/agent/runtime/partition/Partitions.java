@@ -182,9 +182,11 @@ public final class Partitions {
                 files.write(step);
             } catch (CgroupWriteException e) {
                 metrics.cgroupWriteFailed();
-                // The partitions this plan would have made or changed are refused; those it only kept are not.
+                LOG.warn("{}", e.getMessage());
+                // Refused: the partitions this plan would have made or changed at or below the cgroup written (an
+                // ancestor's list refused holds back every new partition below it); those it only kept are not.
                 slices.ifPresent(s -> s.forEach((dir, slice) -> {
-                    if (!slice.cpus().equals(held.get(dir))) {
+                    if (!slice.cpus().equals(held.get(dir)) && within(dir, step.dir())) {
                         refuse(dir, slice, e.getMessage());
                     }
                 }));
@@ -194,6 +196,12 @@ public final class Partitions {
         held = new HashMap<>(wanted);
         ancestors = new HashMap<>(PartitionPlan.ancestorsOf(wanted));
         return true;
+    }
+
+    private static boolean within(CgroupPath dir, CgroupPath above) {
+        List<String> d = dir.segments();
+        List<String> a = above.segments();
+        return d.size() >= a.size() && d.subList(0, a.size()).equals(a);
     }
 
     /** Reads each partition back: one the kernel does not honour is refused and undone. */

@@ -24,6 +24,7 @@ public final class KernelPartitions implements PartitionFiles {
     private final Map<CgroupPath, PartitionType> type = new HashMap<>();
     private final Map<CgroupPath, String> refusing = new HashMap<>();
     private final Set<CgroupPath> gone = new HashSet<>();
+    private final Map<CgroupPath, String> failing = new HashMap<>();
     private final List<PartitionStep> written = new ArrayList<>();
 
     @Override
@@ -50,6 +51,11 @@ public final class KernelPartitions implements PartitionFiles {
             exclusive.merge(a, cpus, CpuSet::union);
         }
         type.put(dir, as);
+    }
+
+    /** Every write to {@code dir} fails with {@code error}. */
+    public synchronized void failWrites(CgroupPath dir, String error) {
+        failing.put(dir, error);
     }
 
     /** Sets {@code cpuset.cpus.exclusive} of a cgroup outside the agent's (no rule checked). */
@@ -112,6 +118,9 @@ public final class KernelPartitions implements PartitionFiles {
         if (gone.contains(step.dir())) {
             return false;
         }
+        if (failing.containsKey(step.dir())) {
+            throw new CgroupWriteException(Path.of("/" + step.dir()), "write " + step + ": " + failing.get(step.dir()));
+        }
         written.add(step);
         switch (step) {
             case PartitionStep.Exclusive e -> {
@@ -121,7 +130,7 @@ public final class KernelPartitions implements PartitionFiles {
                 } else {
                     exclusive.put(e.dir(), e.cpus());
                 }
-                Optional<String> broken = broken();
+                Optional<String> broken = broken(e.dir());
                 if (broken.isPresent()) {
                     if (before == null) {
                         exclusive.remove(e.dir());
@@ -141,10 +150,15 @@ public final class KernelPartitions implements PartitionFiles {
         return dir.segments().getFirst().equals("kubepods");
     }
 
-    /** The rule a state breaks, if any. */
-    private Optional<String> broken() {
+    /** The rule a write to {@code written} breaks, if any: with its parent, its children or its siblings. */
+    private Optional<String> broken(CgroupPath written) {
         for (Map.Entry<CgroupPath, CpuSet> e : exclusive.entrySet()) {
             CgroupPath dir = e.getKey();
+            if (!dir.equals(written)
+                    && !dir.parent().equals(written)
+                    && !dir.parent().equals(written.parent())) {
+                continue;
+            }
             CgroupPath parent = dir.parent();
             if (!parent.isRoot() && !e.getValue().isSubsetOf(exclusive.getOrDefault(parent, CpuSet.empty()))) {
                 return Optional.of(dir + " lists " + e.getValue() + ", its parent " + exclusive.get(parent));
