@@ -13,11 +13,13 @@ import io.podnuma.crds.v1alpha1.policy.AdmissionAction;
 import io.podnuma.crds.v1alpha1.policy.CpuManager;
 import io.podnuma.crds.v1alpha1.policy.CpuManagerOptions;
 import io.podnuma.crds.v1alpha1.policy.CpuManagerPolicy;
+import io.podnuma.crds.v1alpha1.policy.CpuPartition;
 import io.podnuma.crds.v1alpha1.policy.FailingNode;
 import io.podnuma.crds.v1alpha1.policy.MemoryManager;
 import io.podnuma.crds.v1alpha1.policy.MemoryManagerPolicy;
 import io.podnuma.crds.v1alpha1.policy.NumaMemoryReservation;
 import io.podnuma.crds.v1alpha1.policy.PodLevelResources;
+import io.podnuma.crds.v1alpha1.policy.PolicyHash;
 import io.podnuma.crds.v1alpha1.policy.TopologyManager;
 import io.podnuma.crds.v1alpha1.policy.TopologyManagerPolicy;
 import io.podnuma.crds.v1alpha1.policy.TopologyManagerScope;
@@ -90,6 +92,28 @@ class NumaResourcePolicySerializationTest {
         assertThat(cpuManager.has("reservedCpus")).isTrue();
         assertThat(cpuManager.has("reservedCpuCount")).isFalse();
         assertThat(json(hybridPolicy()).has("status")).isFalse();
+    }
+
+    @Test
+    void noPartitionIsLeftOutSoPoliciesWrittenBeforeTheFieldKeepTheirHash() {
+        NumaResourcePolicySpec spec = hybridPolicy().getSpec();
+        NumaResourcePolicySpec isolated = new NumaResourcePolicySpec(
+                spec.nodeSelector(),
+                spec.priority(),
+                spec.topologyManager(),
+                spec.cpuManager().withPartition(CpuPartition.ISOLATED),
+                spec.memoryManager(),
+                spec.podLevelResources(),
+                spec.admission(),
+                spec.exportNodeResourceTopology());
+
+        // Left out: the hash is of the same JSON as every release before the field computed it.
+        assertThat(json(hybridPolicy()).at("/spec/cpuManager").has("partition")).isFalse();
+        assertThat(spec.cpuManager().partition()).isEqualTo(CpuPartition.NONE);
+        assertThat(PolicyHash.of(isolated)).isNotEqualTo(PolicyHash.of(spec));
+        NumaResourcePolicy back = SERIALIZATION.unmarshal(
+                SERIALIZATION.asYaml(new NumaResourcePolicy("isolated", isolated)), NumaResourcePolicy.class);
+        assertThat(back.getSpec().cpuManager().partition()).isEqualTo(CpuPartition.ISOLATED);
     }
 
     @Test

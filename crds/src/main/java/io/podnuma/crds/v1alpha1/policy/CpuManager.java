@@ -75,6 +75,7 @@ public record CpuManager(
                 + " cannot, the slices stay exclusive by their cpusets and the node's NumaNodeState says why"
                 + " (condition Partitioned). Defaults to none.")
         @Default("none")
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = CpuPartition.NoneFilter.class)
         CpuPartition partition) {
 
     public static final String DEFAULT_RECONCILE_PERIOD = "10s";

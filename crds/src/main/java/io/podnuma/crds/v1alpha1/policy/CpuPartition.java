@@ -15,5 +15,21 @@ public enum CpuPartition {
     ROOT,
     /** Each slice is a partition without load balancing (as isolcpus): a task stays on the CPU it is on. */
     @JsonProperty("isolated")
-    ISOLATED
+    ISOLATED;
+
+    /**
+     * Leaves the default out when a spec is written: a policy written before the field existed keeps its {@link
+     * PolicyHash}, so an upgrade does not count as a policy change on every node.
+     */
+    public static final class NoneFilter {
+        @Override
+        public boolean equals(Object other) {
+            return other == null || other == NONE;
+        }
+
+        @Override
+        public int hashCode() {
+            return 0;
+        }
+    }
 }
