@@ -1,10 +1,17 @@
 package io.podnuma.agent.runtime;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.agent.cgroup.CgroupNaming;
 import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.CgroupWriteException;
+import io.podnuma.agent.cgroup.ContainerCgroup;
+import io.podnuma.agent.cgroup.ContainerId;
+import io.podnuma.agent.cgroup.watch.FoundContainer;
 import io.podnuma.agent.runtime.core.Pin;
 import io.podnuma.agent.runtime.core.PinWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -38,6 +45,24 @@ final class FakeCgroups implements PinWriter {
         boolean changed = !pin.equals(actual.put(container, pin));
         touched.put(container, true);
         return changed;
+    }
+
+    /**
+     * The cgroups of a running pod's containers (as its status names them), each with {@code pin}: what the scan of
+     * the host finds.
+     */
+    List<FoundContainer> create(Pod running, CgroupNaming naming, Pin pin) {
+        List<FoundContainer> found = new ArrayList<>();
+        for (var s : RuntimeFixtures.allStatuses(running)) {
+            ContainerCgroup c = new ContainerCgroup(
+                    RuntimeFixtures.qos(running),
+                    running.getMetadata().getUid(),
+                    ContainerId.parse(s.getContainerID()));
+            CgroupPath path = naming.containerPath(c);
+            actual.put(path, pin);
+            found.add(new FoundContainer(c, path));
+        }
+        return found;
     }
 
     /** Writes failed so far (injected ones), read from any thread. */

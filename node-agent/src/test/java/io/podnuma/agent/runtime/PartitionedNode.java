@@ -89,13 +89,7 @@ final class PartitionedNode implements AutoCloseable {
     Pod running(Pod pod) {
         Pod p = RuntimeFixtures.withStatus(pod);
         pods.put(p);
-        for (var s : RuntimeFixtures.allStatuses(p)) {
-            ContainerCgroup c = new ContainerCgroup(
-                    RuntimeFixtures.qos(p), p.getMetadata().getUid(), ContainerId.parse(s.getContainerID()));
-            CgroupPath path = naming.containerPath(c);
-            cgroups.actual.put(path, new Pin(topo.onlineCpus(), CpuSet.of(0, 1)));
-            onHost.add(new FoundContainer(c, path));
-        }
+        onHost.addAll(cgroups.create(p, naming, new Pin(topo.onlineCpus(), CpuSet.of(0, 1))));
         return p;
     }
 

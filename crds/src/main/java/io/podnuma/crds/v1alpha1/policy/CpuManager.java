@@ -27,7 +27,7 @@ import java.util.Objects;
         message = "options need policy static: the kubelet applies them to the static policy only",
         fieldPath = ".options")
 @ValidationRule(
-        value = "self.policy == 'static' || self.partition == 'none'",
+        value = "self.policy == 'static' || !has(self.partition) || self.partition == 'none'",
         message = "partition needs policy static: only the static policy has exclusive slices to partition",
         fieldPath = ".partition")
 public record CpuManager(
