@@ -247,7 +247,7 @@ public final class AgentDaemon implements AutoCloseable {
                         new PodMapper(config.budgetAnnotation().orElse(null)),
                         layout.naming(),
                         new CgroupPinWriter(layout, cgroupFiles),
-                        new CgroupPartitionFiles(layout, cgroupFiles),
+                        CgroupPartitionFiles.ofThisProcess(layout, cgroupFiles),
                         () -> scan(layout),
                         new CheckpointStore(config.stateDir()),
                         pods,

@@ -77,6 +77,19 @@ class BadPartitionCasesTest {
                                 "NumaNodeState Partitioned False PartitionsUnsupported"),
                         KEPT),
                 new BadInput(
+                        "part-no-sys-admin",
+                        KIND,
+                        "partitions asked for where the agent may not make them",
+                        "cpuManager.partition isolated; the chart's agent.cpusetPartitions false (no CAP_SYS_ADMIN)",
+                        List.of(
+                                "node Warning PartitionsUnsupported: cpuManager.partition isolated: the agent lacks"
+                                        + " CAP_SYS_ADMIN, which the kernel requires to make a cpuset partition below"
+                                        + " the root: install the chart with agent.cpusetPartitions=true (the"
+                                        + " operator's agentCpusetPartitions), which grants the agents of such a policy"
+                                        + " that one capability; exclusive slices stay exclusive by their cpusets alone",
+                                "NumaNodeState Partitioned False PartitionsUnsupported"),
+                        KEPT),
+                new BadInput(
                         "part-kernel-invalidates",
                         KIND,
                         "a slice the kernel makes an invalid partition",
@@ -106,11 +119,17 @@ class BadPartitionCasesTest {
     private PartitionFiles files(String id) throws Exception {
         Pod trader = RuntimeFixtures.withStatus(PartitionedNode.budget("trader", "4"));
         return switch (id) {
-            case "part-cgroup-v1" -> unsupported(PartitionSupport.of(CgroupVersion.V1, hierarchy, KUBEPODS));
+            case "part-cgroup-v1" -> unsupported(PartitionSupport.of(CgroupVersion.V1, hierarchy, KUBEPODS, SYS_ADMIN));
             case "part-kernel-without-exclusive" -> {
                 Files.createDirectories(KUBEPODS.in(hierarchy));
                 Files.writeString(KUBEPODS.in(hierarchy).resolve("cpuset.cpus.partition"), "member\n");
-                yield unsupported(PartitionSupport.of(CgroupVersion.V2, hierarchy, KUBEPODS));
+                yield unsupported(PartitionSupport.of(CgroupVersion.V2, hierarchy, KUBEPODS, SYS_ADMIN));
+            }
+            case "part-no-sys-admin" -> {
+                Files.createDirectories(KUBEPODS.in(hierarchy));
+                Files.writeString(KUBEPODS.in(hierarchy).resolve("cpuset.cpus.exclusive"), "\n");
+                yield unsupported(
+                        PartitionSupport.of(CgroupVersion.V2, hierarchy, KUBEPODS, "CapEff:\t0000000000000000\n"));
             }
             case "part-kernel-invalidates" -> {
                 node.kernel.refuse(node.podDir(trader), "Cpu list in cpuset.cpus not exclusive");
@@ -125,6 +144,7 @@ class BadPartitionCasesTest {
     }
 
     private static final CgroupPath KUBEPODS = PartitionedNode.KUBEPODS;
+    private static final String SYS_ADMIN = "CapEff:\t0000000000200000\n";
 
     private PartitionFiles unsupported(PartitionSupport support) {
         String reason =

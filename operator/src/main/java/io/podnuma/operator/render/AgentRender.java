@@ -27,6 +27,7 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfig;
 import io.podnuma.crds.agent.v1alpha1.NodeAgentConfigYaml;
 import io.podnuma.crds.v1alpha1.NumaResourcePolicySpec;
+import io.podnuma.crds.v1alpha1.policy.CpuPartition;
 import io.podnuma.crds.v1alpha1.policy.PolicyHash;
 import io.podnuma.crds.v1alpha1.policy.validation.PolicyValidator;
 import io.podnuma.logging.LogFormat;
@@ -128,7 +129,12 @@ public final class AgentRender {
                 .build();
         return new RenderedAgent(
                 configMap,
-                daemonSet(name, rollout, labels, configHash),
+                daemonSet(
+                        name,
+                        rollout,
+                        labels,
+                        configHash,
+                        rollout.cpusetPartitions() && inForce.cpuManager().partition() != CpuPartition.NONE),
                 service(name, rollout, labels),
                 rollout.serviceMonitor()
                         .map(monitor -> serviceMonitor(name, rollout, labels(name, monitor.extraLabels()))),
@@ -190,7 +196,7 @@ public final class AgentRender {
     }
 
     private static DaemonSet daemonSet(
-            String name, AgentRollout rollout, Map<String, String> labels, String configHash) {
+            String name, AgentRollout rollout, Map<String, String> labels, String configHash, boolean partitions) {
         boolean hostNetwork = rollout.network() == PodNetwork.HOST;
         return new DaemonSetBuilder()
                 .withMetadata(meta(name, rollout, labels))
@@ -225,7 +231,7 @@ public final class AgentRender {
                 .withTerminationGracePeriodSeconds(30L)
                 .withRestartPolicy("Always")
                 .withSchedulerName("default-scheduler")
-                .withContainers(container(rollout))
+                .withContainers(container(rollout, partitions))
                 .withVolumes(volumes(name, rollout))
                 .endSpec()
                 .endTemplate()
@@ -258,7 +264,7 @@ public final class AgentRender {
                 .toList();
     }
 
-    private static Container container(AgentRollout rollout) {
+    private static Container container(AgentRollout rollout, boolean partitions) {
         List<EnvVar> env = new ArrayList<>();
         env.add(new EnvVarBuilder()
                 .withName("PODNUMA_NODE_NAME")
@@ -306,7 +312,7 @@ public final class AgentRender {
                 .withStartupProbe(probe("/startupz", rollout.healthPort(), 1, 120))
                 .withReadinessProbe(probe("/readyz", rollout.healthPort(), 10, 3))
                 .withLivenessProbe(probe("/healthz", rollout.healthPort(), 10, 3))
-                .withSecurityContext(AgentSecurity.containerContext())
+                .withSecurityContext(AgentSecurity.containerContext(partitions))
                 .withVolumeMounts(mounts(rollout))
                 .withTerminationMessagePath("/dev/termination-log")
                 .withTerminationMessagePolicy("FallbackToLogsOnError")

@@ -41,6 +41,9 @@ import java.util.regex.Pattern;
  * @param serviceMonitor empty: no ServiceMonitor is rendered (the chart may scrape the pods with a PodMonitor)
  * @param secureMetrics empty: the agents serve {@code /metrics} over plain HTTP; present: over HTTPS, each scrape
  *     with a bearer token allowed to get {@code /metrics}
+ * @param cpusetPartitions the agents of a policy with {@code cpuManager.partition} root or isolated get {@code
+ *     CAP_SYS_ADMIN}, which the kernel requires to make a cpuset partition below the root; false: no agent gets it
+ *     (such a policy falls back, its nodes say why)
  */
 public record AgentRollout(
         String namespace,
@@ -68,7 +71,8 @@ public record AgentRollout(
         Map<String, String> podAnnotations,
         AgentExtras extras,
         Optional<AgentServiceMonitor> serviceMonitor,
-        Optional<AgentSecureMetrics> secureMetrics) {
+        Optional<AgentSecureMetrics> secureMetrics,
+        boolean cpusetPartitions) {
 
     /** The agent's own bounds for its reconcile period. */
     public static final Duration MIN_RECONCILE_PERIOD = Duration.ofSeconds(1);
@@ -166,7 +170,8 @@ public record AgentRollout(
                 Map.of(),
                 AgentExtras.NONE,
                 Optional.of(new AgentServiceMonitor(Map.of())),
-                Optional.empty());
+                Optional.empty(),
+                false);
     }
 
     /** A builder starting from this value: {@code defaults(image).toBuilder().pullPolicy(NEVER).build()}. */
@@ -202,6 +207,7 @@ public record AgentRollout(
         private AgentExtras extras;
         private Optional<AgentServiceMonitor> serviceMonitor;
         private Optional<AgentSecureMetrics> secureMetrics;
+        private boolean cpusetPartitions;
 
         private Builder(AgentRollout r) {
             namespace = r.namespace;
@@ -228,6 +234,7 @@ public record AgentRollout(
             podLabels = r.podLabels;
             podAnnotations = r.podAnnotations;
             extras = r.extras;
+            cpusetPartitions = r.cpusetPartitions;
             serviceMonitor = r.serviceMonitor;
             secureMetrics = r.secureMetrics;
         }
@@ -346,6 +353,12 @@ public record AgentRollout(
             return this;
         }
 
+        /** Whether the agents of policies asking for cpuset partitions get the capability the kernel requires. */
+        public Builder cpusetPartitions(boolean value) {
+            cpusetPartitions = value;
+            return this;
+        }
+
         /** Empty: plain HTTP. */
         public Builder secureMetrics(Optional<AgentSecureMetrics> value) {
             secureMetrics = value;
@@ -380,7 +393,8 @@ public record AgentRollout(
                     podAnnotations,
                     extras,
                     serviceMonitor,
-                    secureMetrics);
+                    secureMetrics,
+                    cpusetPartitions);
         }
     }
 

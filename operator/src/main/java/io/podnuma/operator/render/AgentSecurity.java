@@ -16,9 +16,22 @@ public final class AgentSecurity {
     /** The Linux capabilities the agent keeps: none (see the README's "What it touches and why"). */
     public static final List<String> CAPABILITIES_ADDED = List.of();
 
+    /**
+     * The one capability an agent may get, and only for a policy with cpuset partitions where the operator is allowed
+     * to grant it ({@code agentCpusetPartitions}): the kernel makes a partition below the root only for a task with
+     * {@code CAP_SYS_ADMIN}.
+     */
+    public static final String PARTITIONS_CAPABILITY = "SYS_ADMIN";
+
     private AgentSecurity() {}
 
     static SecurityContext containerContext() {
+        return containerContext(false);
+    }
+
+    /** @param partitions whether the agent makes cpuset partitions ({@link #PARTITIONS_CAPABILITY} added) */
+    static SecurityContext containerContext(boolean partitions) {
+        List<String> added = partitions ? List.of(PARTITIONS_CAPABILITY) : CAPABILITIES_ADDED;
         return new SecurityContextBuilder()
                 .withPrivileged(false)
                 .withAllowPrivilegeEscalation(false)
@@ -29,7 +42,7 @@ public final class AgentSecurity {
                 .withRunAsNonRoot(false)
                 .withNewCapabilities()
                 .withDrop("ALL")
-                .withAdd(CAPABILITIES_ADDED.isEmpty() ? null : CAPABILITIES_ADDED)
+                .withAdd(added.isEmpty() ? null : added)
                 .endCapabilities()
                 .withNewSeccompProfile()
                 .withType("RuntimeDefault")

@@ -113,6 +113,13 @@ public enum OperatorSetting implements SettingDefinition {
             "the agents' NRI plugin index, two digits 00..99 (quoted in YAML): the runtime calls plugins in ascending"
                     + " order",
             OperatorSetting::nriPluginIndex),
+    AGENT_CPUSET_PARTITIONS(
+            "agentCpusetPartitions",
+            "false",
+            "true: the agents of a policy with cpuManager.partition root or isolated get CAP_SYS_ADMIN, which the kernel"
+                    + " requires to make a cpuset partition below the root (the chart's admission policy allows it only"
+                    + " then); false: no agent gets it, and such a policy falls back (its nodes' condition Partitioned)",
+            SettingValues::bool),
     AGENT_TOLERATIONS(
             "agentTolerations",
             "[{\"operator\":\"Exists\"}]",

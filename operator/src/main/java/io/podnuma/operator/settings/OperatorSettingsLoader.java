@@ -155,6 +155,7 @@ public final class OperatorSettingsLoader {
                         (String) v.get(OperatorSetting.AGENT_NRI_SOCKET)))
                 .pinning((AgentPinning) v.get(OperatorSetting.AGENT_PINNING))
                 .nriPluginIndex((String) v.get(OperatorSetting.AGENT_NRI_PLUGIN_INDEX))
+                .cpusetPartitions((Boolean) v.get(OperatorSetting.AGENT_CPUSET_PARTITIONS))
                 .logLevel((LogLevel) v.get(OperatorSetting.AGENT_LOG_LEVEL))
                 .logFormat((LogFormat) v.get(OperatorSetting.AGENT_LOG_FORMAT))
                 .reconcilePeriod((Optional<Duration>) v.get(OperatorSetting.AGENT_RECONCILE_PERIOD))

@@ -84,6 +84,12 @@ class AgentDaemonSetAdmissionIT {
                         AgentDaemonSetAdmissionIT::privileged,
                         "its container may not be privileged"),
                 c(
+                        "ds-sys-admin",
+                        "CAP_SYS_ADMIN for the agent where the chart does not allow cpuset partitions",
+                        "securityContext.capabilities.add: [SYS_ADMIN] (agent.cpusetPartitions false)",
+                        ds -> withCapability(ds, "SYS_ADMIN"),
+                        "its container drops every capability, adds none and may not escalate privileges"),
+                c(
                         "ds-host-root",
                         "the host's whole root mounted",
                         "volumes: [{name: host-root, hostPath: {path: /}}], mounted at /host",
@@ -439,6 +445,51 @@ class AgentDaemonSetAdmissionIT {
         }
     }
 
+    /**
+     * {@code agent.cpusetPartitions} (a second release): the DaemonSet of a policy with partitions gets {@code
+     * SYS_ADMIN} and is accepted; another capability in its place is refused, naming the one allowed.
+     */
+    @Test
+    void cpusetPartitionsFromTheChartAllowSysAdminAndNothingElse() throws IOException {
+        String release = "dspart";
+        String namespace = "podnuma-dspart-it";
+        String operatorSa = release + "-podnuma-operator";
+        plane.helm(
+                        "install",
+                        release,
+                        PodnumaChart.dir().toString(),
+                        "--namespace",
+                        namespace,
+                        "--create-namespace",
+                        "--set",
+                        "operator.replicas=0,agent.cpusetPartitions=true")
+                .assertSuccess();
+        try {
+            DaemonSet partitions = renderedFromTheChartsSettings(namespace, operatorSa, "numa-aligned");
+            assertThat(partitions
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getSecurityContext()
+                            .getCapabilities()
+                            .getAdd())
+                    .containsExactly("SYS_ADMIN");
+            try (KubernetesClient operator =
+                    AgentTokens.clientWithToken(plane, AgentTokens.unboundToken(plane, namespace, operatorSa))) {
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(500))
+                        .untilAsserted(() -> assertThat(refusal(operator, withCapability(partitions, "NET_ADMIN")))
+                                .endsWith("its container drops every capability, adds none but SYS_ADMIN"
+                                        + " (agent.cpusetPartitions) and may not escalate privileges"));
+                operator.resource(partitions).dryRun().create();
+            }
+        } finally {
+            plane.helm("uninstall", release, "--namespace", namespace).assertSuccess();
+        }
+    }
+
     @Test
     void theClusterAdminIsNotHeldToIt() {
         plane.client().resource(privileged(rendered)).dryRun().create();
@@ -452,6 +503,12 @@ class AgentDaemonSetAdmissionIT {
 
     /** The quickstart policy's DaemonSet as the operator renders it from the settings file the chart installed. */
     private DaemonSet renderedFromTheChartsSettings(String namespace, String operatorConfigMap) throws IOException {
+        return renderedFromTheChartsSettings(namespace, operatorConfigMap, "quickstart");
+    }
+
+    /** The DaemonSet of {@code crds/examples/<example>.yaml} as the operator renders it from the chart's settings. */
+    private DaemonSet renderedFromTheChartsSettings(String namespace, String operatorConfigMap, String example)
+            throws IOException {
         String settingsText = plane.client()
                 .configMaps()
                 .inNamespace(namespace)
@@ -461,9 +518,9 @@ class AgentDaemonSetAdmissionIT {
                 .get(ChartOperator.SETTINGS_KEY);
         OperatorSettings settings =
                 OperatorSettingsLoader.parse(settingsText, ChartOperator.SETTINGS_KEY, Map.of(), Map.of());
-        NumaResourcePolicy quickstart = YAML.readValue(
-                Files.readString(Repository.resolve("crds/examples/quickstart.yaml")), NumaResourcePolicy.class);
-        return AgentRender.render("quickstart", quickstart.getSpec(), settings.rollout())
+        NumaResourcePolicy policy = YAML.readValue(
+                Files.readString(Repository.resolve("crds/examples/" + example + ".yaml")), NumaResourcePolicy.class);
+        return AgentRender.render("quickstart", policy.getSpec(), settings.rollout())
                 .daemonSet();
     }
 
@@ -493,6 +550,20 @@ class AgentDaemonSetAdmissionIT {
                 copy.getSpec().getTemplate().getSpec().getContainers().get(0).getSecurityContext();
         context.setPrivileged(true);
         context.setAllowPrivilegeEscalation(true);
+        return copy;
+    }
+
+    /** {@code ds} with {@code capability} added to its container's. */
+    static DaemonSet withCapability(DaemonSet ds, String capability) {
+        DaemonSet copy = new DaemonSetBuilder(ds).build();
+        copy.getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getSecurityContext()
+                .getCapabilities()
+                .setAdd(List.of(capability));
         return copy;
     }
 

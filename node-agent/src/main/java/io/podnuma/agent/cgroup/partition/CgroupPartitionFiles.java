@@ -8,6 +8,7 @@ import io.podnuma.agent.cgroup.CgroupWriteException;
 import io.podnuma.agent.cgroup.WritableCgroupFile;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -26,11 +27,23 @@ public final class CgroupPartitionFiles implements PartitionFiles {
     private final CgroupPath top;
     private final PartitionSupport support;
 
-    public CgroupPartitionFiles(CgroupLayout layout, CgroupFiles files) {
+    /** @param procStatus the agent's {@code /proc/self/status}, for its capabilities */
+    public CgroupPartitionFiles(CgroupLayout layout, CgroupFiles files, String procStatus) {
         this.layout = layout;
         this.files = files;
         this.top = new CgroupPath(List.of(layout.naming().driver().kubepodsName()));
-        this.support = PartitionSupport.of(layout.version(), layout.cpusetRoot(), top);
+        this.support = PartitionSupport.of(layout.version(), layout.cpusetRoot(), top, procStatus);
+    }
+
+    /** The partitions of this process, with its own capabilities. */
+    public static CgroupPartitionFiles ofThisProcess(CgroupLayout layout, CgroupFiles files) {
+        String status;
+        try {
+            status = Files.readString(Path.of("/proc/self/status"));
+        } catch (IOException e) {
+            status = ""; // read as no capability: the node then says it cannot, and why
+        }
+        return new CgroupPartitionFiles(layout, files, status);
     }
 
     @Override

@@ -23,11 +23,16 @@ public sealed interface PartitionSupport {
         }
     }
 
+    /** The bit of {@code CAP_SYS_ADMIN} in a capability set. */
+    int CAP_SYS_ADMIN = 21;
+
     /**
      * @param hierarchy the cgroup v2 mount (or the cpuset hierarchy of v1)
      * @param top the kubelet's top cgroup ({@code kubepods}, {@code kubepods.slice})
+     * @param procStatus this process's {@code /proc/self/status}: the kernel makes a partition below the root only
+     *     for a task with {@code CAP_SYS_ADMIN} in its effective set ({@code CapEff})
      */
-    static PartitionSupport of(CgroupVersion version, Path hierarchy, CgroupPath top) {
+    static PartitionSupport of(CgroupVersion version, Path hierarchy, CgroupPath top, String procStatus) {
         if (version != CgroupVersion.V2) {
             return new Unsupported("the node runs cgroup v1; cpuset partitions are cgroup v2's");
         }
@@ -36,6 +41,23 @@ public sealed interface PartitionSupport {
             return new Unsupported("the kernel has no " + exclusive + " (Linux 6.7 and newer have it): a partition"
                     + " below the root needs every cgroup above it to list its CPUs there");
         }
+        if (!sysAdmin(procStatus)) {
+            return new Unsupported("the agent lacks CAP_SYS_ADMIN, which the kernel requires to make a cpuset"
+                    + " partition below the root: install the chart with agent.cpusetPartitions=true (the operator's"
+                    + " agentCpusetPartitions), which grants the agents of such a policy that one capability");
+        }
         return new Supported();
+    }
+
+    /** Whether {@code CapEff} of a {@code /proc/<pid>/status} holds {@code CAP_SYS_ADMIN}. */
+    static boolean sysAdmin(String procStatus) {
+        for (String line : procStatus.lines().toList()) {
+            if (line.startsWith("CapEff:")) {
+                long effective = Long.parseUnsignedLong(
+                        line.substring("CapEff:".length()).strip(), 16);
+                return (effective >>> CAP_SYS_ADMIN & 1) == 1;
+            }
+        }
+        return false;
     }
 }

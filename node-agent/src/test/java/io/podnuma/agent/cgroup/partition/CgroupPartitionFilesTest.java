@@ -43,7 +43,7 @@ class CgroupPartitionFilesTest {
             Files.writeString(at.resolve("cpuset.cpus.exclusive"), "\n");
         }
         CgroupLayout layout = new CgroupLayout(CgroupVersion.V2, root, root, new CgroupNaming(CgroupDriver.CGROUPFS));
-        files = new CgroupPartitionFiles(layout, new HostCgroupFiles(layout));
+        files = new CgroupPartitionFiles(layout, new HostCgroupFiles(layout), "CapEff:\t0000000000200000\n");
     }
 
     @Test
