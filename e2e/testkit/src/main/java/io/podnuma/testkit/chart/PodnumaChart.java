@@ -82,8 +82,6 @@ public final class PodnumaChart {
         // containerd's NRI socket is private to the node's run directory: the agent is its plugin there.
         agent.put("nriSocket", node.nriSocket().toString());
         agent.put("resources", resources("160Mi", "512Mi"));
-        // The guest's 6.12 kernel makes cpuset partitions, for the agent with the capability it requires.
-        agent.put("cpusetPartitions", true);
         agent.put(
                 "hostPaths",
                 Map.of(
@@ -161,6 +159,8 @@ public final class PodnumaChart {
         agent.put("healthPort", agentHealthPort);
         agent.put("podResourcesSocket", GUEST_AGENT_STATE + "/pod-resources/podnuma.sock");
         agent.put("resources", resources("160Mi", "512Mi"));
+        // The guest's 6.12 kernel makes cpuset partitions, for the agent with the capability it requires.
+        agent.put("cpusetPartitions", true);
         agent.put(
                 "hostPaths",
                 Map.of(
