@@ -105,7 +105,7 @@ record AgentSteps(
                 status,
                 parts.events(),
                 parts.metrics());
-        pins.afterWrites(partitions::follow);
+        pins.around(partitions);
         Recovery recovery = new Recovery(
                 parts.checkpoints(),
                 allocator,

@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 /** Container cgroups with their cpusets; a write may be made to fail. */
 final class FakeCgroups implements PinWriter {
@@ -25,6 +26,9 @@ final class FakeCgroups implements PinWriter {
     volatile double failureRate;
     /** Containers whose every write fails. */
     final Set<CgroupPath> failing = ConcurrentHashMap.newKeySet();
+
+    /** Called with each write before it is made (a test's check of the moment). */
+    volatile BiConsumer<CgroupPath, Pin> beforeWrite = (path, pin) -> {};
 
     final Random rnd;
     int failures;
@@ -38,6 +42,7 @@ final class FakeCgroups implements PinWriter {
         if (!actual.containsKey(container)) {
             throw new CgroupWriteException(Path.of("/" + container), container + " does not exist");
         }
+        beforeWrite.accept(container, pin);
         if (failing.contains(container) || failureRate > 0 && rnd.nextDouble() < failureRate) {
             failures++;
             throw new CgroupWriteException(Path.of("/" + container), "injected failure");

@@ -3,11 +3,14 @@ package io.podnuma.agent.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.podnuma.agent.cgroup.CgroupPath;
 import io.podnuma.agent.cgroup.partition.PartitionFiles;
 import io.podnuma.agent.cgroup.partition.PartitionStep;
 import io.podnuma.agent.cgroup.partition.PartitionType;
 import io.podnuma.agent.engine.cpuset.CpuSet;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -65,6 +68,38 @@ class NodeAgentPartitionTest {
                 .as("kubepods lists nothing any more")
                 .isEmpty();
         assertThat(node.metrics.scrape()).contains("podnuma_cpuset_partitions 0.0");
+    }
+
+    @Test
+    void aGrownBudgetsPartitionGrowsBeforeItsContainersAndAShrunkOneAfter() throws Exception {
+        // Kind 0 of the fixtures: a budget, a sharing sidecar and an app with one exclusive CPU; resized as the
+        // kubelet allocates it.
+        Pod before = node.running(RuntimeFixtures.podOfKind(0, "resized", "resized", "4"));
+        NodeAgent agent = node.agent(node.kernel, Optional.of(PartitionType.ISOLATED));
+        String uid = before.getMetadata().getUid();
+        CgroupPath podDir = node.podDir(before);
+        assertThat(node.kernel.inForce())
+                .containsEntry(podDir, agent.state().pods().get(uid).bubble());
+        List<String> outside = new ArrayList<>();
+        // The kernel keeps a container's effective CPUs inside its partition: a write past it would not take.
+        node.cgroups.beforeWrite = (path, pin) -> {
+            CpuSet partition = node.kernel.inForce().get(path.parent());
+            if (path.parent().equals(podDir) && partition != null && !pin.cpus().isSubsetOf(partition)) {
+                outside.add(path + " " + pin.cpus() + " in " + partition);
+            }
+        };
+
+        node.pods.put(RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(0, "resized", "resized", "6")));
+        agent.drain();
+        CpuSet grown = agent.state().pods().get(uid).bubble();
+        assertThat(grown.size()).isEqualTo(6);
+        assertThat(node.kernel.inForce()).containsEntry(podDir, grown);
+
+        node.pods.put(RuntimeFixtures.withStatus(RuntimeFixtures.podOfKind(0, "resized", "resized", "4")));
+        agent.drain();
+        assertThat(node.kernel.inForce())
+                .containsEntry(podDir, agent.state().pods().get(uid).bubble());
+        assertThat(outside).as("container writes outside their partition").isEmpty();
     }
 
     @Test

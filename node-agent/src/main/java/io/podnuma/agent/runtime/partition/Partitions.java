@@ -19,6 +19,7 @@ import io.podnuma.agent.runtime.host.HostBook;
 import io.podnuma.agent.runtime.host.HostContainer;
 import io.podnuma.agent.runtime.partition.WantedPartitions.HostSlice;
 import io.podnuma.agent.runtime.partition.WantedPartitions.Slice;
+import io.podnuma.agent.runtime.pin.AroundWrites;
 import io.podnuma.agent.runtime.pin.PinPlan;
 import io.podnuma.agent.runtime.pin.PinTargets;
 import io.podnuma.agent.runtime.pin.WriteGate;
@@ -35,12 +36,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes each exclusive slice a cgroup v2 cpuset partition ({@code cpuManager.partition}) after each pass of cpuset
- * writes, and undoes what a policy without them finds. Where the node cannot (cgroup v1, a kernel without {@code
+ * writes (one that grew, before them), and undoes what a policy without them finds. Where the node cannot (cgroup v1, a kernel without {@code
  * cpuset.cpus.exclusive}) or the kernel refuses one slice, the slices stay exclusive by their cpusets: the {@code
  * Partitioned} condition and a Warning say so; a refused slice is not tried again until its CPUs change. The agent owns
  * every partition below the kubelet's cgroup: one it finds there that it does not want goes.
  */
-public final class Partitions {
+public final class Partitions implements AroundWrites {
 
     private static final Logger LOG = LoggerFactory.getLogger(Partitions.class);
 
@@ -93,8 +94,34 @@ public final class Partitions {
         this.metrics = metrics;
     }
 
+    /**
+     * Before a pass of cpuset writes: a partition whose slice grew (a resize) grows first, in place, as a container
+     * below it cannot hold a CPU its partition does not have (the kernel would leave its effective set as it was).
+     */
+    @Override
+    public void before(NodeState state) {
+        if (!started
+                || type.isEmpty()
+                || !(files.support() instanceof PartitionSupport.Supported)
+                || gate.givesUpOnly()
+                || gate.planMode() == PinPlan.Mode.RESTORE) {
+            return;
+        }
+        Map<CgroupPath, CpuSet> grown = new HashMap<>(held);
+        wanted(state, (s, hc) -> true).forEach((dir, slice) -> {
+            CpuSet now = held.get(dir);
+            if (now != null && !slice.cpus().equals(now) && now.isSubsetOf(slice.cpus())) {
+                grown.put(dir, slice.cpus());
+            }
+        });
+        if (!grown.equals(held) && !apply(grown, Optional.empty())) {
+            rescan(); // a growth refused: read back, and refused, after the writes
+        }
+    }
+
     /** After a pass of cpuset writes: the partitions follow the slices. */
-    public void follow(NodeState state) {
+    @Override
+    public void after(NodeState state) {
         if (!started) {
             started = true;
             start();
@@ -103,7 +130,8 @@ public final class Partitions {
             return; // before the full sync no CPU is taken, so no partition is made either
         }
         // A node leaving podnuma gives every CPU back: no slice stays a partition.
-        Map<CgroupPath, Slice> wanted = gate.planMode() == PinPlan.Mode.RESTORE ? new LinkedHashMap<>() : wanted(state);
+        Map<CgroupPath, Slice> wanted =
+                gate.planMode() == PinPlan.Mode.RESTORE ? new LinkedHashMap<>() : wanted(state, holdsWanted);
         refused.keySet()
                 .removeIf(dir ->
                         !wanted.containsKey(dir) || !wanted.get(dir).cpus().equals(refused.get(dir)));
@@ -153,12 +181,12 @@ public final class Partitions {
         return Optional.ofNullable(foundTypes.get(dir));
     }
 
-    private Map<CgroupPath, Slice> wanted(NodeState state) {
+    /** The slices whose containers {@code hold} (what the agent wants of them). */
+    private Map<CgroupPath, Slice> wanted(NodeState state, BiPredicate<NodeState, HostContainer> hold) {
         List<HostSlice> slices = new ArrayList<>();
         Map<CgroupPath, Optional<String>> names = new HashMap<>();
         for (HostContainer hc : host.view()) {
-            slices.add(new HostSlice(
-                    hc.path(), hc.podUid(), holdsWanted.test(state, hc), targets.exclusiveCpus(state, hc)));
+            slices.add(new HostSlice(hc.path(), hc.podUid(), hold.test(state, hc), targets.exclusiveCpus(state, hc)));
             names.put(hc.path(), targets.nameOf(hc));
         }
         return new LinkedHashMap<>(

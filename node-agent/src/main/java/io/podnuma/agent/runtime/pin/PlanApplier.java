@@ -29,7 +29,6 @@ import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,7 +65,7 @@ public final class PlanApplier {
     /** The CPUs {@link #runtimePending} kept from others at the last plan: no container is born on them either. */
     private CpuSet pendingCpus = CpuSet.empty();
 
-    private Consumer<NodeState> afterWrites = state -> {};
+    private AroundWrites around = AroundWrites.NONE;
 
     public PlanApplier(
             PinWriter pins,
@@ -92,9 +91,9 @@ public final class PlanApplier {
         this.poolPropagation = new PoolPropagation(metrics);
     }
 
-    /** What follows each pass of writes (the cpuset partitions; set once, before the agent starts). */
-    public void afterWrites(Consumer<NodeState> next) {
-        this.afterWrites = next;
+    /** What goes with each pass of writes (the cpuset partitions; set once, before the agent starts). */
+    public void around(AroundWrites value) {
+        this.around = value;
     }
 
     /** Where the runtime's unconfirmed updates are read from (set once, before the agent starts). */
@@ -172,10 +171,11 @@ public final class PlanApplier {
                     bounded.put(e.getKey(), givingUpOnly(e.getKey(), e.getValue()));
                 }
             }
+            around.before(state);
             PinPlan plan = plan(state);
             plan.all(bounded, new HostPerformer(state, Cause.PIN));
             commit(plan);
-            afterWrites.accept(state);
+            around.after(state);
         }
         if (poolPropagation.awaiting()) {
             poolPropagation.applied(state.sharedPool(), heldOnSharedPool(state, want), System.nanoTime());
@@ -187,13 +187,17 @@ public final class PlanApplier {
         if (!gate.mayWrite()) {
             return;
         }
+        boolean writes = gate.writes();
+        if (writes) {
+            around.before(state);
+        }
         for (HostContainer hc : host.all()) {
             if (hc.podUid().equals(uid)) {
                 one(state, hc.path(), targets.of(state, hc), Cause.PIN);
             }
         }
-        if (gate.writes()) {
-            afterWrites.accept(state);
+        if (writes) {
+            around.after(state);
         }
     }
 
