@@ -133,7 +133,7 @@ agentPodResourcesSocket: {{ $a.podResourcesSocket | quote }}
 agentPinning: {{ $a.pinning | quote }}
 agentNriSocket: {{ $a.nriSocket | quote }}
 agentNriPluginIndex: {{ $a.nriPluginIndex | quote }}
-agentCpusetPartitions: {{ $a.cpusetPartitions }}
+agentCpusetPartitions: {{ $a.cpusetPartitions | quote }}
 agentTolerations: {{- if $a.tolerations }}
 {{ toYaml $a.tolerations | indent 2 }}
 {{- else }} []

@@ -158,6 +158,7 @@ class ChartTemplateIT {
         assertThat(defaults.path("agentPinning").asText()).isEqualTo("auto");
         assertThat(defaults.path("agentNriSocket").asText()).isEqualTo("/var/run/nri/nri.sock");
         assertThat(defaults.path("agentNriPluginIndex").asText()).isEqualTo("40");
+        assertThat(defaults.path("agentCpusetPartitions").asText()).isEqualTo("false");
         assertThat(defaults.path("agentTolerations").toString()).isEqualTo("[{\"operator\":\"Exists\"}]");
         assertThat(defaults.path("agentNodeSelector").toString()).isEqualTo("{}");
         assertThat(defaults.path("agentPodLabels").toString()).isEqualTo("{}");
